@@ -1,0 +1,12 @@
+import type { CliCommand } from './types.ts';
+
+interface CommandEntry {
+  summary: string;
+  load: () => Promise<{ run: CliCommand }>;
+}
+
+/**
+ * Every `engy-panel <name>` subcommand. Loaded lazily so `engy-panel toploc` does not pay for
+ * @polkadot/api and `validate` does not pay for the renderer server.
+ */
+export const COMMANDS: Record<string, CommandEntry> = {};

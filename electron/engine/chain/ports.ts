@@ -1,0 +1,58 @@
+// What the engines need from the chain, as an interface: the @polkadot/api client implements it,
+// the validator and wallet services consume it, tests can drive either side against the dev chain.
+
+export interface SubnetFacts {
+  netuid: number;
+  block: number;
+  tempo: number;
+  weightsRateLimit: number;
+  activityCutoff: number;
+  commitRevealEnabled: boolean;
+  weightsVersionKey: bigint;
+  /** SubnetOwnerHotkey(netuid): the burn recipient. */
+  ownerHotkey: string | null;
+  /** Burn(netuid) in rao: the current burned_register cost. */
+  burnRao: bigint;
+  subnetworkN: number;
+}
+
+export interface NeuronFacts {
+  hotkey: string;
+  uid: number | null;
+  validatorPermit: boolean;
+  /** Block of this uid's last weights/update, from LastUpdate(netuid)[uid]. */
+  lastUpdate: number | null;
+  /** Stake (alpha) held by the hotkey on the subnet, in rao units. */
+  stakeRao: bigint;
+}
+
+export type SubmitOutcome =
+  | { ok: true; extrinsicHash: string; blockHash: string; blockNumber: number }
+  | {
+      ok: false;
+      /** pool: refused before inclusion (1010 Custom error N); dispatch: ExtrinsicFailed; transport: no answer. */
+      kind: 'pool' | 'dispatch' | 'transport' | 'refused';
+      /** Module error name (NeuronNoValidatorPermit...), `Custom:N`, or a transport code. */
+      code: string;
+      /** Plain words: what happened and what to do. */
+      message: string;
+      extrinsicHash?: string;
+    };
+
+/** A signer that never exposes its secret: it signs payloads inside the engine. */
+export interface HotkeySigner {
+  address: string;
+  sign(message: Uint8Array): Uint8Array;
+}
+
+export interface ChainPort {
+  /** Current best block number. */
+  blockNumber(): Promise<number>;
+  subnetFacts(netuid: number): Promise<SubnetFacts>;
+  neuron(netuid: number, hotkey: string): Promise<NeuronFacts>;
+  /** hotkey -> uid for every registered neuron of the subnet, read fresh (uids are reassigned). */
+  hotkeyUids(netuid: number): Promise<Map<string, number>>;
+  /** SubtensorModule.set_weights(netuid, uids, weights, versionKey), waiting for inclusion. */
+  setWeights(signer: HotkeySigner, netuid: number, uids: number[], weights: number[], versionKey: bigint): Promise<SubmitOutcome>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,50 @@
+// The closed set of error codes that cross the contract. Add a code here before using it anywhere.
+export const ERROR_CODES = [
+  'bad-request',
+  'unknown-method',
+  'unauthorized',
+  'not-found',
+  'conflict',
+  'internal',
+  'unavailable',
+  'timeout',
+  'hardware-unsupported',
+  'no-nvidia',
+  'serve-failed',
+  'serve-port-in-use',
+  'checkpoint-incomplete',
+  'disk-full',
+  'gateway-unreachable',
+  'gateway-denied',
+  'proof-invalid',
+  'payload-rejected',
+  'chain-unreachable',
+  'chain-rejected',
+  'wallet-not-found',
+  'wallet-locked',
+  'wallet-bad-password',
+  'wallet-exists',
+  'wallet-legacy-format',
+  'miner-key-missing',
+  'not-registered',
+  'data-dir-locked',
+  'simulated-only',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value);
+}
+
+/** An error a service throws on purpose: the handler table turns it into a Result. */
+export class AppFailure extends Error {
+  readonly code: ErrorCode;
+  readonly detail: string | undefined;
+  constructor(code: ErrorCode, message: string, detail?: string) {
+    super(message);
+    this.name = 'AppFailure';
+    this.code = code;
+    this.detail = detail;
+  }
+}

@@ -1,0 +1,87 @@
+// Hardware report and serve plan: produced by electron/engine/hardware, consumed by serve, miner and the UI.
+
+export interface GpuInfo {
+  index: number;
+  name: string;
+  uuid: string;
+  memoryTotalMiB: number;
+  memoryUsedMiB: number;
+  /** e.g. "8.9"; null when unknown (non-NVIDIA or nvidia-smi too old to say). */
+  computeCap: string | null;
+  driverVersion: string | null;
+  temperatureC: number | null;
+  powerDrawW: number | null;
+  powerLimitW: number | null;
+  utilizationPct: number | null;
+  pcieGen: number | null;
+  pcieWidth: number | null;
+  vendor: 'nvidia' | 'other';
+}
+
+export interface HostInfo {
+  hostname: string;
+  os: string;
+  cpuModel: string;
+  cpus: number;
+  ramGiB: number;
+  diskFreeGiB: number | null;
+  diskPath: string;
+}
+
+export type FitVerdict = 'ready' | 'ready-with-limits' | 'unsupported';
+
+export interface FitReason {
+  severity: 'ok' | 'limit' | 'blocker';
+  /** Plain words for the user, with what to do when it is not ok. */
+  text: string;
+}
+
+/** The memory arithmetic, shown to the user so the verdict is not a black box. */
+export interface FitArithmetic {
+  weightsGiB: number;
+  kvBytesPerToken: number;
+  perRequestStateMiB: number;
+  usableVramGiB: number;
+  tokensThatFit: number;
+  contextLength: number;
+}
+
+export interface ServeEnginePlan {
+  index: number;
+  gpuIndices: number[];
+  tp: number;
+  memFractionStatic: number;
+  kvCacheDtype: 'fp8_e4m3' | 'auto';
+  contextLength: number;
+  /** True when the context is shorter than the model's 262144 because memory does not allow it. */
+  contextLimited: boolean;
+  maxRunningRequests: number;
+  chunkedPrefillSize: number;
+  cpuOffloadGb: number;
+  env: Record<string, string>;
+  extraArgs: string[];
+  arithmetic: FitArithmetic;
+}
+
+export interface ServePlan {
+  modelId: string;
+  engines: ServeEnginePlan[];
+  /** The MAX_INFLIGHT to declare to the gateway (sum over engines, less the app's own probe headroom). */
+  maxInflight: number;
+  /** Why this shape was chosen, in plain words. */
+  rationale: string[];
+}
+
+export interface HardwareReport {
+  at: number;
+  gpus: GpuInfo[];
+  host: HostInfo;
+  cudaVersion: string | null;
+  nvidiaSmi: 'ok' | 'missing' | 'failed';
+  nvidiaSmiError?: string;
+  verdict: FitVerdict;
+  reasons: FitReason[];
+  plan: ServePlan | null;
+  /** Set when there is no usable NVIDIA GPU: the validator role needs none. */
+  suggestValidator: boolean;
+}
