@@ -26,6 +26,7 @@ export interface NeuronFacts {
   stakeRao: bigint;
 }
 
+/** Outcome of any extrinsic the app sends. */
 export type SubmitOutcome =
   | { ok: true; extrinsicHash: string; blockHash: string; blockNumber: number }
   | {
@@ -39,8 +40,8 @@ export type SubmitOutcome =
       extrinsicHash?: string;
     };
 
-/** A signer that never exposes its secret: it signs payloads inside the engine. */
-export interface HotkeySigner {
+/** A signer that never exposes its secret: it signs payloads inside the engine (a hotkey, or a coldkey for registration). */
+export interface KeySigner {
   address: string;
   sign(message: Uint8Array): Uint8Array;
 }
@@ -53,6 +54,12 @@ export interface ChainPort {
   /** hotkey -> uid for every registered neuron of the subnet, read fresh (uids are reassigned). */
   hotkeyUids(netuid: number): Promise<Map<string, number>>;
   /** SubtensorModule.set_weights(netuid, uids, weights, versionKey), waiting for inclusion. */
-  setWeights(signer: HotkeySigner, netuid: number, uids: number[], weights: number[], versionKey: bigint): Promise<SubmitOutcome>;
+  setWeights(signer: KeySigner, netuid: number, uids: number[], weights: number[], versionKey: bigint): Promise<SubmitOutcome>;
+  /** Free balance of an account (the coldkey paying for registration), in rao. */
+  freeBalance(address: string): Promise<bigint>;
+  /** SubtensorModule.burned_register(netuid, hotkey), signed by the coldkey, waiting for inclusion. */
+  burnedRegister(coldkey: KeySigner, netuid: number, hotkey: string): Promise<SubmitOutcome>;
+  /** SubtensorModule.register_limit(netuid, hotkey, limit_price): refuses instead of paying more than the cap. */
+  registerLimit(coldkey: KeySigner, netuid: number, hotkey: string, limitPriceRao: bigint): Promise<SubmitOutcome>;
   close(): Promise<void>;
 }
