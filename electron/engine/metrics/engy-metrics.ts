@@ -1,0 +1,209 @@
+import { MetricsRegistry, type Counter, type Gauge, type Histogram } from './registry.ts';
+import { relabelSglang, type EngineScrape } from './sglang-relabel.ts';
+
+// The stable metric names a fleet's Prometheus and the shipped Grafana dashboard rely on.
+// Renaming one breaks every operator's alerts: add new names, never rename (docs/fleet-monitoring.md).
+
+/** Miner states the dashboard draws; an unknown state still gets a series of its own. */
+export const MINER_STATES = ['stopped', 'connecting', 'probing', 'active', 'pulled', 'denied', 'offline'] as const;
+export const SERVE_STATES = ['stopped', 'starting', 'ready', 'degraded', 'crashed', 'restarting', 'stopping', 'failed'] as const;
+
+export interface MinerMetricsInput {
+  state: string;
+  legsConnected: number;
+  legsAdmitted: number;
+}
+
+export interface RequestMetricsInput {
+  /** `ok`, `error`, `cancelled`, `timeout`, ...: the miner's own outcome union. */
+  outcome: string;
+  ttftSeconds?: number;
+  tpotSeconds?: number;
+  promptTokens?: number;
+  completionTokens?: number;
+  cachedTokens?: number;
+}
+
+export interface ServeEngineMetricsInput {
+  engine: string;
+  state: string;
+  /** Readiness probe passes (not merely "process alive"). */
+  up: boolean;
+  restarts: number;
+}
+
+export interface GpuMetricsInput {
+  index: number;
+  uuid: string;
+  utilizationRatio?: number;
+  memoryUsedBytes?: number;
+  memoryTotalBytes?: number;
+  temperatureCelsius?: number;
+  powerWatts?: number;
+  powerLimitWatts?: number;
+}
+
+export interface ValidatorMetricsInput {
+  lastSubmitBlock?: number;
+  currentBlock?: number;
+}
+
+/** Every name this module serves, with its type: the docs table and the dashboard test read it. */
+export const ENGY_METRIC_NAMES: Readonly<Record<string, 'counter' | 'gauge' | 'histogram'>> = {
+  engy_miner_state: 'gauge',
+  engy_miner_legs_connected: 'gauge',
+  engy_miner_legs_admitted: 'gauge',
+  engy_miner_requests_total: 'counter',
+  engy_miner_ttft_seconds: 'histogram',
+  engy_miner_tpot_seconds: 'histogram',
+  engy_miner_tokens_total: 'counter',
+  engy_proof_build_seconds: 'histogram',
+  engy_event_loop_lag_seconds: 'gauge',
+  engy_serve_engine_up: 'gauge',
+  engy_serve_restarts_total: 'counter',
+  engy_serve_state: 'gauge',
+  engy_gpu_utilization_ratio: 'gauge',
+  engy_gpu_memory_used_bytes: 'gauge',
+  engy_gpu_memory_total_bytes: 'gauge',
+  engy_gpu_temperature_celsius: 'gauge',
+  engy_gpu_power_watts: 'gauge',
+  engy_gpu_power_limit_watts: 'gauge',
+  engy_validator_last_submit_block: 'gauge',
+  engy_validator_blocks_since_update: 'gauge',
+  engy_validator_submissions_total: 'counter',
+};
+
+// TPOT lives in tens of milliseconds; TTFT from a second to minutes (the gate is ~100 s at p99).
+const TTFT_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 100, 150, 200, 300, 600];
+const TPOT_BUCKETS = [0.005, 0.01, 0.02, 0.03, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.5, 1];
+const PROOF_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export class EngyMetrics {
+  readonly registry = new MetricsRegistry();
+  private readonly minerState: Gauge;
+  private readonly legsConnected: Gauge;
+  private readonly legsAdmitted: Gauge;
+  private readonly requests: Counter;
+  private readonly ttft: Histogram;
+  private readonly tpot: Histogram;
+  private readonly tokens: Counter;
+  private readonly proofBuild: Histogram;
+  private readonly loopLag: Gauge;
+  private readonly serveUp: Gauge;
+  private readonly serveRestarts: Counter;
+  private readonly serveState: Gauge;
+  private readonly gpu: Record<'util' | 'memUsed' | 'memTotal' | 'temp' | 'power' | 'powerLimit', Gauge>;
+  private readonly lastSubmitBlock: Gauge;
+  private readonly blocksSinceUpdate: Gauge;
+  private readonly submissions: Counter;
+  private sglang: EngineScrape[] = [];
+  private sglangErrors: string[] = [];
+
+  constructor() {
+    const r = this.registry;
+    this.minerState = r.gauge('engy_miner_state', 'Miner state: 1 for the current state, 0 for the others.', ['state']);
+    this.legsConnected = r.gauge('engy_miner_legs_connected', 'Gateway legs with an open socket.');
+    this.legsAdmitted = r.gauge('engy_miner_legs_admitted', 'Gateway legs the gateway admitted (ADMITTED received).');
+    this.requests = r.counter('engy_miner_requests_total', 'Gateway requests finished, by outcome.', ['outcome']);
+    this.ttft = r.histogram('engy_miner_ttft_seconds', 'Time to first token as the gateway sees it (miner overhead included).', [], TTFT_BUCKETS);
+    this.tpot = r.histogram('engy_miner_tpot_seconds', 'Time per output token after the first.', [], TPOT_BUCKETS);
+    this.tokens = r.counter('engy_miner_tokens_total', 'Tokens served, by kind (prompt, completion, cached).', ['kind']);
+    this.proofBuild = r.histogram('engy_proof_build_seconds', 'Time to build one response\'s TOPLOC proof.', [], PROOF_BUCKETS);
+    this.loopLag = r.gauge('engy_event_loop_lag_seconds', 'Recent event-loop delay of the engine process (high = parsing stall, not network).');
+    this.serveUp = r.gauge('engy_serve_engine_up', '1 when the engine answers its readiness probe.', ['engine']);
+    this.serveRestarts = r.counter('engy_serve_restarts_total', 'Engine restarts by the supervisor since the panel started.', ['engine']);
+    this.serveState = r.gauge('engy_serve_state', 'Engine supervisor state: 1 for the current state.', ['engine', 'state']);
+    const gl = ['gpu', 'uuid'];
+    this.gpu = {
+      util: r.gauge('engy_gpu_utilization_ratio', 'GPU utilisation, 0..1.', gl),
+      memUsed: r.gauge('engy_gpu_memory_used_bytes', 'GPU memory in use.', gl),
+      memTotal: r.gauge('engy_gpu_memory_total_bytes', 'GPU memory in total.', gl),
+      temp: r.gauge('engy_gpu_temperature_celsius', 'GPU core temperature.', gl),
+      power: r.gauge('engy_gpu_power_watts', 'GPU power draw.', gl),
+      powerLimit: r.gauge('engy_gpu_power_limit_watts', 'GPU enforced power limit.', gl),
+    };
+    this.lastSubmitBlock = r.gauge('engy_validator_last_submit_block', 'Block of the last set_weights the chain accepted.');
+    this.blocksSinceUpdate = r.gauge('engy_validator_blocks_since_update', 'Blocks since the last accepted set_weights (alert well before activity_cutoff ~5000).');
+    this.submissions = r.counter('engy_validator_submissions_total', 'set_weights attempts, by outcome.', ['outcome']);
+    r.addSource(() => {
+      const { families, errors } = relabelSglang(this.sglang);
+      this.sglangErrors = errors;
+      return families;
+    });
+  }
+
+  observeMiner(m: MinerMetricsInput): void {
+    for (const s of new Set<string>([...MINER_STATES, m.state])) this.minerState.set({ state: s }, s === m.state ? 1 : 0);
+    this.legsConnected.set({}, m.legsConnected);
+    this.legsAdmitted.set({}, m.legsAdmitted);
+  }
+
+  recordRequest(r: RequestMetricsInput): void {
+    this.requests.inc({ outcome: r.outcome });
+    if (r.ttftSeconds !== undefined) this.ttft.observe({}, r.ttftSeconds);
+    if (r.tpotSeconds !== undefined) this.tpot.observe({}, r.tpotSeconds);
+    if (r.promptTokens) this.tokens.inc({ kind: 'prompt' }, r.promptTokens);
+    if (r.completionTokens) this.tokens.inc({ kind: 'completion' }, r.completionTokens);
+    if (r.cachedTokens) this.tokens.inc({ kind: 'cached' }, r.cachedTokens);
+  }
+
+  recordProofBuild(seconds: number): void {
+    this.proofBuild.observe({}, seconds);
+  }
+
+  setEventLoopLag(seconds: number): void {
+    this.loopLag.set({}, seconds);
+  }
+
+  /** The whole serve plan at once: engines no longer planned disappear from the scrape. */
+  observeServe(engines: readonly ServeEngineMetricsInput[]): void {
+    this.serveUp.reset();
+    this.serveState.reset();
+    for (const e of engines) {
+      this.serveUp.set({ engine: e.engine }, e.up ? 1 : 0);
+      this.serveRestarts.setTotal({ engine: e.engine }, e.restarts);
+      for (const s of new Set<string>([...SERVE_STATES, e.state])) this.serveState.set({ engine: e.engine, state: s }, s === e.state ? 1 : 0);
+    }
+  }
+
+  /** Latest /metrics body per engine; pass [] when the serve stops. */
+  setSglangScrapes(scrapes: readonly EngineScrape[]): void {
+    this.sglang = [...scrapes];
+  }
+
+  /** Bodies the last render could not parse (shown by doctor). */
+  get sglangParseErrors(): readonly string[] {
+    return this.sglangErrors;
+  }
+
+  observeGpus(gpus: readonly GpuMetricsInput[]): void {
+    for (const g of Object.values(this.gpu)) g.reset();
+    for (const g of gpus) {
+      const l = { gpu: String(g.index), uuid: g.uuid };
+      if (g.utilizationRatio !== undefined) this.gpu.util.set(l, g.utilizationRatio);
+      if (g.memoryUsedBytes !== undefined) this.gpu.memUsed.set(l, g.memoryUsedBytes);
+      if (g.memoryTotalBytes !== undefined) this.gpu.memTotal.set(l, g.memoryTotalBytes);
+      if (g.temperatureCelsius !== undefined) this.gpu.temp.set(l, g.temperatureCelsius);
+      if (g.powerWatts !== undefined) this.gpu.power.set(l, g.powerWatts);
+      if (g.powerLimitWatts !== undefined) this.gpu.powerLimit.set(l, g.powerLimitWatts);
+    }
+  }
+
+  observeValidator(v: ValidatorMetricsInput): void {
+    if (v.lastSubmitBlock !== undefined) this.lastSubmitBlock.set({}, v.lastSubmitBlock);
+    if (v.lastSubmitBlock !== undefined && v.currentBlock !== undefined) {
+      this.blocksSinceUpdate.set({}, Math.max(0, v.currentBlock - v.lastSubmitBlock));
+    }
+  }
+
+  recordSubmission(outcome: string): void {
+    this.submissions.inc({ outcome });
+  }
+
+  /** The body for GET /metrics (Content-Type: text/plain; version=0.0.4; charset=utf-8). */
+  renderMetrics(): string {
+    return this.registry.render();
+  }
+}
+
+export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
