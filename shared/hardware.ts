@@ -31,7 +31,8 @@ export interface HostInfo {
 export type FitVerdict = 'ready' | 'ready-with-limits' | 'unsupported';
 
 export interface FitReason {
-  severity: 'ok' | 'limit' | 'blocker';
+  /** ok: fine; warn: worth knowing, does not change the verdict; limit: serves with limits; blocker: cannot mine. */
+  severity: 'ok' | 'warn' | 'limit' | 'blocker';
   /** Plain words for the user, with what to do when it is not ok. */
   text: string;
 }
@@ -56,6 +57,8 @@ export interface ServeEnginePlan {
   /** True when the context is shorter than the model's 262144 because memory does not allow it. */
   contextLimited: boolean;
   maxRunningRequests: number;
+  /** What this engine's gateway worker declares as MAX_INFLIGHT: maxRunningRequests less 2 slots for the app's own probes. */
+  declaredInflight: number;
   chunkedPrefillSize: number;
   cpuOffloadGb: number;
   env: Record<string, string>;
@@ -66,7 +69,7 @@ export interface ServeEnginePlan {
 export interface ServePlan {
   modelId: string;
   engines: ServeEnginePlan[];
-  /** The MAX_INFLIGHT to declare to the gateway (sum over engines, less the app's own probe headroom). */
+  /** Sum of the engines' declaredInflight: each engine is its own gateway worker. */
   maxInflight: number;
   /** Why this shape was chosen, in plain words. */
   rationale: string[];

@@ -9,4 +9,6 @@ interface CommandEntry {
  * Every `engy-panel <name>` subcommand. Loaded lazily so `engy-panel toploc` does not pay for
  * @polkadot/api and `validate` does not pay for the renderer server.
  */
-export const COMMANDS: Record<string, CommandEntry> = {};
+export const COMMANDS: Record<string, CommandEntry> = {
+  doctor: { summary: 'hardware report: GPUs, host, verdict, serve plan (--json for scripts)', load: () => import('./doctor.ts') },
+};

@@ -1,0 +1,22 @@
+import type { HardwareReport } from '../../../shared/hardware.ts';
+import { minerModel } from '../lib/model-catalog.ts';
+import { checkFit } from './fit-check.ts';
+import { readHost, readOtherGpus } from './host.ts';
+import { execText, queryNvidiaSmi, type ExecText } from './nvidia-smi.ts';
+
+export interface DetectOptions {
+  dataDir: string;
+  modelId?: string;
+  exec?: ExecText;
+  /** systeminformation's GPU list is slow on some hosts; tests turn it off. */
+  includeOtherGpus?: boolean;
+}
+
+/** The full hardware report: nvidia-smi, host facts, fit check and serve plan. */
+export async function detectHardware(opts: DetectOptions): Promise<HardwareReport> {
+  const spec = minerModel(opts.modelId);
+  const [smi, host] = await Promise.all([queryNvidiaSmi(opts.exec ?? execText), readHost(opts.dataDir)]);
+  const wantOthers = opts.includeOtherGpus ?? smi.status !== 'ok';
+  const otherGpus = wantOthers ? await readOtherGpus() : [];
+  return checkFit({ spec, smi, otherGpus, host });
+}
