@@ -1,0 +1,200 @@
+// The gateway pool protocol's frames (PROTOCOL 3): builders for what the miner sends, a
+// validating parser for what it receives. The gateway double imports this file too, so the
+// two sides cannot drift apart silently; the frame-keys test pins both against PROTOCOL.
+
+export interface Capacity {
+  max_inflight: number;
+  max_inflight_total: number;
+  max_input_tokens: number;
+  max_output_tokens: number;
+  max_request_s: number;
+}
+
+export interface HelloHw {
+  host: string;
+  cpus: number;
+  ram_gb: number;
+  gpu: string;
+  gpu_count: number;
+  gpu_mem_gb: number;
+  gpus: string;
+  parallelism: string;
+}
+
+export interface HelloFrame {
+  type: 'hello';
+  miner_key: string;
+  model: string;
+  model_root: string;
+  hw: HelloHw;
+  versions: Record<string, string>;
+  capacity: Capacity;
+  worker_name: string;
+  instance_id: string;
+  worker_id: string;
+}
+
+export interface HeartbeatFrame {
+  type: 'heartbeat';
+  inflight: number;
+  idle_seconds: number;
+  capacity: Capacity;
+}
+
+/** OpenAI-style streamed delta: the same keys as the final message. */
+export interface StreamDelta {
+  content?: string;
+  reasoning_content?: string;
+  tool_calls?: ToolCallDelta[];
+}
+
+export interface ToolCallDelta {
+  index: number;
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+export interface ChunkFrame {
+  type: 'chunk';
+  corr_id: string;
+  delta: StreamDelta;
+}
+
+export interface Commitment {
+  model_root: string;
+  output_token_ids: number[];
+  toploc: {
+    proofs: string[];
+    topk: number;
+    decode_batching_size: number;
+    skip_prefill: boolean;
+    n_tokens: number;
+    prompt_ids: number[];
+  };
+}
+
+export interface AssistantMessage {
+  role: 'assistant';
+  content: string | null;
+  reasoning_content?: string;
+  tool_calls?: ToolCallDelta[];
+}
+
+export interface CompletionOutput {
+  choices: { index: 0; finish_reason: 'stop' | 'length' | 'tool_calls'; message: AssistantMessage }[];
+  usage: {
+    prompt_tokens: number;
+    completion_tokens: number;
+    total_tokens: number;
+    prompt_tokens_details?: { cached_tokens: number };
+  };
+}
+
+export interface ResponseFrame {
+  type: 'response';
+  corr_id: string;
+  request_id: string;
+  commitment: Commitment | null;
+  output: CompletionOutput | Record<string, never>;
+  error?: string;
+}
+
+export type MinerFrame = HelloFrame | HeartbeatFrame | ChunkFrame | ResponseFrame;
+
+export interface ServeRequest {
+  messages: unknown[];
+  max_tokens?: number | null;
+  engy_request_id?: string;
+  tools?: unknown[];
+  chat_template_kwargs?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+export type GatewayFrame =
+  | { type: 'admit' }
+  | { type: 'deny'; reason: string }
+  | { type: 'serve'; corr_id: string; request: ServeRequest; stream: boolean }
+  | { type: 'cancel'; corr_id: string }
+  | { type: 'ping' }
+  | { type: 'reconnect' };
+
+export const MAX_ERROR_CHARS = 300;
+
+export function helloFrame(f: Omit<HelloFrame, 'type' | 'instance_id'>): HelloFrame {
+  // instance_id repeats worker_name: older gateways key on it.
+  return {
+    type: 'hello',
+    miner_key: f.miner_key,
+    model: f.model,
+    model_root: f.model_root,
+    hw: f.hw,
+    versions: f.versions,
+    capacity: f.capacity,
+    worker_name: f.worker_name,
+    instance_id: f.worker_name,
+    worker_id: f.worker_id,
+  };
+}
+
+export function heartbeatFrame(inflight: number, idleSeconds: number, capacity: Capacity): HeartbeatFrame {
+  return { type: 'heartbeat', inflight, idle_seconds: Math.round(idleSeconds * 10) / 10, capacity };
+}
+
+export function chunkFrame(corrId: string, delta: StreamDelta): ChunkFrame {
+  return { type: 'chunk', corr_id: corrId, delta };
+}
+
+export function responseFrame(corrId: string, requestId: string, commitment: Commitment, output: CompletionOutput): ResponseFrame {
+  return { type: 'response', corr_id: corrId, request_id: requestId, commitment, output };
+}
+
+export function errorResponseFrame(corrId: string, requestId: string, error: string): ResponseFrame {
+  const text = error.length > MAX_ERROR_CHARS ? error.slice(0, MAX_ERROR_CHARS) : error;
+  return { type: 'response', corr_id: corrId, request_id: requestId, commitment: null, output: {}, error: text };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Parses one text frame from the gateway; unknown or malformed frames give a reason, not a throw. */
+export function parseGatewayFrame(text: string): { ok: true; frame: GatewayFrame } | { ok: false; reason: string } {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return { ok: false, reason: 'frame is not JSON' };
+  }
+  if (!isObject(v) || typeof v.type !== 'string') return { ok: false, reason: 'frame has no type' };
+  switch (v.type) {
+    case 'admit':
+    case 'ping':
+    case 'reconnect':
+      return { ok: true, frame: { type: v.type } };
+    case 'deny':
+      return { ok: true, frame: { type: 'deny', reason: typeof v.reason === 'string' ? v.reason : JSON.stringify(v.reason ?? 'no reason given') } };
+    case 'cancel':
+      if (typeof v.corr_id !== 'string') return { ok: false, reason: 'cancel without corr_id' };
+      return { ok: true, frame: { type: 'cancel', corr_id: v.corr_id } };
+    case 'serve': {
+      if (typeof v.corr_id !== 'string') return { ok: false, reason: 'serve without corr_id' };
+      if (!isObject(v.request) || !Array.isArray(v.request.messages)) return { ok: false, reason: 'serve without request.messages' };
+      return { ok: true, frame: { type: 'serve', corr_id: v.corr_id, request: v.request as ServeRequest, stream: v.stream === true } };
+    }
+    default:
+      return { ok: false, reason: `unknown frame type "${v.type}"` };
+  }
+}
+
+/** Parses a frame the miner sent (the gateway double's side). */
+export function parseMinerFrame(text: string): MinerFrame | null {
+  try {
+    const v: unknown = JSON.parse(text);
+    if (!isObject(v)) return null;
+    if (v.type === 'hello' || v.type === 'heartbeat' || v.type === 'chunk' || v.type === 'response') return v as unknown as MinerFrame;
+    return null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,79 @@
+// Which gateway workers to dial and what each leg declares (PROTOCOL 3).
+
+export const REQUIRED_LEGS = 8;
+
+export interface LegPlan {
+  /** Gateway worker processes, from `/meta`. */
+  workers: number;
+  /** The worker indices this miner dials, ascending. */
+  indices: number[];
+  /** `max_inflight` each leg advertises. */
+  perLeg: number;
+  /** The undivided total, sent on every leg as `max_inflight_total`. */
+  total: number;
+}
+
+/**
+ * total >= N: one leg per worker at floor(total / N). total < N: `total` legs at 1 each on a
+ * random subset, so small miners do not all pile onto worker 0.
+ */
+export function planLegs(workers: number, total: number, random: () => number = Math.random): LegPlan {
+  if (!Number.isInteger(workers) || workers < 1) throw new Error(`gateway worker count must be a positive integer, got ${workers}`);
+  const t = Math.max(1, Math.floor(total));
+  if (t >= workers) return { workers, indices: range(workers), perLeg: Math.floor(t / workers), total: t };
+  const pool = range(workers);
+  // Partial Fisher-Yates: the first t slots become a uniform random subset.
+  for (let i = 0; i < t; i++) {
+    const j = i + Math.floor(random() * (workers - i));
+    const a = pool[i]!;
+    pool[i] = pool[j]!;
+    pool[j] = a;
+  }
+  return { workers, indices: pool.slice(0, t).sort((a, b) => a - b), perLeg: 1, total: t };
+}
+
+/** Plain words when the plan cannot onboard: the gateway probes a worker only with all 8 legs live. */
+export function legPlanWarning(plan: LegPlan): string | null {
+  if (plan.indices.length < REQUIRED_LEGS) {
+    return `only ${plan.indices.length} of the ${REQUIRED_LEGS} legs the gateway requires: it will not probe or onboard this worker ("offered ${plan.indices.length} distinct clean legs, below the required ${REQUIRED_LEGS}"); declare at least ${REQUIRED_LEGS * 3} in flight`;
+  }
+  if (plan.perLeg < 3) return `${plan.perLeg} per leg: operators saw fewer than 3 per leg onboard only part of the legs; declare at least ${plan.workers * 3} in flight`;
+  return null;
+}
+
+export function workerUrl(gateway: string, index: number, workers: number): string {
+  const base = gateway.replace(/\/+$/, '');
+  return workers <= 1 ? base : `${base}/${index}`;
+}
+
+export function metaUrl(gateway: string): string {
+  const base = gateway.replace(/\/+$/, '').replace(/^wss:/, 'https:').replace(/^ws:/, 'http:');
+  return `${base}/meta`;
+}
+
+export type FetchLike = (url: string, init?: { signal?: AbortSignal }) => Promise<{ ok: boolean; status: number; json(): Promise<unknown> }>;
+
+/**
+ * Reads `{"workers": N}`. Throws with a plain sentence when it cannot: falling back to one
+ * leg would get that leg refused, so the caller must say so and retry instead.
+ */
+export async function readGatewayWorkers(gateway: string, fetchFn: FetchLike, timeoutMs = 5000): Promise<number> {
+  const url = metaUrl(gateway);
+  let body: unknown;
+  try {
+    const res = await fetchFn(url, { signal: AbortSignal.timeout(timeoutMs) });
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    body = await res.json();
+  } catch (e) {
+    throw new Error(`cannot read the gateway's worker count from ${url} (${(e as Error).message}); not dialing a single leg, which the gateway would refuse`, { cause: e });
+  }
+  const n = typeof body === 'object' && body !== null ? (body as { workers?: unknown }).workers : undefined;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) {
+    throw new Error(`the gateway's ${url} answered without a usable "workers" count (${JSON.stringify(body).slice(0, 80)})`);
+  }
+  return n;
+}
+
+function range(n: number): number[] {
+  return Array.from({ length: n }, (_, i) => i);
+}

@@ -1,0 +1,93 @@
+// PROTOCOL 4.1: the checkpoint's own chat template (Jinja) over the messages as sent, then its
+// own tokenizer. The token ids go into the proof, so this must match what the auditor renders.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Template } from '@huggingface/jinja';
+import { Tokenizer } from 'tokenizers';
+
+export interface BuiltPrompt {
+  ids: number[];
+  /** The template opened a `<think>` block: the output starts inside reasoning. */
+  startsInReasoning: boolean;
+}
+
+interface TokenizerConfig {
+  chat_template?: string | { name: string; template: string }[];
+  bos_token?: string | { content: string } | null;
+  eos_token?: string | { content: string } | null;
+  pad_token?: string | { content: string } | null;
+  unk_token?: string | { content: string } | null;
+}
+
+export class PromptBuilder {
+  private readonly template: Template;
+  private readonly tokenizer: Tokenizer;
+  private readonly specials: Record<string, string>;
+
+  private constructor(template: Template, tokenizer: Tokenizer, specials: Record<string, string>) {
+    this.template = template;
+    this.tokenizer = tokenizer;
+    this.specials = specials;
+  }
+
+  static async load(checkpointDir: string): Promise<PromptBuilder> {
+    const cfg = JSON.parse(await readFile(join(checkpointDir, 'tokenizer_config.json'), 'utf8')) as TokenizerConfig;
+    let source = cfg.chat_template;
+    if (source === undefined) {
+      // Newer checkpoints keep the template in its own file.
+      source = await readFile(join(checkpointDir, 'chat_template.jinja'), 'utf8').catch(() => undefined);
+    }
+    if (Array.isArray(source)) source = source.find((t) => t.name === 'default')?.template ?? source[0]?.template;
+    if (typeof source !== 'string') throw new Error(`the checkpoint at ${checkpointDir} has no chat template (tokenizer_config.json chat_template)`);
+    const tokenizer = Tokenizer.fromFile(join(checkpointDir, 'tokenizer.json'));
+    const specials: Record<string, string> = {};
+    for (const k of ['bos_token', 'eos_token', 'pad_token', 'unk_token'] as const) {
+      const v = cfg[k];
+      const s = typeof v === 'string' ? v : v && typeof v === 'object' ? v.content : undefined;
+      if (s !== undefined) specials[k] = s;
+    }
+    return new PromptBuilder(new Template(source), tokenizer, specials);
+  }
+
+  render(request: { messages: unknown[]; tools?: unknown; chat_template_kwargs?: unknown }): string {
+    const kwargs = isObject(request.chat_template_kwargs) ? request.chat_template_kwargs : {};
+    const ctx: Record<string, unknown> = {
+      ...this.specials,
+      ...kwargs,
+      messages: request.messages.map(argumentsAsObjects),
+      add_generation_prompt: true,
+    };
+    if (Array.isArray(request.tools) && request.tools.length > 0) ctx.tools = request.tools;
+    return this.template.render(ctx);
+  }
+
+  async build(request: { messages: unknown[]; tools?: unknown; chat_template_kwargs?: unknown }): Promise<BuiltPrompt> {
+    const text = this.render(request);
+    const enc = await this.tokenizer.encode(text);
+    return { ids: enc.getIds(), startsInReasoning: text.trimEnd().endsWith('<think>') };
+  }
+
+  decode(ids: number[]): Promise<string> {
+    return this.tokenizer.decode(ids, true);
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Templates iterate `tool_call.function.arguments | items`: give them objects, not the JSON strings OpenAI clients send. */
+function argumentsAsObjects(message: unknown): unknown {
+  if (!isObject(message) || !Array.isArray(message.tool_calls)) return message;
+  return {
+    ...message,
+    tool_calls: message.tool_calls.map((tc: unknown) => {
+      if (!isObject(tc) || !isObject(tc.function) || typeof tc.function.arguments !== 'string') return tc;
+      try {
+        return { ...tc, function: { ...tc.function, arguments: JSON.parse(tc.function.arguments) as unknown } };
+      } catch {
+        return tc;
+      }
+    }),
+  };
+}

@@ -1,0 +1,78 @@
+// Per-request metadata (never prompt or completion) kept in the miner's tables, plus an
+// in-memory window the stats are computed from.
+import type { MinerRequestRecord } from '../../../shared/miner.ts';
+import type { Database, DomainMigrations } from '../store/database.ts';
+
+export const MINER_MIGRATIONS: DomainMigrations = {
+  domain: 'miner',
+  migrations: [
+    {
+      version: 1,
+      description: 'request records',
+      up: (db) => {
+        db.exec(`CREATE TABLE miner_requests (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          corr_id TEXT NOT NULL, request_id TEXT NOT NULL, leg INTEGER NOT NULL, engine TEXT NOT NULL,
+          stream INTEGER NOT NULL, received_at INTEGER NOT NULL, ttft_ms REAL, tpot_ms REAL, e2e_ms REAL NOT NULL,
+          prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL, cached_tokens INTEGER NOT NULL,
+          proof_ms REAL, outcome TEXT NOT NULL, finish_reason TEXT, cause TEXT)`);
+        db.exec('CREATE INDEX miner_requests_received ON miner_requests(received_at)');
+      },
+    },
+    {
+      version: 2,
+      description: 'self-audit results',
+      up: (db) => {
+        db.exec(`CREATE TABLE miner_audits (
+          id INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, request_id TEXT NOT NULL,
+          score REAL, chunks INTEGER NOT NULL, error TEXT)`);
+      },
+    },
+  ],
+};
+
+export class RequestRecords {
+  private readonly window: MinerRequestRecord[] = [];
+
+  private readonly db: Database | null;
+  private readonly keepMs: number;
+  private readonly maxKept: number;
+
+  constructor(db: Database | null, keepMs = 3_600_000, maxKept = 20_000) {
+    this.db = db;
+    this.keepMs = keepMs;
+    this.maxKept = maxKept;
+    db?.migrate(MINER_MIGRATIONS);
+  }
+
+  add(r: MinerRequestRecord, now: number): void {
+    this.window.push(r);
+    const cutoff = now - this.keepMs;
+    let drop = 0;
+    while (drop < this.window.length && (this.window[drop]!.receivedAt < cutoff || this.window.length - drop > this.maxKept)) drop++;
+    if (drop > 0) this.window.splice(0, drop);
+    this.db?.db
+      .prepare(
+        `INSERT INTO miner_requests (corr_id, request_id, leg, engine, stream, received_at, ttft_ms, tpot_ms, e2e_ms,
+         prompt_tokens, completion_tokens, cached_tokens, proof_ms, outcome, finish_reason, cause)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(r.corrId, r.requestId, r.leg, r.engine, r.stream ? 1 : 0, r.receivedAt, r.ttftMs, r.tpotMs, r.e2eMs, r.promptTokens, r.completionTokens, r.cachedTokens, r.proofMs, r.outcome, r.finishReason, r.cause);
+  }
+
+  addAudit(at: number, requestId: string, score: number | null, chunks: number, error: string | null): void {
+    this.db?.db.prepare('INSERT INTO miner_audits (at, request_id, score, chunks, error) VALUES (?, ?, ?, ?, ?)').run(at, requestId, score, chunks, error);
+  }
+
+  all(): readonly MinerRequestRecord[] {
+    return this.window;
+  }
+
+  since(t: number): MinerRequestRecord[] {
+    return this.window.filter((r) => r.receivedAt >= t);
+  }
+
+  recent(n: number): MinerRequestRecord[] {
+    return this.window.slice(-n).reverse();
+  }
+}

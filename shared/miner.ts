@@ -1,0 +1,158 @@
+// Miner engine snapshots: produced by electron/engine/miner, pushed to the UI. Plain data only:
+// no Node types, and never the miner key, a prompt or a completion.
+
+/** Where the miner stands with the gateway, in the order a user sees them go by. */
+export type MinerPhase =
+  | 'stopped'
+  | 'starting-serve'
+  | 'connecting'
+  | 'waiting-for-probe'
+  | 'probing'
+  | 'active'
+  | 'pulled'
+  | 'denied'
+  | 'reconnecting'
+  | 'failed';
+
+export interface MinerTransition {
+  at: number;
+  phase: MinerPhase;
+  /** Plain words: "connecting (5 of 8 legs)", "denied: unknown miner key". */
+  detail: string;
+}
+
+export type LegStatus = 'dialing' | 'open' | 'admitted' | 'denied' | 'backoff' | 'closed';
+
+export interface LegSnapshot {
+  /** The gateway worker index this leg dials (`<GW>/<index>`). */
+  index: number;
+  url: string;
+  status: LegStatus;
+  denyReason: string | null;
+  /** Requests in flight on this leg, draining sockets included. */
+  inflight: number;
+  /** Old sockets kept open after a `reconnect` until their requests answer. */
+  draining: number;
+  connectedAt: number | null;
+  dials: number;
+  lastError: string | null;
+  nextRetryAt: number | null;
+}
+
+export type RequestOutcome = 'ok' | 'error' | 'cancelled';
+
+/** Metadata of one served request: never its prompt or completion. */
+export interface MinerRequestRecord {
+  corrId: string;
+  requestId: string;
+  leg: number;
+  engine: string;
+  stream: boolean;
+  receivedAt: number;
+  /** ms from the serve frame to the first token the serve produced. */
+  ttftMs: number | null;
+  /** Mean ms per output token after the first. */
+  tpotMs: number | null;
+  e2eMs: number;
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number;
+  proofMs: number | null;
+  outcome: RequestOutcome;
+  finishReason: string | null;
+  /** Short cause on error: "serve 400: input too long", "leg closed before answer". */
+  cause: string | null;
+}
+
+export interface LatencySummary {
+  p50: number | null;
+  p99: number | null;
+  count: number;
+}
+
+export interface MinerStats {
+  windowMs: number;
+  requests: number;
+  ok: number;
+  errors: number;
+  cancelled: number;
+  /** ok / (ok + errors); cancelled requests leave the denominator like the gateway's 499. */
+  acceptanceRate: number | null;
+  ttftMs: LatencySummary;
+  tpotMs: LatencySummary;
+  e2eMs: LatencySummary;
+  tokensPerSecond: number;
+  inflight: number;
+  inflightPeak: number;
+}
+
+export interface ModelTargets {
+  ttftP99Ms: number;
+  tpotP99Ms: number;
+  acceptance: number;
+}
+
+export type ForecastStatus = 'no-data' | 'on-track' | 'at-risk' | 'failing';
+
+export interface GateForecast {
+  status: ForecastStatus;
+  /** "on track", "at risk: TTFT p99 84 s of 100 s". */
+  text: string;
+  /** The first gate that is at risk or failing, in the gateway's order. */
+  gate: 'acceptance' | 'ttft' | 'tpot' | 'cheat' | null;
+}
+
+export interface LoopHealth {
+  lagP99Ms: number;
+  lagMaxMs: number;
+  /** Samples where the event loop stalled for at least 1 s. */
+  stalls: number;
+  inflightAtMaxLag: number;
+}
+
+export interface SelfAuditSummary {
+  audited: number;
+  skipped: number;
+  failures: number;
+  /** Mean top-k exponent mismatch / k over the last audits, as the auditor scores it. */
+  lastScore: number | null;
+  meanScore: number | null;
+  maxScore: number | null;
+  threshold: number;
+  warning: string | null;
+}
+
+export interface MinerCapacityView {
+  maxInflightTotal: number;
+  perLeg: number;
+  legs: number;
+  maxInputTokens: number;
+  maxOutputTokens: number;
+  maxRequestS: number;
+}
+
+export interface MinerSnapshot {
+  version: number;
+  phase: MinerPhase;
+  detail: string;
+  since: number;
+  history: MinerTransition[];
+  gatewayUrl: string | null;
+  gatewayWorkers: number | null;
+  /** Legs the plan opens; fewer than 8 is said, never hidden. */
+  legsPlanned: number;
+  legsLive: number;
+  legsWarning: string | null;
+  legs: LegSnapshot[];
+  model: string | null;
+  modelRoot: string | null;
+  workerName: string | null;
+  workerId: string | null;
+  capacity: MinerCapacityView | null;
+  stats: MinerStats;
+  targets: ModelTargets;
+  forecast: GateForecast;
+  loop: LoopHealth;
+  audit: SelfAuditSummary;
+  recent: MinerRequestRecord[];
+}
