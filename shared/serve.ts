@@ -1,0 +1,166 @@
+// Serve snapshots: produced by electron/engine/serve, rendered by the UI. Plain data only.
+
+export type ServeRuntimeKind = 'python' | 'docker' | 'external';
+
+/** Where a starting engine is, read from its log (sglang prints these steps in this order). */
+export type ServeStartPhase =
+  | 'launching'
+  | 'loading-weights'
+  | 'allocating-kv-cache'
+  | 'capturing-cuda-graphs'
+  | 'compiling-kernels'
+  | 'warming-up'
+  | 'health-check';
+
+export const SERVE_CAUSE_CODES = [
+  'cuda-oom-load',
+  'cuda-oom-graph',
+  'not-enough-memory',
+  'nvcc-missing',
+  'port-in-use',
+  'fp8-unsupported',
+  'p2p-nccl',
+  'driver-too-old',
+  'model-path-missing',
+  'hidden-states-disabled',
+  'watchdog-timeout',
+  'killed',
+  'stalled',
+  'never-ready',
+  'unhealthy',
+  'runtime-missing',
+  'exited',
+] as const;
+
+export type ServeCauseCode = (typeof SERVE_CAUSE_CODES)[number];
+
+/** Why an engine is not serving, in plain words, and whether restarting it could help. */
+export interface ServeCause {
+  code: ServeCauseCode;
+  cause: string;
+  fix: string;
+  retryable: boolean;
+  /** The log line that gave it away, when one did. */
+  evidence?: string;
+}
+
+interface StatusCommon {
+  since: number;
+  pid: number | null;
+  port: number;
+  restarts: number;
+}
+
+interface ExitFacts {
+  exitCode: number | null;
+  signal: string | null;
+  /** Last lines the process printed before it ended. */
+  stderrTail: string[];
+  cause: ServeCause;
+}
+
+export type EngineStatus = StatusCommon &
+  (
+    | { state: 'stopped'; exitCode: number | null }
+    | { state: 'starting'; phase: ServeStartPhase; progressPct: number | null }
+    | { state: 'ready' }
+    | { state: 'degraded'; cause: ServeCause }
+    | ({ state: 'crashed' } & ExitFacts)
+    | ({ state: 'restarting'; nextRetryAt: number } & ExitFacts)
+    | { state: 'stopping' }
+    | ({ state: 'failed' } & ExitFacts)
+  );
+
+export type EngineState = EngineStatus['state'];
+
+/** The trim hook (mining serves only) prints whether it armed; audit serves never load it. */
+export type TrimStatus =
+  | { state: 'off' }
+  /** External serves: the panel cannot see the serve's environment. */
+  | { state: 'unknown' }
+  | { state: 'pending' }
+  | { state: 'armed'; detail: string }
+  | { state: 'not-armed'; detail: string };
+
+/** One scrape of sglang's /metrics, reduced to what the panel shows. */
+export interface EngineMetricsPoint {
+  at: number;
+  runningReqs: number | null;
+  queuedReqs: number | null;
+  tokenUsage: number | null;
+  /** Decode tokens per second, from the generation counter between two scrapes (or sglang's gauge). */
+  genTokensPerS: number | null;
+  cacheHitRate: number | null;
+  generationTokensTotal: number | null;
+  promptTokensTotal: number | null;
+  ttftP50S: number | null;
+  ttftP99S: number | null;
+  itlP50S: number | null;
+  itlP99S: number | null;
+}
+
+export interface EngineSnapshot {
+  index: number;
+  runtime: ServeRuntimeKind;
+  url: string;
+  port: number;
+  gpuIndices: number[];
+  /** A copyable one-line shell command that starts this engine by hand (empty for external). */
+  command: string;
+  status: EngineStatus;
+  trim: TrimStatus;
+  sglangVersion: string | null;
+  metrics: EngineMetricsPoint[];
+}
+
+export interface GpuPoint {
+  at: number;
+  utilizationPct: number | null;
+  memoryUsedMiB: number | null;
+  memoryTotalMiB: number | null;
+  temperatureC: number | null;
+  powerDrawW: number | null;
+}
+
+export interface GpuSeries {
+  index: number;
+  name: string;
+  points: GpuPoint[];
+}
+
+export interface ServeSnapshot {
+  version: number;
+  runtime: ServeRuntimeKind;
+  engines: EngineSnapshot[];
+  gpus: GpuSeries[];
+  /** MAX_INFLIGHT the miner may declare, from the plan. */
+  maxInflight: number;
+}
+
+// ---- checkpoint ----
+
+export type CheckpointState = 'absent' | 'listing' | 'downloading' | 'verifying' | 'complete' | 'incomplete' | 'failed';
+
+export interface CheckpointProgress {
+  bytesDone: number;
+  bytesTotal: number;
+  filesDone: number;
+  filesTotal: number;
+  /** Bytes per second over the last few seconds. */
+  rateBps: number;
+  etaS: number | null;
+  currentFile: string | null;
+}
+
+export interface CheckpointSnapshot {
+  repo: string;
+  dir: string;
+  state: CheckpointState;
+  progress: CheckpointProgress | null;
+  /** PROTOCOL section 3 identity (the hello's model_root) of the folder, once complete. */
+  identity: string | null;
+  /** The published Merkle root from the catalog: a different, stronger commitment, shown beside it. */
+  publishedRoot: string | null;
+  missing: string[];
+  error: string | null;
+}
