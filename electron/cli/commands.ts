@@ -10,5 +10,6 @@ interface CommandEntry {
  * @polkadot/api and `validate` does not pay for the renderer server.
  */
 export const COMMANDS: Record<string, CommandEntry> = {
+  service: { summary: 'install|uninstall|status the systemd unit of a headless miner or validator', load: () => import('./service.ts') },
   doctor: { summary: 'hardware report: GPUs, host, verdict, serve plan (--json for scripts)', load: () => import('./doctor.ts') },
 };
