@@ -1,0 +1,31 @@
+// Protocol constants of the SN53 light validator (PROTOCOL 8). The provider URL and the master
+// hotkey are one pair: the master signs only for its own provider, so they are overridden together.
+
+export const DEFAULT_PROVIDER_URL = 'https://provider.engy.ai';
+export const PINNED_MASTER_HOTKEY = '5DXSBCCKH5ENuyHFNaAvtaMfbhEEWpjSJB4rzc4mJfsc1uvJ';
+/** SubnetOwnerHotkey(53): where a standby burn pays. Used when the chain does not say. */
+export const EXPECTED_OWNER_HOTKEY = '5DXSBCCKH5ENuyHFNaAvtaMfbhEEWpjSJB4rzc4mJfsc1uvJ';
+export const DEFAULT_NETUID = 53;
+
+export const LATEST_EPOCH_PATH = '/api/subnet/v1/epoch/latest';
+export const HEARTBEAT_PATH = '/api/subnet/v1/validator/heartbeat';
+
+export const MAX_PAYLOAD_BYTES = 1024 * 1024;
+export const U16_MAX = 65535;
+
+export const DEFAULT_POLL_S = 300;
+export const DEFAULT_RESUBMIT_BLOCKS = 120;
+/** Nominal block time, only for the wall-clock fallback and for "in ~N min" estimates. */
+export const BLOCK_S = 12;
+/** Below this share of the interval a resubmission is clearly not due: no chain connection is opened. */
+export const PREGATE_FRACTION = 0.8;
+/**
+ * Blocks kept above the chain's WeightsSetRateLimit: our anchor is the block read before submitting,
+ * the chain's is the block of inclusion, always later. 120 on SN53 (limit 100) is the upstream choice.
+ */
+export const RATE_LIMIT_MARGIN_BLOCKS = 20;
+export const MIN_STALL_S = 900;
+
+export function stallLimitMs(pollMs: number): number {
+  return Math.max(3 * pollMs, MIN_STALL_S * 1000);
+}

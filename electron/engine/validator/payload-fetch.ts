@@ -1,0 +1,66 @@
+import { MAX_PAYLOAD_BYTES } from './constants.ts';
+
+export type FetchFn = typeof fetch;
+
+export type FetchFailure = { kind: 'http' | 'network' | 'timeout' | 'too-large' | 'not-json'; message: string; status?: number };
+export type FetchedJson = { ok: true; value: unknown; bytes: number } | { ok: false; error: FetchFailure };
+
+export interface CappedFetchOptions {
+  fetch?: FetchFn;
+  timeoutMs?: number;
+  maxBytes?: number;
+}
+
+/**
+ * GET a JSON document, reading the body as a stream and aborting as soon as it passes the cap:
+ * a hostile provider must not be able to make the validator buffer an unbounded body.
+ */
+export async function fetchJsonCapped(url: string, opts: CappedFetchOptions = {}): Promise<FetchedJson> {
+  const doFetch = opts.fetch ?? fetch;
+  const maxBytes = opts.maxBytes ?? MAX_PAYLOAD_BYTES;
+  const ctl = new AbortController();
+  const timer = setTimeout(() => ctl.abort(new Error('timeout')), opts.timeoutMs ?? 30_000);
+  timer.unref?.();
+  try {
+    const res = await doFetch(url, { signal: ctl.signal, headers: { accept: 'application/json' } });
+    if (!res.ok) {
+      await res.body?.cancel().catch(() => {});
+      return { ok: false, error: { kind: 'http', status: res.status, message: `provider answered HTTP ${res.status}` } };
+    }
+    const declared = Number(res.headers.get('content-length') ?? NaN);
+    if (Number.isFinite(declared) && declared > maxBytes) {
+      ctl.abort();
+      return { ok: false, error: { kind: 'too-large', message: `payload of ${declared} bytes is over the ${maxBytes}-byte cap` } };
+    }
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    if (res.body) {
+      const reader = res.body.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        total += value.byteLength;
+        if (total > maxBytes) {
+          ctl.abort();
+          await reader.cancel().catch(() => {});
+          return { ok: false, error: { kind: 'too-large', message: `payload passed the ${maxBytes}-byte cap` } };
+        }
+        chunks.push(value);
+      }
+    }
+    const text = Buffer.concat(chunks).toString('utf8');
+    try {
+      return { ok: true, value: JSON.parse(text) as unknown, bytes: total };
+    } catch {
+      return { ok: false, error: { kind: 'not-json', message: 'the provider answered something that is not JSON' } };
+    }
+  } catch (e) {
+    if (ctl.signal.aborted && ctl.signal.reason instanceof Error && ctl.signal.reason.message === 'timeout') {
+      return { ok: false, error: { kind: 'timeout', message: 'the provider did not answer in time' } };
+    }
+    const cause = (e as { cause?: { code?: string } }).cause?.code;
+    return { ok: false, error: { kind: 'network', message: `cannot reach the provider (${cause ?? (e as Error).message})` } };
+  } finally {
+    clearTimeout(timer);
+  }
+}

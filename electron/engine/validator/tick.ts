@@ -1,0 +1,272 @@
+// One poll cycle of the light validator (PROTOCOL 8): fetch and verify, pick the vector (fresh,
+// cached, standby), decide by the schedule, resolve uids fresh, submit, and only on acceptance
+// move the state file. Never submits anything unverified; never goes silent when it can help it.
+import type { ChainPort, KeySigner, NeuronFacts, SubnetFacts } from '../chain/ports.ts';
+import { normalizeWeights, type NormalizedWeights } from '../chain/normalize-weights.ts';
+import type { Logger } from '../lib/logger.ts';
+import type { HotkeyWeight, SubmissionKind, SubmissionRecord, TickOutcome, TickRecord } from '../../../shared/validator.ts';
+import { BLOCK_S, EXPECTED_OWNER_HOTKEY, LATEST_EPOCH_PATH } from './constants.ts';
+import { fetchJsonCapped, type FetchFn } from './payload-fetch.ts';
+import { verifyPayload } from './payload-verify.ts';
+import { decide, effectiveInterval, minutesText, pregateSkip } from './schedule.ts';
+import { chooseStandby, lands, soleRecipient } from './standby.ts';
+import { readState, writeState, type ValidatorState } from './state-file.ts';
+
+export interface TickConfig {
+  providerUrl: string;
+  masterHotkey: string;
+  netuid: number;
+  statePath: string;
+  resubmitBlocks: number;
+  fetchTimeoutMs?: number;
+}
+
+export interface TickDeps {
+  /** Opens (or reuses) a chain connection; only called when the pre-gate lets the tick through. */
+  openChain: () => Promise<ChainPort>;
+  signer: KeySigner;
+  fetch?: FetchFn;
+  now: () => number;
+  logger: Logger;
+  /** The rate limit seen on the previous tick, so the pre-gate uses the effective interval. */
+  knownRateLimit?: number | null;
+}
+
+export interface TickReport {
+  tick: TickRecord;
+  submission: SubmissionRecord | null;
+  verified: { epochIndex: number; digest: string } | null;
+  provider: { ok: boolean; error: string | null };
+  chain: { contacted: boolean; ok: boolean; error: string | null; block: number | null };
+  facts: SubnetFacts | null;
+  neuron: NeuronFacts | null;
+  warnings: string[];
+  state: ValidatorState;
+  intervalBlocks: number;
+}
+
+interface Candidate {
+  weights: HotkeyWeight[];
+  epochIndex: number;
+  digest: string | null;
+  fromCache: boolean;
+}
+
+function errText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** A report that says nothing happened yet; `detail` fills the tick when it ends here (an error). */
+export function blankReport(now: number, state: ValidatorState, intervalBlocks: number, detail: string): TickReport {
+  return {
+    tick: { at: now, outcome: 'error', epochIndex: null, block: null, detail },
+    submission: null,
+    verified: null,
+    provider: { ok: false, error: null },
+    chain: { contacted: false, ok: false, error: null, block: null },
+    facts: null,
+    neuron: null,
+    warnings: [],
+    state,
+    intervalBlocks,
+  };
+}
+
+export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickReport> {
+  const now = deps.now();
+  const log = deps.logger;
+  const warnings: string[] = [];
+  const { state, dropped } = readState(cfg.statePath);
+  if (dropped.length > 0) {
+    const w = `the state file had unreadable fields (${dropped.join(', ')}); they were ignored`;
+    warnings.push(w);
+    log.warn(`[state] ${w}`);
+  }
+  const report = blankReport(now, state, effectiveInterval(cfg.resubmitBlocks, deps.knownRateLimit ?? null), '');
+  report.warnings = warnings;
+  const finish = (outcome: TickOutcome, detail: string, epochIndex: number | null): TickReport => {
+    report.tick = { at: now, outcome, epochIndex, block: report.chain.block, detail };
+    return report;
+  };
+
+  // 1. The vector: a freshly verified one, else the last one this validator landed.
+  let candidate: Candidate | null = null;
+  let failure: { outcome: 'fetch-failed' | 'rejected'; why: string } | null = null;
+  const fetched = await fetchJsonCapped(`${cfg.providerUrl.replace(/\/+$/, '')}${LATEST_EPOCH_PATH}`, {
+    fetch: deps.fetch,
+    timeoutMs: cfg.fetchTimeoutMs ?? 30_000,
+  });
+  if (!fetched.ok) {
+    failure = { outcome: 'fetch-failed', why: fetched.error.message };
+    report.provider = { ok: false, error: fetched.error.message };
+    log.warn(`[sync] fetch failed: ${fetched.error.message}`);
+  } else {
+    report.provider = { ok: true, error: null };
+    const v = verifyPayload(fetched.value, { masterHotkey: cfg.masterHotkey, netuid: cfg.netuid });
+    if (!v.ok) {
+      failure = { outcome: 'rejected', why: `payload rejected (${v.reason}): ${v.detail}` };
+      log.warn(`[sync] payload rejected: ${v.reason} (${v.detail})`);
+    } else if (state.lastApplied !== null && v.epochIndex < state.lastApplied) {
+      // The replay guard: a genuinely signed but older result never goes on chain again.
+      failure = { outcome: 'rejected', why: `provider served epoch ${v.epochIndex}, older than the applied ${state.lastApplied} (replay guard)` };
+      log.warn(`[sync] payload rejected: epoch ${v.epochIndex} is older than the applied epoch ${state.lastApplied}; never submitting it`);
+    } else {
+      report.verified = { epochIndex: v.epochIndex, digest: v.digest };
+      candidate = { weights: v.weights, epochIndex: v.epochIndex, digest: v.digest, fromCache: false };
+    }
+  }
+  if (!candidate && failure) {
+    if (state.cachedWeights === null || state.lastApplied === null) {
+      return finish(failure.outcome, `${failure.why}; no cached vector to fall back on, nothing submitted`, null);
+    }
+    log.info(`[sync] no usable payload (${failure.why}): resubmitting the cached epoch ${state.lastApplied} vector (${state.cachedWeights.length} hotkeys) on its cadence`);
+    candidate = { weights: state.cachedWeights, epochIndex: state.lastApplied, digest: state.cachedDigest, fromCache: true };
+  }
+  if (!candidate) return finish('error', 'no vector and no failure: unreachable', null);
+  const epoch = candidate.epochIndex;
+  const isNewEpoch = state.lastApplied === null || epoch > state.lastApplied;
+
+  // 2. Pre-gate: most ticks land here; say so, without opening a chain connection.
+  if (!isNewEpoch && pregateSkip(now, state.lastSubmitMs, report.intervalBlocks)) {
+    const dueIn = report.intervalBlocks * BLOCK_S * 1000 - (now - (state.lastSubmitMs ?? now));
+    return finish('skipped:too-soon', `epoch ${epoch} already submitted; next resubmit in ${minutesText(dueIn)} (not contacting the chain yet)`, epoch);
+  }
+
+  // 3. Chain facts, read at submit time.
+  let chain: ChainPort;
+  let facts: SubnetFacts;
+  let uidMap: Map<string, number>;
+  report.chain.contacted = true;
+  try {
+    chain = await deps.openChain();
+  } catch (e) {
+    report.chain = { contacted: true, ok: false, error: errText(e), block: null };
+    log.error(`[chain] open failed: ${errText(e)}`);
+    return finish('chain-failed', `cannot reach the chain: ${errText(e)}`, epoch);
+  }
+  let block: number | null = null;
+  try {
+    const b = await chain.blockNumber();
+    block = Number.isSafeInteger(b) && b > 0 ? b : null;
+  } catch (e) {
+    log.warn(`[chain] block number unavailable (${errText(e)}): falling back to the wall clock`);
+  }
+  report.chain.block = block;
+  try {
+    facts = await chain.subnetFacts(cfg.netuid);
+  } catch (e) {
+    report.chain = { contacted: true, ok: false, error: errText(e), block };
+    log.error(`[chain] reading subnet ${cfg.netuid} failed: ${errText(e)}`);
+    return finish('chain-failed', `cannot read subnet ${cfg.netuid} from the chain: ${errText(e)}`, epoch);
+  }
+  report.facts = facts;
+  report.chain = { contacted: true, ok: true, error: null, block };
+  report.intervalBlocks = effectiveInterval(cfg.resubmitBlocks, facts.weightsRateLimit);
+  try {
+    report.neuron = await chain.neuron(cfg.netuid, deps.signer.address);
+  } catch (e) {
+    log.warn(`[chain] reading this hotkey's neuron failed: ${errText(e)}`);
+  }
+  if (report.neuron && report.neuron.uid === null) warnings.push(`the hotkey ${deps.signer.address} is not registered on netuid ${cfg.netuid}: every submission will fail`);
+  else if (report.neuron && !report.neuron.validatorPermit) warnings.push(`the hotkey has no validator permit on netuid ${cfg.netuid}: the chain refuses its weights until it earns one (stake more)`);
+  if (facts.commitRevealEnabled) {
+    const msg = `commit-reveal weights are enabled on netuid ${cfg.netuid}: the chain refuses plain set_weights, and this validator cannot submit until it supports commit-reveal`;
+    warnings.push(msg);
+    log.error(`[chain] ${msg}`);
+    return finish('submit-failed', msg, epoch);
+  }
+
+  const decision = decide({
+    epochIndex: epoch,
+    lastApplied: state.lastApplied,
+    currentBlock: block,
+    lastSubmitBlock: state.lastSubmitBlock,
+    nowMs: now,
+    lastSubmitMs: state.lastSubmitMs,
+    intervalBlocks: report.intervalBlocks,
+  });
+  if (!decision.submit) {
+    const detail =
+      decision.blocksLeft !== null
+        ? `epoch ${epoch} already submitted at block ${state.lastSubmitBlock}; next resubmit in ${decision.blocksLeft} blocks (${minutesText(decision.msLeft ?? 0)})`
+        : `epoch ${epoch} already submitted; next resubmit in ${minutesText(decision.msLeft ?? 0)} by the wall clock (block number unavailable)`;
+    return finish('skipped:too-soon', detail, epoch);
+  }
+
+  // 4. Uids read fresh: they are reassigned, so never cached.
+  try {
+    uidMap = await chain.hotkeyUids(cfg.netuid);
+  } catch (e) {
+    report.chain = { contacted: true, ok: false, error: errText(e), block };
+    log.error(`[chain] reading the metagraph failed: ${errText(e)}`);
+    return finish('chain-failed', `cannot read the metagraph: ${errText(e)}`, epoch);
+  }
+  const owner = facts.ownerHotkey ?? EXPECTED_OWNER_HOTKEY;
+  const sole = soleRecipient(candidate.weights);
+  if (sole !== null && sole !== owner) {
+    const w = `the vector gives all its weight to ${sole}, not the subnet owner ${owner}: submitting anyway; check the provider's owner hotkey`;
+    warnings.push(w);
+    log.warn(`[chain] ${w}`);
+  }
+  let kind: SubmissionKind = candidate.fromCache ? 'cached' : 'fresh';
+  let normalized: NormalizedWeights = normalizeWeights(candidate.weights, uidMap);
+  if (normalized.dropped.length > 0) {
+    log.warn(`[chain] ${normalized.dropped.length} payload hotkey(s) not registered on chain, holding ${(normalized.droppedShare * 100).toFixed(1)}% of the weight: dropped ${normalized.dropped.slice(0, 5).join(', ')}`);
+  }
+  if (!lands(normalized)) {
+    log.warn(`[chain] none of the vector's hotkeys are registered on chain (${(sole ?? candidate.weights.slice(0, 5).map(([h]) => h).join(', ')) || 'empty vector'})`);
+    const standby = chooseStandby({ cached: state.cachedWeights, triedCache: candidate.fromCache, ownerHotkey: owner, uids: uidMap });
+    if (standby.kind === 'none') {
+      return finish('skipped:nothing-to-submit', `the vector lands nothing and ${standby.why}: nothing submitted, the last weights stand`, epoch);
+    }
+    log.warn(standby.kind === 'standby:cached' ? '[chain] standby: resubmitting the last vector this validator landed' : `[chain] standby: no landable cache, burning to ${owner} to stay inside the activity cutoff`);
+    kind = standby.kind;
+    normalized = standby.normalized;
+  }
+
+  // 5. Submit; the state moves only if the chain accepted.
+  const isStandby = kind === 'standby:cached' || kind === 'standby:burn';
+  const digestForRecord = isStandby ? null : candidate.digest;
+  let outcome;
+  try {
+    outcome = await chain.setWeights(deps.signer, cfg.netuid, normalized.uids, normalized.values, facts.weightsVersionKey);
+  } catch (e) {
+    outcome = { ok: false as const, kind: 'transport' as const, code: 'exception', message: errText(e) };
+  }
+  const submission: SubmissionRecord = {
+    at: now,
+    kind,
+    epochIndex: epoch,
+    digest: digestForRecord,
+    block,
+    uids: normalized.uids,
+    weights: normalized.values,
+    droppedShare: normalized.droppedShare,
+    ok: outcome.ok,
+    extrinsicHash: outcome.ok ? outcome.extrinsicHash : (outcome.extrinsicHash ?? null),
+    includedBlock: outcome.ok ? outcome.blockNumber : null,
+    errorCode: outcome.ok ? null : outcome.code,
+    error: outcome.ok ? null : outcome.message,
+  };
+  report.submission = submission;
+  if (!outcome.ok) {
+    log.error(`[chain] set_weights(${normalized.uids.length} uids) refused: ${outcome.code}: ${outcome.message}`);
+    return finish('submit-failed', `the chain refused the weights (${outcome.code}): ${outcome.message}; nothing advanced, retrying next tick`, epoch);
+  }
+  const anchor = block ?? (outcome.blockNumber > 0 ? outcome.blockNumber : null);
+  const next: ValidatorState = {
+    lastApplied: epoch,
+    lastSubmitBlock: anchor,
+    lastSubmitMs: now,
+    // A standby is a liveness stopgap, not this epoch's result: the cache keeps the scored vector.
+    cachedWeights: isStandby ? state.cachedWeights : candidate.weights,
+    cachedDigest: isStandby ? state.cachedDigest : candidate.digest,
+  };
+  writeState(cfg.statePath, next);
+  report.state = next;
+  const gap = block !== null && state.lastSubmitBlock !== null ? String(block - state.lastSubmitBlock) : '?';
+  log.info(`[chain] set_weights(${normalized.uids.length} uids) -> accepted in block ${outcome.blockNumber} (${outcome.extrinsicHash})`);
+  log.info(`[sync] epoch ${epoch}: submitted ${normalized.uids.length} uids as ${kind} (${gap} blocks since last submit)`);
+  const tickOutcome: TickOutcome = isStandby ? kind as TickOutcome : candidate.fromCache ? 'resubmitted:cached' : isNewEpoch ? 'applied' : 'resubmitted';
+  return finish(tickOutcome, `epoch ${epoch}: ${normalized.uids.length} uids landed in block ${outcome.blockNumber}; next resubmit in ${report.intervalBlocks} blocks (${minutesText(report.intervalBlocks * BLOCK_S * 1000)})`, epoch);
+}

@@ -1,0 +1,93 @@
+// Light validator read model: produced by electron/engine/validator, rendered by the UI.
+// Plain serializable data only (bigints travel as decimal strings).
+
+/** Why a fetched epoch payload was refused, in PROTOCOL 8's verification order. */
+export type PayloadRejectReason = 'version' | 'netuid' | 'digest' | 'signature' | 'malformed';
+
+/** One [hotkey, u16] row of a verified result_json vector. */
+export type HotkeyWeight = [hotkey: string, weight: number];
+
+/**
+ * What one tick decided. `applied` = a new epoch landed; `resubmitted` = the same epoch again on cadence;
+ * `resubmitted:cached` = provider down or payload refused, the cache landed; `standby:*` = the verified
+ * payload landed nothing, so the cache or a burn went instead.
+ */
+export type TickOutcome =
+  | 'applied'
+  | 'resubmitted'
+  | 'resubmitted:cached'
+  | 'standby:cached'
+  | 'standby:burn'
+  | 'skipped:too-soon'
+  | 'skipped:nothing-to-submit'
+  | 'fetch-failed'
+  | 'rejected'
+  | 'chain-failed'
+  | 'submit-failed'
+  | 'error';
+
+export type SubmissionKind = 'fresh' | 'cached' | 'standby:cached' | 'standby:burn';
+
+export interface TickRecord {
+  at: number;
+  outcome: TickOutcome;
+  /** The epoch the tick acted on (verified or cached), when there was one. */
+  epochIndex: number | null;
+  block: number | null;
+  /** Plain words: what happened and when it will act next ("next resubmit in ~11 min"). */
+  detail: string;
+}
+
+export interface SubmissionRecord {
+  at: number;
+  kind: SubmissionKind;
+  epochIndex: number;
+  digest: string | null;
+  /** Block read just before submitting (null: the block number was unavailable). */
+  block: number | null;
+  uids: number[];
+  weights: number[];
+  /** Share (0..1) of the payload's weight held by hotkeys not registered on chain. */
+  droppedShare: number;
+  ok: boolean;
+  extrinsicHash: string | null;
+  /** Inclusion block when accepted. */
+  includedBlock: number | null;
+  errorCode: string | null;
+  error: string | null;
+}
+
+export type ValidatorStatus = 'stopped' | 'starting' | 'running' | 'stopping' | 'failed';
+
+export type Health = 'unknown' | 'ok' | 'down';
+
+export interface ValidatorSnapshot {
+  version: number;
+  status: ValidatorStatus;
+  /** Plain-language reason when status is failed. */
+  failure: string | null;
+  hotkey: string | null;
+  netuid: number;
+  providerUrl: string;
+  masterHotkey: string;
+  /** The last payload that verified (not necessarily submitted yet). */
+  lastVerified: { epochIndex: number; digest: string; at: number } | null;
+  /** What this validator last landed on chain (from the state file). */
+  applied: { epochIndex: number; block: number | null; at: number | null; digest: string | null } | null;
+  nextResubmit: { block: number | null; at: number | null } | null;
+  chain: { health: Health; block: number | null; error: string | null; at: number | null };
+  provider: { health: Health; error: string | null; at: number | null };
+  neuron: {
+    uid: number | null;
+    validatorPermit: boolean;
+    stakeRao: string;
+    lastUpdate: number | null;
+    blocksSinceUpdate: number | null;
+    activityCutoff: number | null;
+  } | null;
+  warnings: string[];
+  lastTickAt: number | null;
+  watchdogRestarts: number;
+  recentTicks: TickRecord[];
+  recentSubmissions: SubmissionRecord[];
+}
