@@ -1,0 +1,117 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CheckpointProgress } from '../../../shared/serve.ts';
+import { checkCheckpointFolder, checkpointIdentity } from '../../../electron/engine/serve/checkpoint/checkpoint-folder.ts';
+import { DiskFullError, downloadFromHub } from '../../../electron/engine/serve/checkpoint/hub-download.ts';
+import { hubLocation } from '../../../electron/engine/serve/checkpoint/hub-files.ts';
+import { HfHubDouble } from '../../doubles/hf-hub.ts';
+
+const REPO = 'Qwen/Qwen3.6-35B-A3B-FP8';
+const FILES = {
+  'config.json': JSON.stringify({ architectures: ['Qwen3_5MoeForConditionalGeneration'], hidden_size: 2048 }),
+  'tokenizer.json': JSON.stringify({ model: { vocab: { a: 0 } } }),
+  'model-00001-of-00002.safetensors': randomBytes(300_000),
+  'model-00002-of-00002.safetensors': randomBytes(200_000),
+  'extra/notes.txt': 'hello',
+};
+const BIG = 300_000 + 200_000;
+const plenty = async () => 1e15;
+
+/** PROTOCOL section 3, written out again here so the code under test is checked against an independent reading. */
+function identityOf(files: Record<string, Uint8Array | string>): string {
+  const h = createHash('sha256');
+  h.update(files['config.json'] ?? '{}');
+  for (const name of Object.keys(files).filter((n) => !n.includes('/') && n.endsWith('.safetensors')).sort()) {
+    h.update(Buffer.from(name, 'utf8'));
+    h.update(String(Buffer.from(files[name]!).length));
+  }
+  return h.digest('hex');
+}
+
+describe('checkpoint download from the Hub (against the hub double)', () => {
+  let hub: HfHubDouble;
+  let dir: string;
+  beforeEach(async () => {
+    hub = new HfHubDouble({ repo: REPO, files: FILES, token: 'hf_test_token', pageSize: 2 });
+    await hub.start();
+    dir = mkdtempSync(join(tmpdir(), 'engy-ckpt-'));
+  });
+  afterEach(async () => {
+    await hub.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const location = () => hubLocation(REPO, { HF_ENDPOINT: hub.url, HF_TOKEN: 'hf_test_token' });
+
+  it('downloads every listed file, reports progress to the total, and the folder verifies', async () => {
+    const seen: CheckpointProgress[] = [];
+    const files = await downloadFromHub({ location: location(), dir, freeBytes: plenty, onProgress: (p) => seen.push(p) });
+    expect(files.map((f) => f.path)).toEqual(Object.keys(FILES).sort());
+    for (const [name, data] of Object.entries(FILES)) expect(readFileSync(join(dir, name))).toEqual(Buffer.from(data));
+    const total = Object.values(FILES).reduce((n, d) => n + Buffer.from(d).length, 0);
+    expect(seen.at(-1)).toMatchObject({ bytesDone: total, bytesTotal: total, filesDone: 5, filesTotal: 5, etaS: 0 });
+    expect(checkCheckpointFolder(dir)).toMatchObject({ complete: true, problems: [] });
+    expect(await checkpointIdentity(dir)).toBe(identityOf(FILES));
+    expect(readdirSync(dir).some((f) => f.endsWith('.incomplete'))).toBe(false);
+    // The tree listing came in pages.
+    expect(hub.requests.filter((r) => r.path.includes('/tree/')).length).toBeGreaterThan(1);
+  });
+
+  it('rides out a connection dropped mid-file by resuming with a Range request', async () => {
+    hub.dropOnce('model-00001-of-00002.safetensors', 100_000);
+    await downloadFromHub({ location: location(), dir, freeBytes: plenty, retryDelayMs: { initialMs: 10, maxMs: 20 } });
+    expect(readFileSync(join(dir, 'model-00001-of-00002.safetensors'))).toEqual(FILES['model-00001-of-00002.safetensors']);
+    const ranged = hub.requests.filter((r) => r.path.endsWith('model-00001-of-00002.safetensors') && r.range !== null);
+    expect(ranged.length).toBe(1);
+    expect(Number(/bytes=(\d+)-/.exec(ranged[0]!.range!)?.[1])).toBeGreaterThanOrEqual(100_000);
+  });
+
+  it('an interrupted download resumes from the bytes on disk on the next run', async () => {
+    hub.dropOnce('model-00002-of-00002.safetensors', 50_000);
+    await expect(downloadFromHub({ location: location(), dir, freeBytes: plenty, retries: 0 })).rejects.toThrow();
+    const partial = join(dir, 'model-00002-of-00002.safetensors.incomplete');
+    expect(existsSync(partial)).toBe(true);
+    const kept = statSync(partial).size;
+    expect(kept).toBeGreaterThan(0);
+    expect(checkCheckpointFolder(dir).complete).toBe(false);
+    expect(checkCheckpointFolder(dir).problems).toContain('model-00002-of-00002.safetensors missing');
+
+    const before = hub.requests.length;
+    const seen: CheckpointProgress[] = [];
+    await downloadFromHub({ location: location(), dir, freeBytes: plenty, onProgress: (p) => seen.push(p) });
+    const second = hub.requests.slice(before).filter((r) => r.path.includes('/resolve/'));
+    // Files finished before the drop are not fetched again; the cut one resumes where it stopped;
+    // tokenizer.json (after it in order) was never reached.
+    expect(second.map((r) => [r.path.split('/').at(-1), r.range])).toEqual([
+      ['model-00002-of-00002.safetensors', `bytes=${kept}-`],
+      ['tokenizer.json', null],
+    ]);
+    expect(seen[0]!.bytesDone).toBeGreaterThanOrEqual(BIG - 200_000 + kept);
+    expect(readFileSync(join(dir, 'model-00002-of-00002.safetensors'))).toEqual(FILES['model-00002-of-00002.safetensors']);
+    expect(checkCheckpointFolder(dir).complete).toBe(true);
+  });
+
+  it('checks the disk before fetching and says how much is needed', async () => {
+    const err = await downloadFromHub({ location: location(), dir, freeBytes: async () => 1000 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DiskFullError);
+    expect((err as Error).message).toMatch(/GiB more/);
+    expect(hub.requests.some((r) => r.path.includes('/resolve/'))).toBe(false);
+  });
+
+  it('without the token the Hub refuses and the message says to set HF_TOKEN', async () => {
+    await expect(downloadFromHub({ location: hubLocation(REPO, { HF_ENDPOINT: hub.url }), dir, freeBytes: plenty })).rejects.toThrow(/HF_TOKEN/);
+  });
+});
+
+describe('checkpoint identity of the fixture folder', () => {
+  it('matches PROTOCOL section 3 computed independently', async () => {
+    const fx = join(import.meta.dirname, '..', '..', 'fixtures', 'checkpoint-tiny');
+    const files: Record<string, Buffer> = {};
+    for (const name of readdirSync(fx)) if (name === 'config.json' || name.endsWith('.safetensors')) files[name] = readFileSync(join(fx, name));
+    expect(Object.keys(files).some((n) => n.endsWith('.safetensors'))).toBe(true);
+    expect(await checkpointIdentity(fx)).toBe(identityOf(files));
+  });
+});
