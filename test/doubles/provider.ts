@@ -197,10 +197,7 @@ export async function startProviderDouble(opts: { port?: number; host?: string; 
       if (api.mode === 'oversized-chunked') {
         // No content-length: only a streamed cap stops this one.
         res.writeHead(200, { 'content-type': 'application/json' });
-        const chunk = 'x'.repeat(64 * 1024);
-        for (let i = 0; i < 40 && !res.destroyed; i++) {
-          if (!res.write(chunk)) await new Promise((r) => res.once('drain', r).once('close', r));
-        }
+        res.write('x'.repeat(2.5 * 1024 * 1024));
         res.end();
         return;
       }
