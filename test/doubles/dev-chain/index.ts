@@ -1,0 +1,55 @@
+// TEST DOUBLE. A local subtensor stand-in for tests and demos: a JSON-RPC websocket server speaking the real
+// finney metadata, an in-memory SubtensorModule seeded by the caller, and blocks on a timer.
+//
+//   const dev = await startDevChain({ port: 0, blockMs: 50, seed });
+//   ... connect @polkadot/api (or PolkadotChainClient) to dev.url ...
+//   dev.state.weightsOf(53, uid); dev.chain.submitted[0].hex; await dev.close();
+import { DevChain } from './chain.ts';
+import { startRpcServer } from './rpc-server.ts';
+import { loadDevRuntime } from './runtime.ts';
+import { DevChainState, type DevChainSeed } from './state.ts';
+
+export type { DevChainSeed, SeedNeuron, SeedSubnet, DevNeuron, DevSubnet, AppliedExtrinsic } from './state.ts';
+export { DevChainState } from './state.ts';
+export type { DevChain, DevBlock } from './chain.ts';
+
+export interface DevChainOptions {
+  /** 0 picks a free port. */
+  port?: number;
+  host?: string;
+  /** Block time; 0 means no timer (call produceBlock() yourself). Default 500 ms. */
+  blockMs?: number;
+  seed?: DevChainSeed;
+  /** Blocks to produce before serving, so LastUpdate values and mortal eras have history. */
+  startBlocks?: number;
+}
+
+export interface RunningDevChain {
+  url: string;
+  state: DevChainState;
+  chain: DevChain;
+  produceBlock(): void;
+  /** Drop every client connection (the server keeps running), to exercise reconnects. */
+  dropConnections(): void;
+  close(): Promise<void>;
+}
+
+export async function startDevChain(opts: DevChainOptions = {}): Promise<RunningDevChain> {
+  const state = new DevChainState(opts.seed ?? {});
+  const chain = new DevChain(loadDevRuntime(), state);
+  for (let i = 0; i < (opts.startBlocks ?? 0); i++) chain.produceBlock();
+  const server = await startRpcServer(chain, opts.port ?? 0, opts.host);
+  const blockMs = opts.blockMs ?? 500;
+  const timer = blockMs > 0 ? setInterval(() => chain.produceBlock(), blockMs) : undefined;
+  return {
+    url: server.url,
+    state,
+    chain,
+    produceBlock: () => void chain.produceBlock(),
+    dropConnections: () => server.dropConnections(),
+    async close() {
+      if (timer) clearInterval(timer);
+      await server.close();
+    },
+  };
+}
