@@ -1,0 +1,115 @@
+import { readFileSync, rmSync, mkdtempSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { EngineSnapshot, ServeStartPhase } from '../../../shared/serve.ts';
+import { EngineSupervisor } from '../../../electron/engine/serve/engine-supervisor.ts';
+import { buildLaunchSpec } from '../../../electron/engine/serve/launch-plan.ts';
+import { findFreePort } from '../../../electron/engine/serve/port-check.ts';
+import { LogHub } from '../../../electron/engine/lib/logger.ts';
+import { enginePlan } from '../../fixtures/serve/engine-plan.ts';
+import { CHECKPOINT, FAKE_PYTHON, FAST, fakeEnv, fakeTrimDir, pidAlive, waitFor } from './serve-harness.ts';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+async function supervisor(opts: { extraArgs?: string[]; env?: Record<string, string>; port?: number; trim?: boolean } = {}) {
+  const port = opts.port ?? (await findFreePort(20000 + Math.floor(Math.random() * 20000)));
+  const trimDir = opts.trim === false ? null : fakeTrimDir();
+  const plan = enginePlan({ index: 0, gpuIndices: [0], tp: 1, env: {}, extraArgs: ['--slow-start-ms', '250', ...(opts.extraArgs ?? [])] });
+  const spec = buildLaunchSpec(plan, { modelPath: CHECKPOINT, port, trimDir }, { kind: 'python', python: FAKE_PYTHON });
+  const hub = new LogHub();
+  const sup = new EngineSupervisor({ index: 0, spec, trimDir, env: fakeEnv(opts.env), logger: hub.logger('serve:0'), timings: FAST });
+  const seen: EngineSnapshot[] = [];
+  sup.onDidChange((s) => seen.push(s));
+  cleanups.push(async () => {
+    await sup.dispose();
+    if (trimDir) rmSync(trimDir, { recursive: true, force: true });
+  });
+  return { sup, hub, seen, port };
+}
+
+const launches = (hub: LogHub) => hub.recent({ source: 'serve:0' }).filter((l) => l.msg.startsWith('launching:')).length;
+
+describe('engine supervisor against the fake sglang (real child processes)', () => {
+  it('starts, walks the phases from the log, is ready only after /health_generate, and stops its whole group', async () => {
+    const pidDir = mkdtempSync(join(tmpdir(), 'engy-pid-'));
+    const pidFile = join(pidDir, 'child.pid');
+    const { sup, hub, seen } = await supervisor({ env: { FAKE_PYTHON_CHILD_PIDFILE: pidFile } });
+    await sup.start();
+    const ready = await waitFor(sup, (s) => s.status.state === 'ready');
+    const phases = new Set(seen.flatMap((s) => (s.status.state === 'starting' ? [s.status.phase] : [])));
+    for (const p of ['launching', 'loading-weights', 'allocating-kv-cache', 'capturing-cuda-graphs', 'warming-up', 'health-check'] as ServeStartPhase[]) expect(phases).toContain(p);
+    expect(ready.trim.state).toBe('armed');
+    expect(ready.sglangVersion).toBe('0.5.12.post1');
+    expect(ready.command).toContain('--enable-return-hidden-states');
+    const pid = ready.status.pid!;
+    expect(pid).toBeGreaterThan(0);
+    // Lines land in the log hub under the engine's source.
+    expect(hub.recent({ source: 'serve:0' }).some((l) => l.msg.includes('The server is fired up and ready to roll!'))).toBe(true);
+    // Metrics get scraped once ready.
+    const withMetrics = await waitFor(sup, (s) => s.metrics.length > 0);
+    expect(withMetrics.metrics[0]!.runningReqs).not.toBeNull();
+
+    const helper = Number(readFileSync(pidFile, 'utf8'));
+    expect(pidAlive(helper)).toBe(true);
+    await sup.stop();
+    expect(sup.snapshot().status.state).toBe('stopped');
+    expect(pidAlive(pid)).toBe(false);
+    // The helper ignored SIGTERM; the group kill still took it.
+    expect(pidAlive(helper)).toBe(false);
+    rmSync(pidDir, { recursive: true, force: true });
+  });
+
+  it('restarts a crashed engine after a backoff and comes back ready', async () => {
+    const { sup, hub, seen } = await supervisor({ extraArgs: ['--crash-after-s', '0.3'] });
+    await sup.start();
+    const restarting = await waitFor(sup, (s) => s.status.state === 'restarting');
+    if (restarting.status.state !== 'restarting') throw new Error('unreachable');
+    expect(restarting.status.nextRetryAt).toBeGreaterThan(restarting.status.since);
+    expect(restarting.status.cause.retryable).toBe(true);
+    expect(restarting.status.restarts).toBe(1);
+    expect(restarting.status.stderrTail.join('\n')).toContain('illegal memory access');
+    await waitFor(sup, (s) => s.status.state === 'ready' && s.status.restarts >= 1);
+    expect(launches(hub)).toBeGreaterThanOrEqual(2);
+    expect(seen.some((s) => s.status.state === 'crashed')).toBe(true);
+  });
+
+  it('classifies an OOM at load, explains it, and does not loop', async () => {
+    const { sup, hub } = await supervisor({ extraArgs: ['--fail', 'oom'] });
+    await sup.start();
+    const failed = await waitFor(sup, (s) => s.status.state === 'failed');
+    if (failed.status.state !== 'failed') throw new Error('unreachable');
+    expect(failed.status.cause.code).toBe('cuda-oom-load');
+    expect(failed.status.cause.retryable).toBe(false);
+    expect(failed.status.cause.fix.length).toBeGreaterThan(10);
+    expect(failed.status.cause.evidence).toContain('CUDA out of memory');
+    expect(failed.status.restarts).toBe(0);
+    expect(launches(hub)).toBe(1);
+  });
+
+  it('sees the port taken before launching anything', async () => {
+    const blocker: Server = createServer();
+    const port = await findFreePort(20000 + Math.floor(Math.random() * 20000));
+    await new Promise<void>((r) => blocker.listen(port, '127.0.0.1', r));
+    cleanups.push(() => new Promise<void>((r) => blocker.close(() => r())));
+    const { sup, hub } = await supervisor({ port });
+    await sup.start();
+    const s = sup.snapshot();
+    if (s.status.state !== 'failed') throw new Error(`expected failed, got ${s.status.state}`);
+    expect(s.status.cause.code).toBe('port-in-use');
+    expect(s.status.cause.evidence).toContain(String(port));
+    expect(launches(hub)).toBe(0);
+  });
+
+  it('keeps the trim hook away from a serve started without it', async () => {
+    const { sup } = await supervisor({ trim: false });
+    await sup.start();
+    const ready = await waitFor(sup, (s) => s.status.state === 'ready');
+    expect(ready.trim.state).toBe('off');
+    expect(ready.command).not.toContain('PYTHONPATH');
+  });
+});
