@@ -1,0 +1,257 @@
+// TEST DOUBLE (fake sglang): the scheduler side. Admits up to max-running-requests at once
+// (the rest wait in a FIFO queue), prefills against the radix cache, decodes greedily at the
+// configured pace, honours /abort_request, and keeps the counters /metrics reports.
+import type { FakeServeArgs } from './args.ts';
+import type { FakeModel, ModelState } from './model.ts';
+import type { PrefixCache } from './prefix-cache.ts';
+import type { Detokenizer } from './detokenizer.ts';
+import { perturbRow } from './perturb.ts';
+
+export interface GenerateRequest {
+  rid: string;
+  inputIds: number[];
+  maxNewTokens: number;
+  stop: string[];
+  stopTokenIds: number[];
+  ignoreEos: boolean;
+  returnHiddenStates: boolean;
+  stream: boolean;
+}
+
+export type FinishReason =
+  | { type: 'stop'; matched: number | string }
+  | { type: 'length'; length: number }
+  | { type: 'abort'; message: string; status_code: null; err_type: null };
+
+export interface ReqProgress {
+  rid: string;
+  promptTokens: number;
+  cachedTokens: number;
+  outputIds: number[];
+  logprobs: number[];
+  /** Rows for the prompt positions the prefill computed (empty on a full prefix hit). */
+  prefillRows: Float32Array[];
+  /** One row per decode step (output tokens 1..n-1). */
+  decodeRows: Float32Array[];
+  finish: FinishReason | null;
+  /** Text with a matched stop string cut off, as sglang reports it. */
+  text: string;
+  startedAt: number;
+}
+
+export interface EngineMetrics {
+  running: number;
+  queued: number;
+  promptTokensTotal: number;
+  generationTokensTotal: number;
+  cachedTokensTotal: number;
+  requestsTotal: number;
+  abortedTotal: number;
+  ttft: number[];
+  itl: number[];
+  e2e: number[];
+  lastGenThroughput: number;
+}
+
+interface Live {
+  aborted: boolean;
+  wake: (() => void) | null;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export class FakeEngine {
+  readonly metrics: EngineMetrics = {
+    running: 0, queued: 0, promptTokensTotal: 0, generationTokensTotal: 0, cachedTokensTotal: 0,
+    requestsTotal: 0, abortedTotal: 0, ttft: [], itl: [], e2e: [], lastGenThroughput: 0,
+  };
+  hung = false;
+  private readonly live = new Map<string, Live>();
+  private readonly waiters: Array<() => void> = [];
+  private readonly args: FakeServeArgs;
+  private readonly model: FakeModel;
+  private readonly cache: PrefixCache;
+  private readonly detok: Detokenizer;
+  readonly maxRunning: number;
+  private readonly trimPrefill: boolean;
+
+  constructor(args: FakeServeArgs, model: FakeModel, cache: PrefixCache, detok: Detokenizer, trimPrefill: boolean) {
+    this.trimPrefill = trimPrefill;
+    this.args = args;
+    this.model = model;
+    this.cache = cache;
+    this.detok = detok;
+    this.maxRunning = args.maxRunningRequests ?? 8;
+  }
+
+  isLive(rid: string): boolean {
+    return this.live.has(rid);
+  }
+
+  abort(rid: string | null): void {
+    for (const [id, l] of this.live) {
+      if (rid === null || id === rid) {
+        l.aborted = true;
+        l.wake?.();
+      }
+    }
+  }
+
+  get cacheHitRate(): number {
+    const m = this.metrics;
+    return m.promptTokensTotal === 0 ? 0 : m.cachedTokensTotal / m.promptTokensTotal;
+  }
+
+  /** Runs one request; calls onEvent for every event sglang would flush to the client. */
+  async run(req: GenerateRequest, onEvent: (p: ReqProgress) => Promise<void>): Promise<ReqProgress> {
+    const live: Live = { aborted: false, wake: null };
+    this.live.set(req.rid, live);
+    const p: ReqProgress = {
+      rid: req.rid, promptTokens: req.inputIds.length, cachedTokens: 0, outputIds: [], logprobs: [],
+      prefillRows: [], decodeRows: [], finish: null, text: '', startedAt: performance.now(),
+    };
+    this.metrics.requestsTotal += 1;
+    try {
+      await this.acquire(live);
+      if (live.aborted) return this.finishAbort(p, 'Abort in waiting queue');
+      try {
+        await this.decodeLoop(req, p, live, onEvent);
+      } finally {
+        this.release();
+      }
+      return p;
+    } finally {
+      this.live.delete(req.rid);
+    }
+  }
+
+  private async acquire(live: Live): Promise<void> {
+    if (this.metrics.running < this.maxRunning) {
+      this.metrics.running += 1;
+      return;
+    }
+    this.metrics.queued += 1;
+    await new Promise<void>((resolve) => {
+      const go = (): void => {
+        live.wake = null;
+        resolve();
+      };
+      this.waiters.push(go);
+      live.wake = go;
+    });
+    this.metrics.queued -= 1;
+    const i = this.waiters.indexOf(live.wake ?? ((): void => {}));
+    if (i >= 0) this.waiters.splice(i, 1);
+    this.metrics.running += 1;
+  }
+
+  private release(): void {
+    this.metrics.running -= 1;
+    const next = this.waiters.shift();
+    next?.();
+  }
+
+  private finishAbort(p: ReqProgress, message: string): ReqProgress {
+    p.finish = { type: 'abort', message, status_code: null, err_type: null };
+    this.metrics.abortedTotal += 1;
+    return p;
+  }
+
+  private async pace(dueAt: number, live: Live): Promise<void> {
+    // Sleep in slices so an abort lands promptly; skip sub-millisecond waits (batched pacing).
+    for (;;) {
+      if (live.aborted || this.hung) return;
+      const left = dueAt - performance.now();
+      if (left <= 1) return;
+      await new Promise<void>((resolve) => {
+        live.wake = resolve;
+        setTimeout(resolve, Math.min(left, 50));
+      });
+      live.wake = null;
+    }
+  }
+
+  private async decodeLoop(req: GenerateRequest, p: ReqProgress, live: Live, onEvent: (p: ReqProgress) => Promise<void>): Promise<void> {
+    const m = this.model;
+    const ids = req.inputIds;
+    const matched = this.cache.match(ids);
+    p.cachedTokens = matched;
+    await this.pace(performance.now() + this.args.ttftMs, live);
+    while (this.hung) await sleep(1000);
+    if (live.aborted) {
+      this.finishAbort(p, 'Abort before prefill');
+      return;
+    }
+    const st: ModelState = m.initialState();
+    const firstRow = matched >= ids.length ? ids.length : matched;
+    for (let i = 0; i < ids.length; i++) {
+      m.advance(st, ids[i]!);
+      // Trimmed serves never materialise the block: only the last prompt row survives.
+      const wanted = i >= firstRow && (!this.trimPrefill || i === ids.length - 1);
+      if (req.returnHiddenStates && wanted) p.prefillRows.push(this.emitRow(m.hiddenRow(st), st.pos));
+    }
+    let row = m.hiddenRow(st);
+    this.metrics.promptTokensTotal += ids.length;
+    this.metrics.cachedTokensTotal += matched;
+    const stops = new Set([m.vocab.imEnd, m.vocab.endOfText, ...req.stopTokenIds]);
+    const interval = 1000 / this.args.tokensPerS;
+    let due = performance.now();
+    let lastTokenAt = performance.now();
+    for (;;) {
+      const next = m.nextToken(st, row, { ignoreEos: req.ignoreEos });
+      p.outputIds.push(next.token);
+      p.logprobs.push(next.logprob);
+      this.metrics.generationTokensTotal += 1;
+      const now = performance.now();
+      if (p.outputIds.length === 1) this.metrics.ttft.push((now - p.startedAt) / 1000);
+      else this.metrics.itl.push((now - lastTokenAt) / 1000);
+      lastTokenAt = now;
+      p.finish = this.finishFor(req, p, next.token, stops);
+      if (live.aborted && !p.finish) this.finishAbort(p, 'Abort in running batch');
+      const n = p.outputIds.length;
+      if (p.finish || (req.stream && (this.args.streamInterval === 1 || n % this.args.streamInterval === 1))) {
+        if (!p.finish) p.text = this.detok.decode(p.outputIds);
+        await onEvent(p);
+      }
+      if (p.finish) break;
+      m.advance(st, next.token);
+      row = m.hiddenRow(st);
+      if (req.returnHiddenStates) p.decodeRows.push(this.emitRow(row.slice(), st.pos));
+      due += interval;
+      await this.pace(due, live);
+      while (this.hung) await sleep(1000);
+    }
+    const elapsed = (performance.now() - p.startedAt) / 1000;
+    this.metrics.e2e.push(elapsed);
+    this.metrics.lastGenThroughput = p.outputIds.length / Math.max(elapsed, 1e-3);
+    // What stays in the tree: every token whose KV exists (not the last sampled one).
+    if (p.finish?.type !== 'abort') this.cache.insert([...ids, ...p.outputIds.slice(0, -1)]);
+  }
+
+  private finishFor(req: GenerateRequest, p: ReqProgress, token: number, stops: Set<number>): FinishReason | null {
+    if (!req.ignoreEos && stops.has(token)) {
+      p.text = this.detok.decode(p.outputIds);
+      return { type: 'stop', matched: token };
+    }
+    if (req.stop.length > 0) {
+      const text = this.detok.decode(p.outputIds);
+      for (const s of req.stop) {
+        const at = text.indexOf(s);
+        if (s && at >= 0) {
+          p.text = text.slice(0, at);
+          return { type: 'stop', matched: s };
+        }
+      }
+    }
+    if (p.outputIds.length >= req.maxNewTokens) {
+      p.text = this.detok.decode(p.outputIds);
+      return { type: 'length', length: req.maxNewTokens };
+    }
+    return null;
+  }
+
+  /** The row as this "GPU" reports it: honest, rounding-noised, or int4-quantised. */
+  private emitRow(row: Float32Array, pos: number): Float32Array {
+    return perturbRow(row, pos, { noise: this.args.numericsNoise, quantize: this.args.quantize, seed: this.args.seed });
+  }
+}

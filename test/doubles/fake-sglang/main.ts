@@ -1,0 +1,94 @@
+// TEST DOUBLE: a fake `python -m sglang.launch_server` for engy panel's tests and demo. Same CLI
+// flags, routes, log lines and failure signatures as sglang 0.5.12 (see README.md here and
+// /work/shared/SGLANG.md), backed by a tiny deterministic model instead of a GPU.
+// Run: node test/doubles/fake-sglang/main.ts --model-path test/fixtures/checkpoint-tiny --port 0 ...
+import { createServer } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Tokenizer } from 'tokenizers';
+import { formatTrimArmedLine, formatTrimInertLine, SUPPORTED_SGLANG_VERSIONS } from '../../../electron/engine/serve/trim-module.ts';
+import { ArgError, parseArgs, USAGE, type FakeServeArgs } from './args.ts';
+import { Detokenizer } from './detokenizer.ts';
+import { FakeEngine } from './engine.ts';
+import { modelFor } from './model.ts';
+import { PrefixCache } from './prefix-cache.ts';
+import { route, type ServeState } from './routes.ts';
+import { bindErrorLine, bootLog, log, raw, uvicornLines, warmupLog } from './startup-log.ts';
+import { loadCheckpointSpec } from './vocab-plan.ts';
+
+function parseOrExit(argv: string[]): FakeServeArgs {
+  try {
+    return parseArgs(argv);
+  } catch (e) {
+    if (!(e instanceof ArgError)) throw e;
+    raw(`${USAGE}\nlaunch_server.py: error: ${e.message}`);
+    process.exit(2);
+  }
+}
+
+async function main(): Promise<void> {
+  const args = parseOrExit(process.argv.slice(2));
+  const spec = loadCheckpointSpec(args.modelPath);
+  const config = JSON.parse(readFileSync(join(args.modelPath, 'config.json'), 'utf8')) as { model_type?: string; architectures?: string[]; text_config?: { max_position_embeddings?: number } };
+  const contextLength = args.contextLength ?? config.text_config?.max_position_embeddings ?? 262144;
+  const maxRunning = args.maxRunningRequests ?? 8;
+  const model = modelFor({ hiddenSize: spec.hiddenSize, vocab: spec.vocab, seed: args.seed });
+  const cache = new PrefixCache(args.maxTotalTokens);
+
+  // The trim hook prints at interpreter start, before any sglang line.
+  const trimActive = args.trimHiddenStates && SUPPORTED_SGLANG_VERSIONS.includes(args.sglangVersion);
+  if (args.trimHiddenStates) {
+    raw(trimActive ? formatTrimArmedLine(args.sglangVersion) : formatTrimInertLine(args.sglangVersion, `version not in the supported list ${SUPPORTED_SGLANG_VERSIONS.join(', ')}`));
+  }
+  const engine = new FakeEngine(args, model, cache, new Detokenizer(args.modelPath), trimActive);
+  await bootLog(args, { maxTotalTokens: args.maxTotalTokens, contextLength, maxRunning, chunkedPrefill: args.chunkedPrefillSize ?? 8192 });
+
+  let tokenizer: Tokenizer | null = null;
+  const state: ServeState = {
+    args, engine, cache, ready: false, draining: false, trimActive, contextLength, maxTotalTokens: args.maxTotalTokens,
+    encode: async (text) => {
+      tokenizer ??= Tokenizer.fromFile(join(args.modelPath, 'tokenizer.json'));
+      return (await tokenizer.encode(text)).getIds();
+    },
+    modelType: config.model_type ?? 'qwen3_5_moe',
+    architectures: config.architectures ?? [],
+  };
+  const server = createServer((req, res) => void route(state, req, res));
+  server.keepAliveTimeout = 5000;
+  server.on('error', (e: NodeJS.ErrnoException) => {
+    raw(bindErrorLine(args.host, args.port, e.code ?? ''));
+    process.exit(1);
+  });
+  await new Promise<void>((resolve) => server.listen(args.port, args.host, resolve));
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : args.port;
+  uvicornLines(args.host, port);
+  await warmupLog(args);
+  state.ready = true;
+
+  if (args.hang) engine.hung = true;
+  if (args.crashAfterS !== null) {
+    setTimeout(() => {
+      raw('Traceback (most recent call last):\n  File "/usr/lib/python3/dist-packages/sglang/srt/managers/scheduler.py", line 2967, in run_scheduler_process\n    scheduler.event_loop_overlap()\nRuntimeError: CUDA error: an illegal memory access was encountered');
+      log('Received sigquit from a child process. It usually means the child failed.');
+      process.exit(1);
+    }, args.crashAfterS * 1000).unref();
+  }
+  process.on('SIGTERM', () => {
+    log('SIGTERM received. signum=15 frame=None. Draining requests and shutting down...');
+    state.draining = true;
+    const check = (): void => {
+      const n = engine.metrics.running + engine.metrics.queued;
+      if (n === 0) process.exit(0);
+      log(`Gracefully exiting... Remaining number of requests ${n}.`);
+      setTimeout(check, 5000);
+    };
+    check();
+  });
+  process.on('SIGINT', () => {
+    log('INFO:     Shutting down');
+    process.exit(0);
+  });
+}
+
+void main();
