@@ -48,7 +48,7 @@ export function waitFor(sup: Watchable, pred: (s: EngineSnapshot) => boolean, ms
   if (pred(now)) return Promise.resolve(now);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
-      sub.dispose();
+      void sub.dispose();
       reject(new Error(`timed out waiting; last status ${JSON.stringify(sup.snapshot().status)}`));
     }, ms);
     const sub = sup.onDidChange((s) => {
