@@ -1,0 +1,110 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import sodium from 'libsodium-wrappers-sumo';
+import { stringToU8a } from '@polkadot/util';
+import { decodeAddress, sr25519Verify } from '@polkadot/util-crypto';
+import { readColdkeyInfo, unlockColdkey, withColdkeySigner } from '../../../electron/engine/wallet/coldkey.ts';
+import { encodePasswordForEnv, passwordEnvName } from '../../../electron/engine/wallet/read-keyfile.ts';
+import { AppFailure } from '../../../shared/errors.ts';
+import { DEV_MNEMONIC_A, DEV_MNEMONIC_B, keyfileJson, tempWalletPath, TEST_KDF, writeColdkey } from '../../doubles/btcli-wallet.ts';
+import { serializePublicKeyfile } from '../../../electron/engine/wallet/keyfile-format.ts';
+import { hexToU8a } from '@polkadot/util';
+
+const dirs: string[] = [];
+function tmp(): string {
+  const d = tempWalletPath();
+  dirs.push(d);
+  return d;
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+async function failure(p: Promise<unknown>): Promise<AppFailure> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof AppFailure) return e;
+    throw e;
+  }
+  throw new Error('expected the call to fail');
+}
+
+describe('coldkey', () => {
+  it(
+    'opens a $NACL coldkey encrypted here with libsodium and the real btcli parameters (Argon2i 8 / 512 MiB)',
+    async () => {
+      const walletPath = tmp();
+      const dir = join(walletPath, 'real');
+      mkdirSync(dir, { recursive: true });
+      const { json, address, publicKey } = keyfileJson(DEV_MNEMONIC_A);
+      // Independent of the code under test: the constants straight from btwallet keyfile.rs (CHAIN.md 1.5).
+      await sodium.ready;
+      const salt = Uint8Array.from(Buffer.from('137183dff15a09bc9c90b5518739e9b1', 'hex'));
+      const key = sodium.crypto_pwhash(32, stringToU8a('correct horse'), salt, 8, 536870912, sodium.crypto_pwhash_ALG_ARGON2I13);
+      const nonce = sodium.randombytes_buf(24);
+      const box = sodium.crypto_secretbox_easy(stringToU8a(json), nonce, key);
+      writeFileSync(join(dir, 'coldkey'), Buffer.concat([Buffer.from('$NACL'), nonce, box]), { mode: 0o600 });
+      writeFileSync(join(dir, 'coldkeypub.txt'), serializePublicKeyfile(hexToU8a(publicKey)), { mode: 0o600 });
+
+      expect(readColdkeyInfo({ walletPath, wallet: 'real' })).toEqual({ address, encryption: 'nacl' });
+      const signer = await unlockColdkey({ walletPath, wallet: 'real', password: 'correct horse' });
+      expect(signer.address).toBe(address);
+      signer.lock();
+      expect(() => signer.sign(new Uint8Array([1]))).toThrow(/locked/);
+    },
+    180_000,
+  );
+
+  it('fails clearly with a wrong or missing password, and unlocks with the right one for one operation only', async () => {
+    const walletPath = tmp();
+    const { address } = await writeColdkey({ walletPath, wallet: 'w', mnemonic: DEV_MNEMONIC_B, password: 'right', kdf: TEST_KDF });
+    const bad = await failure(unlockColdkey({ walletPath, wallet: 'w', password: 'wrong', kdf: TEST_KDF }));
+    expect(bad.code).toBe('wallet-bad-password');
+    expect(bad.message).toMatch(/password does not open the coldkey/);
+    expect((await failure(unlockColdkey({ walletPath, wallet: 'w', kdf: TEST_KDF, env: {} }))).code).toBe('wallet-locked');
+
+    let held: { sign(m: Uint8Array): Uint8Array } | undefined;
+    const sig = await withColdkeySigner({ walletPath, wallet: 'w', password: 'right', kdf: TEST_KDF }, async (s) => {
+      held = s;
+      expect(s.address).toBe(address);
+      return s.sign(stringToU8a('extrinsic payload'));
+    });
+    expect(sr25519Verify(stringToU8a('extrinsic payload'), sig, decodeAddress(address))).toBe(true);
+    expect(() => held!.sign(new Uint8Array([1]))).toThrow(/locked/);
+  });
+
+  it("reads btwallet's BT_PW_ environment password", async () => {
+    const walletPath = tmp();
+    const { address } = await writeColdkey({ walletPath, wallet: 'env', mnemonic: DEV_MNEMONIC_B, password: 's3cret', kdf: TEST_KDF });
+    const file = join(walletPath, 'env', 'coldkey');
+    expect(passwordEnvName('/home/u/.bittensor/wallets/default/coldkey')).toBe('BT_PW__HOME_U__BITTENSOR_WALLETS_DEFAULT_COLDKEY');
+    const env = { [passwordEnvName(file)]: encodePasswordForEnv(file, 's3cret') };
+    const signer = await unlockColdkey({ walletPath, wallet: 'env', env, kdf: TEST_KDF });
+    expect(signer.address).toBe(address);
+    signer.lock();
+  });
+
+  it('tells the user to re-import legacy Ansible Vault and Fernet coldkeys', async () => {
+    const walletPath = tmp();
+    await writeColdkey({ walletPath, wallet: 'vault', mnemonic: DEV_MNEMONIC_A, rawColdkey: '$ANSIBLE_VAULT;1.1;AES256\n3635' });
+    await writeColdkey({ walletPath, wallet: 'fernet', mnemonic: DEV_MNEMONIC_A, rawColdkey: 'gAAAAABkZmVybmV0' });
+    for (const wallet of ['vault', 'fernet']) {
+      const e = await failure(unlockColdkey({ walletPath, wallet, password: 'x' }));
+      expect(e.code).toBe('wallet-legacy-format');
+      expect(e.message).toMatch(/btcli w regen_coldkey/);
+    }
+    expect(readColdkeyInfo({ walletPath, wallet: 'fernet' }).encryption).toBe('fernet');
+  });
+
+  it('opens a plaintext coldkey without a password and refuses one that contradicts coldkeypub.txt', async () => {
+    const walletPath = tmp();
+    const { address } = await writeColdkey({ walletPath, wallet: 'plain', mnemonic: DEV_MNEMONIC_A });
+    const s = await unlockColdkey({ walletPath, wallet: 'plain' });
+    expect(s.address).toBe(address);
+    s.lock();
+    writeFileSync(join(walletPath, 'plain', 'coldkey'), keyfileJson(DEV_MNEMONIC_B).json);
+    expect((await failure(unlockColdkey({ walletPath, wallet: 'plain' }))).message).toMatch(/regen_coldkeypub/);
+  });
+});
