@@ -11,5 +11,6 @@ interface CommandEntry {
  */
 export const COMMANDS: Record<string, CommandEntry> = {
   service: { summary: 'install|uninstall|status the systemd unit of a headless miner or validator', load: () => import('./service.ts') },
+  headless: { summary: 'run the engine without a display and serve the panel to a browser (--port, --host, --data-dir)', load: () => import('./headless.ts') },
   doctor: { summary: 'hardware report: GPUs, host, verdict, serve plan (--json for scripts)', load: () => import('./doctor.ts') },
 };

@@ -1,0 +1,30 @@
+import type { CliCommand } from './types.ts';
+import { flagNumber, flagString, parseArgs } from './args.ts';
+import { defaultHeadlessDataDir } from '../engine/lib/paths.ts';
+import { isLoopback } from '../transport/headless-server.ts';
+
+/** `engy-panel headless [--port N] [--host H] [--data-dir D]`: the engine for rigs without a display. */
+export const run: CliCommand = async (args, io) => {
+  const p = parseArgs(args);
+  const host = flagString(p, 'host') ?? '127.0.0.1';
+  const port = flagNumber(p, 'port') ?? 7853;
+  const dataDir = flagString(p, 'data-dir') ?? defaultHeadlessDataDir(io.env);
+  const { startHeadless } = await import('../headless.ts');
+  let running;
+  try {
+    running = await startHeadless({ host, port, dataDir });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') io.stderr(`Port ${port} is in use: stop what uses it or pass --port N (0 picks a free one).\n`);
+    else io.stderr(`The engine could not start: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
+  if (!isLoopback(host)) {
+    io.stderr(`WARNING: --host ${host} exposes the engine beyond this machine. Anyone with the URL below controls this rig; prefer an SSH tunnel (docs/remote-control.md).\n`);
+  }
+  io.stdout(`engy panel engine running (data dir ${dataDir}).\nOpen: ${running.server.url}\n`);
+  const sig = await io.stopSignal;
+  io.stdout(`${sig}: stopping...\n`);
+  await running.stop();
+  return 0;
+};

@@ -1,0 +1,60 @@
+import type { InvokeMap, InvokeMethod } from '../../shared/api.ts';
+import { NOTIFICATION_KINDS } from '../../shared/settings.ts';
+import { err, ok, type Result } from '../../shared/result.ts';
+
+type Check = (req: unknown) => string | null;
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function only(allowed: Record<string, (v: unknown) => boolean>): Check {
+  return (req) => {
+    if (!isObj(req)) return 'expected an object';
+    for (const [k, v] of Object.entries(req)) {
+      const check = allowed[k];
+      if (!check) return `unexpected field "${k}"`;
+      if (v !== undefined && !check(v)) return `field "${k}" has the wrong type`;
+    }
+    return null;
+  };
+}
+
+const isNull: Check = (req) => (req === null || req === undefined ? null : 'expected no arguments');
+const bool = (v: unknown) => typeof v === 'boolean';
+const str = (max: number) => (v: unknown) => typeof v === 'string' && v.length <= max;
+const strOrNull = (max: number) => (v: unknown) => v === null || str(max)(v);
+const int = (min: number, max: number) => (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+const intOrNull = (min: number, max: number) => (v: unknown) => v === null || int(min, max)(v);
+const oneOf = (...vals: unknown[]) => (v: unknown) => vals.includes(v);
+const section = (c: Check) => (v: unknown) => c(v) === null;
+const urlList = (v: unknown) => Array.isArray(v) && v.length <= 16 && v.every((u) => typeof u === 'string' && /^https?:\/\/[^\s]{1,200}$/.test(u));
+
+const CHECKS: { [M in InvokeMethod]: Check } = {
+  'app.info': isNull,
+  'hardware.report': only({ refresh: bool }),
+  'settings.get': isNull,
+  'settings.update': only({
+    role: oneOf('mine', 'validate', 'both'),
+    theme: oneOf('system', 'dark', 'light'),
+    wallet: section(only({ path: strOrNull(4096), name: strOrNull(128), hotkey: strOrNull(128) })),
+    mining: section(
+      only({
+        workerName: (v) => v === null || (typeof v === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(v)),
+        maxInflightOverride: intOrNull(1, 1024),
+        runtime: oneOf(null, 'python', 'docker', 'external'),
+        checkpointDir: strOrNull(4096),
+        externalServeUrls: urlList,
+      }),
+    ),
+    validating: section(only({ chainUrl: (v) => typeof v === 'string' && /^wss?:\/\/\S{1,200}$/.test(v), pollSeconds: int(30, 3600), resubmitBlocks: int(100, 5000) })),
+    desktop: section(only({ runAtLogin: bool, keepRunningOnClose: bool, minimizeToTray: bool, autoUpdate: bool })),
+    mutedNotifications: (v) => Array.isArray(v) && v.every((k) => (NOTIFICATION_KINDS as readonly unknown[]).includes(k)),
+  }),
+  'logs.recent': only({ source: str(128), limit: int(1, 10_000), query: str(500) }),
+  'diagnostics.export': isNull,
+};
+
+/** Inputs are validated where they enter the main side: the renderer is not trusted. */
+export function validateRequest<M extends InvokeMethod>(method: M, req: unknown): Result<InvokeMap[M]['req']> {
+  const problem = CHECKS[method](req);
+  if (problem) return err('bad-request', `The request to "${method}" was refused: ${problem}.`);
+  return ok((req ?? null) as InvokeMap[M]['req']);
+}

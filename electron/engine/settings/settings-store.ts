@@ -1,0 +1,83 @@
+import { existsSync, readFileSync, renameSync } from 'node:fs';
+import type { Settings, SettingsPatch } from '../../../shared/settings.ts';
+import { defaultSettings, SETTINGS_SCHEMA_VERSION } from '../../../shared/settings.ts';
+import { AppFailure } from '../../../shared/errors.ts';
+import { writeFileAtomic } from '../lib/atomic-file.ts';
+import { Emitter } from '../lib/emitter.ts';
+import type { Logger } from '../lib/logger.ts';
+import { sanitizeSettings } from './settings-sanitize.ts';
+
+/**
+ * Forward-only settings migrations: entry i turns schema i+1 into schema i+2. Empty while only
+ * schema 1 has shipped; a new schema adds one function here and a fixture under test/fixtures/settings/.
+ */
+export const SETTINGS_MIGRATIONS: Array<(raw: Record<string, unknown>) => Record<string, unknown>> = [];
+
+export function migrateSettings(raw: Record<string, unknown>): Record<string, unknown> {
+  let v = typeof raw.schemaVersion === 'number' ? raw.schemaVersion : 1;
+  if (v > SETTINGS_SCHEMA_VERSION) {
+    throw new AppFailure('conflict', `These settings were written by a newer engy panel (schema ${v}). Update the app; settings never migrate backwards.`);
+  }
+  let out = raw;
+  while (v < SETTINGS_SCHEMA_VERSION) {
+    const step = SETTINGS_MIGRATIONS[v - 1];
+    if (!step) throw new Error(`no settings migration from schema ${v}`);
+    out = step(out);
+    v += 1;
+  }
+  return { ...out, schemaVersion: SETTINGS_SCHEMA_VERSION };
+}
+
+/** settings.json in the data dir: validated on read (bad fields fall back to defaults), written atomically. */
+export class SettingsStore {
+  private current: Settings;
+  private readonly changes = new Emitter<Settings>();
+  readonly onDidChange = this.changes.event;
+  private readonly file: string;
+  private readonly log: Logger;
+
+  constructor(file: string, log: Logger, overrides: Partial<Pick<Settings, 'network'>> = {}) {
+    this.file = file;
+    this.log = log;
+    this.current = { ...this.load(), ...overrides };
+  }
+
+  get(): Settings {
+    return this.current;
+  }
+
+  update(patch: SettingsPatch): Settings {
+    const c = this.current;
+    const next: Settings = {
+      ...c,
+      ...(patch.role !== undefined ? { role: patch.role } : {}),
+      ...(patch.theme !== undefined ? { theme: patch.theme } : {}),
+      ...(patch.mutedNotifications !== undefined ? { mutedNotifications: [...new Set(patch.mutedNotifications)] } : {}),
+      wallet: { ...c.wallet, ...patch.wallet },
+      mining: { ...c.mining, ...patch.mining },
+      validating: { ...c.validating, ...patch.validating },
+      desktop: { ...c.desktop, ...patch.desktop },
+    };
+    writeFileAtomic(this.file, JSON.stringify(next, null, 2) + '\n');
+    this.current = next;
+    this.changes.fire(next);
+    return next;
+  }
+
+  private load(): Settings {
+    if (!existsSync(this.file)) return defaultSettings();
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(this.file, 'utf8'));
+    } catch {
+      const aside = `${this.file}.corrupt-${Date.now()}`;
+      renameSync(this.file, aside);
+      this.log.warn(`settings.json could not be read; it was moved to ${aside} and defaults are used. Re-enter your choices in Settings.`);
+      return defaultSettings();
+    }
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return defaultSettings();
+    const { settings, dropped } = sanitizeSettings(migrateSettings(raw as Record<string, unknown>));
+    for (const field of dropped) this.log.warn(`settings: "${field}" had an invalid value and was reset to its default.`);
+    return settings;
+  }
+}

@@ -1,0 +1,117 @@
+import { Component, useEffect, type ReactNode } from 'react';
+import { useEngine, useSnapshot } from '../stores/engine-store.ts';
+import { PAGES, useUi, type Page } from '../stores/ui-store.ts';
+import { PageIcon } from './icons.tsx';
+import { SetupPage } from '../features/setup/setup-page.tsx';
+import { LogsPage } from '../features/logs/logs-page.tsx';
+import { SettingsPage } from '../features/settings/settings-page.tsx';
+import { NotBuiltYet } from '../features/common/empty-state.tsx';
+
+const LABELS: Record<Page, string> = { setup: 'Setup', mine: 'Mine', validate: 'Validate', earnings: 'Earnings', history: 'History', logs: 'Logs', settings: 'Settings' };
+
+function PageBody({ page }: { page: Page }) {
+  switch (page) {
+    case 'setup':
+      return <SetupPage />;
+    case 'logs':
+      return <LogsPage />;
+    case 'settings':
+      return <SettingsPage />;
+    case 'mine':
+      return <NotBuiltYet title="Mining" what="the miner state, engines, live throughput and latency charts against the gates" first="Finish Setup: the hardware check, the serve and your keys come first." />;
+    case 'validate':
+      return <NotBuiltYet title="Validating" what="the last verified epoch, the resubmit countdown and every weight submission" first="Choose the Validate role in Setup and pick your hotkey." />;
+    case 'earnings':
+      return <NotBuiltYet title="Earnings" what="per-epoch tokens, gate results, weight share and on-chain emission in TAO" first="Earnings appear after your miner has served in a finished epoch." />;
+    case 'history':
+      return <NotBuiltYet title="History" what="audit verdicts, score history, self-audit results and your request history" first="History fills in as your miner serves requests." />;
+  }
+}
+
+/** Each page has its own boundary: a bug in one page never blanks the whole panel. */
+class PageBoundary extends Component<{ children: ReactNode; page: Page }, { error: Error | null }> {
+  override state = { error: null as Error | null };
+  static getDerivedStateFromError(error: Error) {
+    return { error };
+  }
+  override componentDidUpdate(prev: { page: Page }) {
+    if (prev.page !== this.props.page && this.state.error) this.setState({ error: null });
+  }
+  override render() {
+    if (this.state.error) {
+      return (
+        <div className="error-box" role="alert">
+          <b>This page failed to render.</b> {this.state.error.message}. Other pages still work; the Logs page and a diagnostics export help support.
+        </div>
+      );
+    }
+    return this.props.children;
+  }
+}
+
+function useTheme() {
+  const settings = useSnapshot('settings');
+  useEffect(() => {
+    const pref = settings?.theme ?? 'system';
+    const apply = () => {
+      const dark = pref === 'dark' || (pref === 'system' && window.matchMedia('(prefers-color-scheme: dark)').matches);
+      document.documentElement.dataset.theme = dark ? 'dark' : 'light';
+    };
+    apply();
+    const mq = window.matchMedia('(prefers-color-scheme: dark)');
+    mq.addEventListener('change', apply);
+    return () => mq.removeEventListener('change', apply);
+  }, [settings?.theme]);
+}
+
+export function App() {
+  const page = useUi((s) => s.page);
+  const go = useUi((s) => s.go);
+  const connection = useEngine((s) => s.connection);
+  const info = useEngine((s) => s.info);
+  const settings = useSnapshot('settings');
+  useTheme();
+  const simulated = settings?.network === 'simulated';
+  return (
+    <div className={`shell${simulated ? ' with-banner' : ''}`}>
+      {simulated && (
+        <div className="banner-sim" role="status">
+          SIMULATED NETWORK — nothing here touches mainnet, earns TAO or is real
+        </div>
+      )}
+      <nav className="sidebar" aria-label="Main">
+        <div className="brand">
+          <svg width="28" height="28" viewBox="0 0 64 64" aria-hidden="true">
+            <rect width="64" height="64" rx="14" fill="#0f172a" />
+            <path d="M18 20h28M18 32h20M18 44h28" stroke="#34d399" strokeWidth="6" strokeLinecap="round" />
+          </svg>
+          <div>
+            engy panel
+            <small>subnet 53 · verified inference</small>
+          </div>
+        </div>
+        {PAGES.map((p) => (
+          <button key={p} className="nav-item" aria-current={page === p ? 'page' : undefined} onClick={() => go(p)}>
+            <PageIcon page={p} />
+            {LABELS[p]}
+          </button>
+        ))}
+        <div className="sidebar-foot">
+          <span className={`badge ${connection === 'open' ? 'ok' : connection === 'connecting' ? 'warn' : 'bad'}`} data-testid="connection">
+            engine {connection === 'open' ? 'connected' : connection}
+          </span>
+          {info && (
+            <span>
+              v{info.version} · {info.shell}
+            </span>
+          )}
+        </div>
+      </nav>
+      <main className="main" id="main">
+        <PageBoundary page={page}>
+          <PageBody page={page} />
+        </PageBoundary>
+      </main>
+    </div>
+  );
+}

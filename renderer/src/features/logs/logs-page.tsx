@@ -1,0 +1,90 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { engineApi, useEngine } from '../../stores/engine-store.ts';
+import type { LogLine } from '../../../../shared/logs.ts';
+
+function lineText(l: LogLine): string {
+  return `${new Date(l.ts).toISOString()} ${l.level.toUpperCase()} [${l.source}] ${l.msg}`;
+}
+
+export function LogsPage() {
+  const live = useEngine((s) => s.logs);
+  const [history, setHistory] = useState<LogLine[]>([]);
+  const [query, setQuery] = useState('');
+  const [source, setSource] = useState('');
+  const [exported, setExported] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const view = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    void engineApi()
+      .invoke('logs.recent', { limit: 5000 })
+      .then((r) => {
+        if (r.ok) setHistory(r.value.lines);
+      });
+  }, []);
+
+  const all = useMemo(() => {
+    const seen = new Set<number>();
+    return [...history, ...live].filter((l) => (seen.has(l.seq) ? false : (seen.add(l.seq), true))).sort((a, b) => a.seq - b.seq);
+  }, [history, live]);
+  const sources = useMemo(() => [...new Set(all.map((l) => l.source))].sort(), [all]);
+  const q = query.trim().toLowerCase();
+  const shown = all.filter((l) => (!source || l.source === source) && (!q || l.msg.toLowerCase().includes(q) || l.source.toLowerCase().includes(q)));
+
+  useEffect(() => {
+    const el = view.current;
+    if (el && el.scrollHeight - el.scrollTop - el.clientHeight < 80) el.scrollTop = el.scrollHeight;
+  }, [shown.length]);
+
+  const exportDiagnostics = async () => {
+    setError(null);
+    const r = await engineApi().invoke('diagnostics.export', null);
+    if (r.ok) setExported(`${r.value.path} (${(r.value.bytes / 1024).toFixed(0)} KiB)`);
+    else setError(r.error.message);
+  };
+
+  return (
+    <div className="stack">
+      <div className="page-head">
+        <div>
+          <h1>Logs</h1>
+          <p>Every engine and process, live. Keys and secrets never appear here.</p>
+        </div>
+        <button className="btn primary" onClick={() => void exportDiagnostics()}>
+          Export diagnostics
+        </button>
+      </div>
+      {exported && (
+        <div className="card" role="status" data-testid="diagnostics-path">
+          Diagnostics saved: <code>{exported}</code>. It holds the hardware report, settings, recent logs and versions; no keys.
+        </div>
+      )}
+      {error && <div className="error-box">{error}</div>}
+      <div className="row">
+        <input type="search" placeholder="Search logs" aria-label="Search logs" value={query} onChange={(e) => setQuery(e.target.value)} style={{ flex: 1, minWidth: 240 }} />
+        <select aria-label="Source" value={source} onChange={(e) => setSource(e.target.value)}>
+          <option value="">All sources</option>
+          {sources.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+        <button className="btn" onClick={() => void navigator.clipboard?.writeText(shown.map(lineText).join('\n'))}>
+          Copy {shown.length} lines
+        </button>
+      </div>
+      <div className="logview" ref={view} role="log" aria-live="polite" data-testid="logview">
+        {shown.length === 0 ? (
+          <div className="muted">{all.length === 0 ? 'No log lines yet.' : 'No line matches the search.'}</div>
+        ) : (
+          shown.map((l) => (
+            <div key={l.seq} className={`logline ${l.level}`}>
+              <span className="muted">{new Date(l.ts).toLocaleTimeString()}</span> <span className="src">[{l.source}]</span> {l.msg}
+            </div>
+          ))
+        )}
+      </div>
+    </div>
+  );
+}
