@@ -2,6 +2,8 @@
 // Regenerates resources/icons/ from the geometry below (the same shapes as icon.svg): PNGs at every
 // size the installers use, icon.ico (Windows, PNG-compressed entries) and icon.icns (macOS).
 // Pure Node (zlib), no ImageMagick: `node scripts/make-icons.mjs`. The outputs are committed.
+import { Buffer } from 'node:buffer';
+import process from 'node:process';
 import { deflateSync } from 'node:zlib';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
