@@ -10,6 +10,8 @@ interface CommandEntry {
  * @polkadot/api and `validate` does not pay for the renderer server.
  */
 export const COMMANDS: Record<string, CommandEntry> = {
+  validate: { summary: 'run the light validator without UI (--wallet, --hotkey; or the ENGY_SN53_* environment)', load: () => import('./validate.ts') },
+  validator: { summary: 'validator tools: check-payload < payload.json (--master SS58, --netuid N)', load: () => import('./validator.ts') },
   service: { summary: 'install|uninstall|status the systemd unit of a headless miner or validator', load: () => import('./service.ts') },
   headless: { summary: 'run the engine without a display and serve the panel to a browser (--port, --host, --data-dir)', load: () => import('./headless.ts') },
   doctor: { summary: 'hardware report: GPUs, host, verdict, serve plan (--json for scripts)', load: () => import('./doctor.ts') },
