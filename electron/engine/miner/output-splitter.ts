@@ -67,7 +67,7 @@ export class OutputSplitter {
         const keep = final ? 0 : heldBack(this.buf, [THINK_CLOSE]);
         this.emitReasoning(this.buf.slice(0, this.buf.length - keep), out);
         this.buf = this.buf.slice(this.buf.length - keep);
-        return merge(out);
+        return mergeDeltas(out);
       }
       if (this.mode === 'tool') {
         const i = this.buf.indexOf(TOOL_CLOSE);
@@ -87,12 +87,12 @@ export class OutputSplitter {
           this.emitContent(`${TOOL_OPEN}${this.toolBuf}${this.buf}`, out);
           this.toolBuf = '';
           this.buf = '';
-          return merge(out);
+          return mergeDeltas(out);
         }
         const keep = heldBack(this.buf, [TOOL_CLOSE]);
         this.toolBuf += this.buf.slice(0, this.buf.length - keep);
         this.buf = this.buf.slice(this.buf.length - keep);
-        return merge(out);
+        return mergeDeltas(out);
       }
       const think = this.buf.indexOf(THINK_OPEN);
       const tool = this.buf.indexOf(TOOL_OPEN);
@@ -106,7 +106,7 @@ export class OutputSplitter {
       const keep = final ? 0 : heldBack(this.buf, [THINK_OPEN, TOOL_OPEN]);
       this.emitContent(this.buf.slice(0, this.buf.length - keep), out);
       this.buf = this.buf.slice(this.buf.length - keep);
-      return merge(out);
+      return mergeDeltas(out);
     }
   }
 
@@ -143,7 +143,7 @@ function heldBack(buf: string, tags: string[]): number {
 }
 
 /** Consecutive deltas of the same kind become one, so a coalesced frame stays small. */
-function merge(deltas: StreamDelta[]): StreamDelta[] {
+export function mergeDeltas(deltas: StreamDelta[]): StreamDelta[] {
   const out: StreamDelta[] = [];
   for (const d of deltas) {
     const last = out[out.length - 1];

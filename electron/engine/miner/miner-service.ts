@@ -1,0 +1,263 @@
+// The miner engine for one serve set: gateway legs + request pipeline + records, stats, gate
+// forecast, loop health and self-audit, published as an immutable snapshot with a rising version.
+import { hostname } from 'node:os';
+import type { MinerSnapshot, ModelTargets } from '../../../shared/miner.ts';
+import { Backoff, type BackoffOptions } from '../lib/backoff.ts';
+import { systemClock, type Clock } from '../lib/clock.ts';
+import type { Disposable } from '../lib/disposable.ts';
+import { Emitter } from '../lib/emitter.ts';
+import type { Logger, SecretRedactor } from '../lib/logger.ts';
+import type { Database } from '../store/database.ts';
+import type { HelloHw } from './frames.ts';
+import { GatewayClient } from './gateway-client.ts';
+import { checkpointModelRoot, defaultWorkerName, newWorkerId } from './identity.ts';
+import type { LegTimings } from './leg-connection.ts';
+import { legPlanWarning, type FetchLike } from './leg-plan.ts';
+import { LoopLagProbe } from './loop-lag.ts';
+import { derivePhase, PhaseHistory } from './miner-state.ts';
+import { PromptBuilder } from './prompt-builder.ts';
+import type { ProofPort } from './proof-port.ts';
+import { RequestPipeline } from './request-pipeline.ts';
+import { RequestRecords } from './request-records.ts';
+import { SelfAuditor } from './self-audit.ts';
+import { createServeAgents, destroyServeAgents, type ServeAgents } from './serve-http.ts';
+import { ServePool } from './serve-pool.ts';
+import { computeStats, DEFAULT_TARGETS, forecastGates } from './stats.ts';
+import type { StartStagger } from './start-stagger.ts';
+
+export const DEFAULT_GATEWAY = 'wss://api.engy.ai/gw';
+export const DEFAULT_MODEL = 'qwen3.6-35b-a3b';
+
+export interface MinerServiceOptions {
+  gatewayUrl: string;
+  serveUrls: string[];
+  checkpointDir: string;
+  model: string;
+  maxInflight: number;
+  workerName?: string;
+  /** From the keys service; registered with the redactor, never logged or put in a snapshot. */
+  minerKey: () => string;
+  redactor?: SecretRedactor;
+  hw: () => Promise<HelloHw>;
+  versions: Record<string, string>;
+  proof: ProofPort;
+  log: Logger;
+  db?: Database | null;
+  fetch?: FetchLike;
+  clock?: Clock;
+  timings?: Partial<LegTimings>;
+  backoff?: BackoffOptions;
+  limits?: { maxInputTokens?: number; maxOutputTokens?: number; maxRequestS?: number };
+  targets?: ModelTargets;
+  /** Several engines on one box start about 15 s apart. */
+  stagger?: StartStagger;
+  /** One line per leg event and request outcome (the daemon's stdout). */
+  onEvent?: (line: string) => void;
+  engine?: string;
+  probeWindowMs?: number;
+  probeMinRequests?: number;
+  audit?: { sampleRate: number; minIntervalMs: number; maxRows?: number };
+  chunkTokens?: number;
+  flushMs?: number;
+  statsWindowMs?: number;
+}
+
+export class MinerService implements Disposable {
+  private readonly o: MinerServiceOptions;
+  private readonly clock: Clock;
+  private readonly changes = new Emitter<MinerSnapshot>();
+  readonly onDidChange = this.changes.event;
+  /** Fresh per process start, kept across re-dials, serve restarts and stop/start of this engine. */
+  readonly workerId = newWorkerId();
+  readonly workerName: string;
+  private readonly records: RequestRecords;
+  private readonly history = new PhaseHistory();
+  private readonly lag: LoopLagProbe;
+  private client: GatewayClient | null = null;
+  private pipeline: RequestPipeline | null = null;
+  private auditor: SelfAuditor | null = null;
+  private agents: ServeAgents | null = null;
+  private modelRoot: string | null = null;
+  private stopped = true;
+  private startingServe = false;
+  private failure: string | null = null;
+  private wasComplete = false;
+  private firstServeAt: number | null = null;
+  private version = 0;
+  private retryTimer: unknown = null;
+  private readonly metaBackoff = new Backoff({ initialMs: 2000, maxMs: 60_000, jitter: 0.3 });
+  private pendingEmit = false;
+
+  constructor(o: MinerServiceOptions) {
+    this.o = o;
+    this.clock = o.clock ?? systemClock;
+    this.workerName = o.workerName ?? defaultWorkerName(hostname(), o.model, o.serveUrls);
+    this.records = new RequestRecords(o.db ?? null);
+    this.lag = new LoopLagProbe(() => this.pipeline?.inflight ?? 0);
+    this.history.update(this.clock.now(), 'stopped', 'stopped');
+  }
+
+  /** The composition root says the serve is (re)starting: shown until `start()`. */
+  markStartingServe(on: boolean): void {
+    this.startingServe = on;
+    this.changed();
+  }
+
+  async start(): Promise<void> {
+    if (!this.stopped) return;
+    const o = this.o;
+    this.stopped = false;
+    this.failure = null;
+    this.startingServe = false;
+    o.redactor?.register(o.minerKey());
+    this.changed();
+    this.lag.start();
+    this.agents = createServeAgents();
+    const [prompt, modelRoot, hw] = await Promise.all([PromptBuilder.load(o.checkpointDir), checkpointModelRoot(o.checkpointDir), o.hw()]);
+    this.modelRoot = modelRoot;
+    const agents = this.agents;
+    this.auditor = o.audit
+      ? new SelfAuditor({
+          proof: o.proof, agent: agents.generate, log: o.log, sampleRate: o.audit.sampleRate, minIntervalMs: o.audit.minIntervalMs,
+          maxRows: o.audit.maxRows ?? 16_384, onChange: () => this.changed(),
+          onResult: (rid, score, chunks, error) => this.records.addAudit(this.clock.now(), rid, score, chunks, error),
+        })
+      : null;
+    this.pipeline = new RequestPipeline({
+      prompt, proof: o.proof, serves: new ServePool(o.serveUrls), agents, modelRoot, engine: o.engine ?? 'engine-0',
+      timeoutMs: (o.limits?.maxRequestS ?? 1800) * 1000, log: o.log, chunkTokens: o.chunkTokens, flushMs: o.flushMs, now: () => this.clock.now(),
+      onRecord: (rec) => {
+        this.records.add(rec, this.clock.now());
+        this.event(`request ${rec.corrId} leg=${rec.leg} ${rec.outcome}${rec.cause ? ` (${rec.cause})` : ''} prompt=${rec.promptTokens} completion=${rec.completionTokens} e2e=${Math.round(rec.e2eMs)}ms${rec.ttftMs !== null ? ` ttft=${Math.round(rec.ttftMs)}ms` : ''}`);
+        this.changed();
+      },
+      onServed: (s) => this.auditor?.offer(s),
+      onInflightChange: () => this.changed(),
+    });
+    const pipeline = this.pipeline;
+    this.client = new GatewayClient({
+      gatewayUrl: o.gatewayUrl,
+      identity: { model: o.model, modelRoot, workerName: this.workerName, workerId: this.workerId, hw, versions: o.versions, minerKey: o.minerKey },
+      limits: {
+        maxInflightTotal: o.maxInflight,
+        maxInputTokens: o.limits?.maxInputTokens ?? 229_376,
+        maxOutputTokens: o.limits?.maxOutputTokens ?? 32_768,
+        maxRequestS: o.limits?.maxRequestS ?? 1800,
+      },
+      handlers: {
+        onServe: (conn, frame) => {
+          this.firstServeAt ??= this.clock.now();
+          void pipeline.serve(conn, frame);
+        },
+        onCancel: (conn, corrId) => {
+          const n = pipeline.cancel(conn.legIndex, corrId);
+          this.event(`gw${conn.legIndex} CANCEL ${corrId} (aborting ${n} serve request(s))`);
+        },
+        onChange: () => this.changed(),
+        onEvent: (_i, text) => this.event(text),
+      },
+      fetch: o.fetch ?? ((url, init) => fetch(url, init)),
+      clock: this.clock,
+      log: o.log,
+      timings: o.timings,
+      backoff: o.backoff,
+    });
+    if (o.stagger) await o.stagger.turn();
+    await this.connect();
+  }
+
+  /** Reads `/meta` and opens the legs; when `/meta` is unreadable, says so and retries. */
+  private async connect(): Promise<void> {
+    if (this.stopped || !this.client) return;
+    try {
+      await this.client.start();
+      this.failure = null;
+      this.metaBackoff.reset();
+      const warning = this.client.plan ? legPlanWarning(this.client.plan) : null;
+      if (warning) this.o.log.warn(warning);
+    } catch (e) {
+      const wait = this.metaBackoff.next();
+      this.failure = `${(e as Error).message}; retrying in ${Math.round(wait / 1000)} s`;
+      this.o.log.error(this.failure);
+      this.retryTimer = this.clock.setTimeout(() => void this.connect(), wait);
+    }
+    this.changed();
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (this.retryTimer !== null) this.clock.clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.pipeline?.cancelAll();
+    this.client?.stop();
+    this.lag.stop();
+    // Let the aborts go out on their own pool before the agents close.
+    await new Promise((r) => setTimeout(r, 50));
+    if (this.agents) destroyServeAgents(this.agents);
+    this.agents = null;
+    this.changed();
+  }
+
+  async dispose(): Promise<void> {
+    await this.stop();
+    this.changes.clear();
+  }
+
+  snapshot(): MinerSnapshot {
+    const now = this.clock.now();
+    const client = this.client;
+    const plan = client?.plan ?? null;
+    const legs = client?.snapshot() ?? [];
+    const live = client?.liveLegs ?? 0;
+    const admitted = client?.admittedLegs ?? 0;
+    const all = this.records.all();
+    const inflight = this.pipeline?.inflight ?? 0;
+    const stats = computeStats(all, now, this.o.statsWindowMs ?? 3_600_000, inflight, this.pipeline?.inflightPeak ?? 0);
+    const targets = this.o.targets ?? DEFAULT_TARGETS;
+    const audit = this.auditor?.summary() ?? { audited: 0, skipped: 0, failures: 0, lastScore: null, meanScore: null, maxScore: null, threshold: 0.4, warning: null };
+    const planned = plan?.indices.length ?? 0;
+    if (planned > 0 && live === planned && admitted === planned) this.wasComplete = true;
+    const { phase, detail } = derivePhase(
+      {
+        stopped: this.stopped, startingServe: this.startingServe, failure: this.failure, planned, live, admitted, denyReasons: client?.denyReasons ?? [],
+        wasComplete: this.wasComplete, servedOk: all.filter((r) => r.outcome === 'ok').length, firstServeAt: this.firstServeAt, now,
+        probeWindowMs: this.o.probeWindowMs ?? 600_000, probeMinRequests: this.o.probeMinRequests ?? 20,
+      },
+      this.history.everActive(),
+    );
+    this.history.update(now, phase, detail);
+    const current = this.history.current!;
+    return {
+      version: this.version, phase, detail, since: current.at, history: this.history.list(),
+      gatewayUrl: this.o.gatewayUrl, gatewayWorkers: plan?.workers ?? null, legsPlanned: planned, legsLive: live,
+      legsWarning: plan ? legPlanWarning(plan) : null, legs,
+      model: this.o.model, modelRoot: this.modelRoot, workerName: this.workerName, workerId: this.workerId,
+      capacity: plan
+        ? { maxInflightTotal: plan.total, perLeg: plan.perLeg, legs: planned, maxInputTokens: this.o.limits?.maxInputTokens ?? 229_376, maxOutputTokens: this.o.limits?.maxOutputTokens ?? 32_768, maxRequestS: this.o.limits?.maxRequestS ?? 1800 }
+        : null,
+      stats, targets, forecast: forecastGates(stats, targets, audit.warning), loop: this.lag.health(), audit, recent: this.records.recent(50),
+    };
+  }
+
+  /** Audit the next served request whatever the sampling (tests, "audit now"). */
+  get selfAuditor(): SelfAuditor | null {
+    return this.auditor;
+  }
+
+  private event(line: string): void {
+    this.o.log.info(line);
+    this.o.onEvent?.(line);
+  }
+
+  /** Snapshots are coalesced per tick: a burst of leg events publishes once. */
+  private changed(): void {
+    if (this.pendingEmit) return;
+    this.pendingEmit = true;
+    queueMicrotask(() => {
+      this.pendingEmit = false;
+      this.version += 1;
+      this.changes.fire(this.snapshot());
+    });
+  }
+}

@@ -1,0 +1,42 @@
+// What the miner needs from the proof engine (electron/engine/proof): parse a /generate body
+// off the main thread, build proofs, verify them. proof-adapter.ts binds it to the engine.
+
+/** One `/generate` call's body, reduced to what the commitment needs. */
+export interface GenerateCallParse {
+  /** From meta_info.output_token_logprobs[i][1]. */
+  outputIds: number[];
+  /** bf16 bit patterns of every output token that has a row, in order (element 0's last row, then decode vectors). */
+  rows: Uint16Array[];
+  /** Leading output tokens without a row (empty prefill block on a full radix-cache hit). */
+  offset: number;
+  finishType: string | null;
+  finishMessage: string | null;
+  cachedTokens: number;
+  /** The final cumulative text, when the body carried it. */
+  text: string | null;
+}
+
+export interface BodyParseSession {
+  push(chunk: Buffer): void;
+  /** The body ended: resolves with the parse, or rejects with the body's error. */
+  end(): Promise<GenerateCallParse>;
+  /** Drop the session (cancel, HTTP failure): frees the worker's buffers. */
+  discard(): void;
+}
+
+export interface ProofVerifyResult {
+  /** Mean top-k exponent mismatch count / k over the chunks: what the auditor scores. */
+  score: number;
+  chunks: number;
+  /** Chunks whose proof could not be used at all. */
+  unusable: number;
+}
+
+export interface ProofPort {
+  openBodyParser(kind: 'json' | 'sse'): BodyParseSession;
+  buildProofs(rows: Uint16Array[], topk: number, batching: number): Promise<string[]>;
+  verifyProofs(proofs: string[], rows: Uint16Array[], topk: number, batching: number): Promise<ProofVerifyResult>;
+}
+
+export const TOPK = 128;
+export const DECODE_BATCHING = 32;

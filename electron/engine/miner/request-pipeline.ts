@@ -1,0 +1,214 @@
+// One `serve` frame end to end (PROTOCOL 4): prompt -> chunked generation on the least-loaded
+// serve -> streamed deltas (coalesced) -> proof -> the terminal `response`. A `cancel` stops it
+// at the next checkpoint, aborts its serve rids and sends nothing.
+import type { MinerRequestRecord } from '../../../shared/miner.ts';
+import type { Logger } from '../lib/logger.ts';
+import { DeltaCoalescer } from './delta-coalescer.ts';
+import { chunkFrame, errorResponseFrame, responseFrame, type Commitment, type CompletionOutput, type GatewayFrame, type MinerFrame } from './frames.ts';
+import { generateChunked, type GenerationResult } from './generation.ts';
+import { CancelledError, Job } from './job.ts';
+import { OutputSplitter } from './output-splitter.ts';
+import type { PromptBuilder } from './prompt-builder.ts';
+import { DECODE_BATCHING, TOPK, type ProofPort } from './proof-port.ts';
+import { postAbort, type ServeAgents } from './serve-http.ts';
+import type { ServePool } from './serve-pool.ts';
+
+export const DEFAULT_MAX_TOKENS = 512;
+export const MAX_OUTPUT_TOKENS = 32_768;
+
+/** Where a request came from and where its answer goes: the socket it arrived on. */
+export interface ResponseSink {
+  readonly legIndex: number;
+  send(frame: MinerFrame): boolean;
+  settle(corrId: string): void;
+}
+
+/** A served request kept for the self-audit: ids and the proof only, never text. */
+export interface AuditSample {
+  requestId: string;
+  serveUrl: string;
+  commitment: Commitment;
+}
+
+export interface PipelineDeps {
+  prompt: PromptBuilder;
+  proof: ProofPort;
+  serves: ServePool;
+  agents: ServeAgents;
+  modelRoot: string;
+  engine: string;
+  timeoutMs: number;
+  log: Logger;
+  onRecord(rec: MinerRequestRecord): void;
+  onServed?(sample: AuditSample): void;
+  onInflightChange?(): void;
+  flushMs?: number;
+  chunkTokens?: number;
+  now?: () => number;
+  newRequestId?: () => string;
+}
+
+type ServeFrame = Extract<GatewayFrame, { type: 'serve' }>;
+
+export class RequestPipeline {
+  private readonly jobs = new Map<string, Job>();
+  private readonly deps: PipelineDeps;
+  private peak = 0;
+
+  constructor(deps: PipelineDeps) {
+    this.deps = deps;
+  }
+
+  get inflight(): number {
+    return this.jobs.size;
+  }
+
+  get inflightPeak(): number {
+    return this.peak;
+  }
+
+  serve(sink: ResponseSink, frame: ServeFrame): Promise<void> {
+    const key = `${sink.legIndex}/${frame.corr_id}`;
+    const job = new Job(frame.corr_id);
+    this.jobs.set(key, job);
+    this.peak = Math.max(this.peak, this.jobs.size);
+    this.deps.onInflightChange?.();
+    return this.run(sink, frame, job).finally(() => {
+      this.jobs.delete(key);
+      sink.settle(frame.corr_id);
+      this.deps.onInflightChange?.();
+    });
+  }
+
+  /** Stop now, abort every serve rid of the request, send nothing for it. */
+  cancel(legIndex: number, corrId: string): number {
+    const job = this.jobs.get(`${legIndex}/${corrId}`);
+    if (!job || job.cancelled) return 0;
+    job.cancelled = true;
+    const rids = [...job.rids];
+    const serve = job.serve;
+    if (serve) {
+      for (const rid of rids) {
+        postAbort(serve, rid, this.deps.agents.abort).catch((e: unknown) => this.deps.log.warn(`abort ${rid} failed: ${(e as Error).message}`));
+      }
+    }
+    // Our side of the call ends too, once the aborts are on their way.
+    setImmediate(() => job.controller.abort());
+    return rids.length;
+  }
+
+  /** Cancel everything (the engine is stopping). */
+  cancelAll(): void {
+    for (const key of [...this.jobs.keys()]) {
+      const [leg, ...corr] = key.split('/');
+      this.cancel(Number(leg), corr.join('/'));
+    }
+  }
+
+  private async run(sink: ResponseSink, frame: ServeFrame, job: Job): Promise<void> {
+    const d = this.deps;
+    const now = d.now ?? Date.now;
+    const receivedAt = now();
+    const req = frame.request;
+    const requestId = typeof req.engy_request_id === 'string' && req.engy_request_id.length > 0 ? req.engy_request_id : (d.newRequestId ?? randomId)();
+    const rec: MinerRequestRecord = {
+      corrId: frame.corr_id, requestId, leg: sink.legIndex, engine: d.engine, stream: frame.stream, receivedAt,
+      ttftMs: null, tpotMs: null, e2eMs: 0, promptTokens: 0, completionTokens: 0, cachedTokens: 0, proofMs: null,
+      outcome: 'ok', finishReason: null, cause: null,
+    };
+    let serveUrl: string | null = null;
+    const coalescer = frame.stream ? new DeltaCoalescer((delta) => void sink.send(chunkFrame(frame.corr_id, delta)), d.flushMs ?? 50) : null;
+    try {
+      const prompt = await d.prompt.build(req);
+      rec.promptTokens = prompt.ids.length;
+      const maxNew = Math.min(typeof req.max_tokens === 'number' && req.max_tokens > 0 ? Math.floor(req.max_tokens) : DEFAULT_MAX_TOKENS, MAX_OUTPUT_TOKENS);
+      job.check();
+      serveUrl = d.serves.acquire();
+      job.serve = serveUrl;
+      const splitter = frame.stream ? new OutputSplitter(prompt.startsInReasoning) : null;
+      let sent = 0;
+      const gen = await generateChunked({
+        serveUrl, promptIds: prompt.ids, maxNew, job, proof: d.proof, agent: d.agents.generate, timeoutMs: d.timeoutMs, chunkTokens: d.chunkTokens, now,
+        onText: splitter && coalescer
+          ? (cumulative) => {
+              if (cumulative.length <= sent) return;
+              coalescer.push(splitter.push(cumulative.slice(sent)));
+              sent = cumulative.length;
+            }
+          : undefined,
+        tokenText: (id) => d.prompt.decode([id]),
+      });
+      job.check();
+      if (splitter && coalescer) coalescer.push(splitter.finish());
+      const t0 = now();
+      const commitment = await this.commit(prompt.ids, gen);
+      rec.proofMs = now() - t0;
+      job.check();
+      const output = await this.output(gen, prompt.ids.length + gen.promptExtra.length, maxNew, prompt.startsInReasoning);
+      coalescer?.close();
+      const end = now();
+      rec.e2eMs = end - receivedAt;
+      rec.completionTokens = gen.rows.length;
+      rec.promptTokens = commitment.toploc.prompt_ids.length;
+      rec.cachedTokens = output.usage.prompt_tokens_details?.cached_tokens ?? 0;
+      rec.finishReason = output.choices[0]!.finish_reason;
+      // Without a stream the buyer's first token arrives with the whole answer.
+      rec.ttftMs = gen.firstTokenAt !== null ? gen.firstTokenAt - receivedAt : rec.e2eMs;
+      const n = gen.outputIds.length + gen.promptExtra.length;
+      rec.tpotMs = gen.firstTokenAt !== null && gen.lastTokenAt !== null && n > 1 ? (gen.lastTokenAt - gen.firstTokenAt) / (n - 1) : null;
+      if (!sink.send(responseFrame(frame.corr_id, requestId, commitment, output))) {
+        rec.outcome = 'error';
+        rec.cause = 'the leg closed before the answer could be sent';
+      } else d.onServed?.({ requestId, serveUrl, commitment });
+    } catch (e) {
+      coalescer?.close(false);
+      rec.e2eMs = now() - receivedAt;
+      if (e instanceof CancelledError || job.cancelled) {
+        rec.outcome = 'cancelled';
+        rec.cause = 'cancelled by the gateway';
+      } else {
+        rec.outcome = 'error';
+        rec.cause = shortCause(e);
+        d.log.warn(`serve error ${frame.corr_id}: ${rec.cause}`);
+        sink.send(errorResponseFrame(frame.corr_id, requestId, rec.cause));
+      }
+    } finally {
+      if (serveUrl) d.serves.release(serveUrl);
+      d.onRecord(rec);
+    }
+  }
+
+  private async commit(promptIds: number[], gen: GenerationResult): Promise<Commitment> {
+    const proofs = await this.deps.proof.buildProofs(gen.rows, TOPK, DECODE_BATCHING);
+    return {
+      model_root: this.deps.modelRoot,
+      output_token_ids: gen.outputIds,
+      toploc: { proofs, topk: TOPK, decode_batching_size: DECODE_BATCHING, skip_prefill: true, n_tokens: gen.rows.length, prompt_ids: [...promptIds, ...gen.promptExtra] },
+    };
+  }
+
+  private async output(gen: GenerationResult, promptTokens: number, maxNew: number, startsInReasoning: boolean): Promise<CompletionOutput> {
+    // Rowless leading tokens are not proven or counted, but the buyer still gets their text.
+    const text = await this.deps.prompt.decode([...gen.promptExtra, ...gen.outputIds]);
+    const splitter = new OutputSplitter(startsInReasoning);
+    splitter.push(text);
+    splitter.finish();
+    const message = splitter.message();
+    const generated = gen.outputIds.length + gen.promptExtra.length;
+    const finish = gen.lastFinish === 'length' && generated >= maxNew ? 'length' : message.tool_calls ? 'tool_calls' : 'stop';
+    const completion = gen.rows.length;
+    const usage: CompletionOutput['usage'] = { prompt_tokens: promptTokens, completion_tokens: completion, total_tokens: promptTokens + completion };
+    const cached = Math.min(gen.cachedTokens, promptTokens);
+    if (cached > 0) usage.prompt_tokens_details = { cached_tokens: cached };
+    return { choices: [{ index: 0, finish_reason: finish, message }], usage };
+  }
+}
+
+function randomId(): string {
+  return globalThis.crypto.randomUUID().replace(/-/g, '');
+}
+
+function shortCause(e: unknown): string {
+  const m = e instanceof Error ? e.message : String(e);
+  return m.length > 300 ? m.slice(0, 297) + '...' : m;
+}

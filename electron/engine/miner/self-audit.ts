@@ -1,0 +1,123 @@
+// Self-audit: for a small, rate-limited sample of served requests, prefill prompt + output on
+// the serve with hidden states, rebuild the activations and verify the proof we sent, scoring
+// it as the auditor does (mean top-k exponent mismatch / k). Off the hot path: one at a time.
+import type { Agent } from 'node:http';
+import type { SelfAuditSummary } from '../../../shared/miner.ts';
+import { float64ToBf16 } from '../proof/bf16.ts';
+import type { Logger } from '../lib/logger.ts';
+import type { AuditSample } from './request-pipeline.ts';
+import type { ProofPort } from './proof-port.ts';
+import { postGenerate } from './serve-http.ts';
+
+/** The auditor's cut between honest rounding noise (~0.2 at P99) and a cheaper model (~0.55). */
+export const CHEAT_SCORE = 0.4;
+/** Warn well before the threshold: the drift is what matters. */
+const WARN_SHARE = 0.6;
+
+export interface SelfAuditOptions {
+  proof: ProofPort;
+  agent: Agent;
+  log: Logger;
+  /** Share of served requests audited (0..1). */
+  sampleRate: number;
+  minIntervalMs: number;
+  /** Larger requests are skipped: the audit parses the prefill body on this thread. */
+  maxRows: number;
+  onResult?(requestId: string, score: number | null, chunks: number, error: string | null): void;
+  onChange?(): void;
+  random?: () => number;
+  now?: () => number;
+}
+
+export class SelfAuditor {
+  private busy = false;
+  private lastAt = 0;
+  private readonly scores: number[] = [];
+  private audited = 0;
+  private skipped = 0;
+  private failures = 0;
+  private readonly o: SelfAuditOptions;
+
+  constructor(o: SelfAuditOptions) {
+    this.o = o;
+  }
+
+  offer(sample: AuditSample): void {
+    const now = (this.o.now ?? Date.now)();
+    const random = this.o.random ?? Math.random;
+    if (this.busy || now - this.lastAt < this.o.minIntervalMs || random() >= this.o.sampleRate) return;
+    const t = sample.commitment.toploc;
+    if (t.prompt_ids.length + t.n_tokens > this.o.maxRows) {
+      this.skipped += 1;
+      return;
+    }
+    this.busy = true;
+    this.lastAt = now;
+    void this.run(sample).finally(() => {
+      this.busy = false;
+      this.o.onChange?.();
+    });
+  }
+
+  summary(): SelfAuditSummary {
+    const recent = this.scores.slice(-50);
+    const mean = recent.length > 0 ? recent.reduce((a, b) => a + b, 0) / recent.length : null;
+    const max = recent.length > 0 ? Math.max(...recent) : null;
+    const last = this.scores[this.scores.length - 1] ?? null;
+    let warning: string | null = null;
+    if (max !== null && max > CHEAT_SCORE) warning = `self-audit: proof mismatch ${max.toFixed(2)} above the auditor's ${CHEAT_SCORE} cut: the serve's numerics differ from the checkpoint's`;
+    else if (mean !== null && mean > CHEAT_SCORE * WARN_SHARE) warning = `self-audit: proof mismatch ${mean.toFixed(2)} drifting toward the auditor's ${CHEAT_SCORE} cut`;
+    return { audited: this.audited, skipped: this.skipped, failures: this.failures, lastScore: last, meanScore: mean, maxScore: max, threshold: CHEAT_SCORE, warning };
+  }
+
+  /** Audits one sample now, whatever the sampling says (tests and the "audit now" button). */
+  async run(sample: AuditSample): Promise<number | null> {
+    const t = sample.commitment.toploc;
+    const ids = [...t.prompt_ids, ...sample.commitment.output_token_ids.slice(0, -1)];
+    try {
+      const rows = await this.prefillRows(sample.serveUrl, ids, t.prompt_ids.length - 1);
+      if (rows.length !== t.n_tokens) {
+        // A prefix-cache hit or a serve that trims prefill hidden states returns fewer rows.
+        this.skipped += 1;
+        this.o.onResult?.(sample.requestId, null, 0, `prefill gave ${rows.length} rows for ${t.n_tokens} tokens (prefix cache or trimmed hidden states)`);
+        return null;
+      }
+      const v = await this.o.proof.verifyProofs(t.proofs, rows, t.topk, t.decode_batching_size);
+      this.audited += 1;
+      this.scores.push(v.score);
+      if (this.scores.length > 500) this.scores.shift();
+      this.o.onResult?.(sample.requestId, v.score, v.chunks, null);
+      if (v.score > CHEAT_SCORE * WARN_SHARE) this.o.log.warn(`self-audit ${sample.requestId}: mismatch ${v.score.toFixed(3)} (auditor cut ${CHEAT_SCORE})`);
+      return v.score;
+    } catch (e) {
+      this.failures += 1;
+      this.o.onResult?.(sample.requestId, null, 0, (e as Error).message.slice(0, 300));
+      this.o.log.warn(`self-audit ${sample.requestId} failed: ${(e as Error).message}`);
+      return null;
+    }
+  }
+
+  /** Hidden rows of positions from..end of `ids`, from one prefill (1 new token). */
+  private async prefillRows(serveUrl: string, ids: number[], from: number): Promise<Uint16Array[]> {
+    const parts: Buffer[] = [];
+    const body = {
+      input_ids: ids,
+      sampling_params: { temperature: 0.0, max_new_tokens: 1 },
+      rid: `engy-audit-${globalThis.crypto.randomUUID().replace(/-/g, '')}`,
+      return_hidden_states: true,
+    };
+    await postGenerate(serveUrl, body, this.o.agent, (c) => parts.push(Buffer.from(c)), { timeoutMs: 600_000 });
+    const out = JSON.parse(Buffer.concat(parts).toString('utf8')) as { meta_info?: { hidden_states?: unknown[] } } | { meta_info?: { hidden_states?: unknown[] } }[];
+    const one = Array.isArray(out) ? out[0] : out;
+    const block = one?.meta_info?.hidden_states?.[0];
+    if (!Array.isArray(block) || block.length === 0 || !Array.isArray(block[0])) return [];
+    // The block covers the positions the serve computed (after any cached prefix): align on the end.
+    const rows = block as number[][];
+    const want = ids.length - from;
+    return rows.slice(Math.max(0, rows.length - want)).map((r) => {
+      const bits = new Uint16Array(r.length);
+      for (let i = 0; i < r.length; i++) bits[i] = float64ToBf16(r[i]!);
+      return bits;
+    });
+  }
+}

@@ -1,0 +1,102 @@
+// Shared set-up for the miner's end-to-end tests: a fake sglang child process, the gateway
+// double in-process, and a MinerService between them, over real sockets.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { hostname } from 'node:os';
+import { silentLogger } from '../../../electron/engine/lib/logger.ts';
+import { MinerService, type MinerServiceOptions } from '../../../electron/engine/miner/miner-service.ts';
+import { createProofPort } from '../../../electron/engine/miner/proof-adapter.ts';
+import type { MinerSnapshot } from '../../../shared/miner.ts';
+import { createModelAuditor } from '../../doubles/gateway/audit.ts';
+import { GatewayDouble, type GatewayDoubleOptions } from '../../doubles/gateway/gateway-double.ts';
+
+export const ROOT = join(import.meta.dirname, '..', '..', '..');
+export const CHECKPOINT = join(ROOT, 'test', 'fixtures', 'checkpoint-tiny');
+export const KEY = 'mk-test-0123456789abcdef';
+
+export interface FakeServe {
+  url: string;
+  proc: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export async function startFakeServe(extra: string[] = []): Promise<FakeServe> {
+  const proc = spawn(process.execPath, [join(ROOT, 'test/doubles/fake-sglang/main.ts'), '--model-path', CHECKPOINT, '--port', '0', '--enable-return-hidden-states', '--enable-metrics', '--max-running-requests', '80', '--trim-hidden-states', ...extra], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      const m = /Uvicorn running on (http:\/\/[\d.]+:\d+)/.exec(out);
+      if (m) resolve(m[1]!);
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', onData);
+    proc.on('exit', (code) => reject(new Error(`fake serve exited ${code}: ${out.slice(-500)}`)));
+  });
+  for (let i = 0; i < 200; i++) {
+    const ok = await fetch(`${url}/health_generate`).then((r) => r.ok).catch(() => false);
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    url,
+    proc,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (proc.exitCode !== null) return resolve();
+        proc.once('exit', () => resolve());
+        proc.kill('SIGINT');
+      }),
+  };
+}
+
+export async function abortedAtServe(serveUrl: string): Promise<number> {
+  const text = await (await fetch(`${serveUrl}/metrics`)).text();
+  const m = /^sglang:num_aborted_requests_total\{[^}]*\} ([\d.e+]+)/m.exec(text);
+  return m ? Number(m[1]) : 0;
+}
+
+export function startGateway(opts: Partial<GatewayDoubleOptions> = {}): GatewayDouble {
+  const proof = createProofPort();
+  return new GatewayDouble({ workers: 8, keys: [KEY], judgeAfterMs: 300, auditor: createModelAuditor(CHECKPOINT, proof), ...opts });
+}
+
+export function startMiner(gatewayUrl: string, serveUrls: string[], over: Partial<MinerServiceOptions> = {}): MinerService {
+  return new MinerService({
+    gatewayUrl, serveUrls, checkpointDir: CHECKPOINT, model: 'qwen3.6-35b-a3b', maxInflight: 24, minerKey: () => KEY,
+    hw: async () => ({ host: hostname(), cpus: 2, ram_gb: 8, gpu: 'none', gpu_count: 0, gpu_mem_gb: 0, gpus: '0x none', parallelism: 'tp' }),
+    versions: { 'engy-panel': 'test' }, proof: createProofPort(), log: silentLogger,
+    backoff: { initialMs: 100, maxMs: 1000, jitter: 0.2 }, probeWindowMs: 0, probeMinRequests: 1, ...over,
+  });
+}
+
+/** Resolves with the first snapshot that satisfies `pred` (or throws with the last one after `ms`). */
+export function waitFor(m: MinerService, pred: (s: MinerSnapshot) => boolean, ms = 20_000): Promise<MinerSnapshot> {
+  return new Promise((resolve, reject) => {
+    const now = m.snapshot();
+    if (pred(now)) return resolve(now);
+    let last = now;
+    const sub = m.onDidChange((s) => {
+      last = s;
+      if (pred(s)) {
+        clearTimeout(t);
+        void sub.dispose();
+        resolve(s);
+      }
+    });
+    const t = setTimeout(() => {
+      void sub.dispose();
+      reject(new Error(`timed out waiting; last phase ${last.phase}: ${last.detail}`));
+    }, ms);
+  });
+}
+
+export async function until(pred: () => boolean, ms = 20_000, what = 'condition'): Promise<void> {
+  const end = Date.now() + ms;
+  while (!pred()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
