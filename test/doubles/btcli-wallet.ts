@@ -1,6 +1,7 @@
 // TEST DOUBLE: writes btcli-shaped wallets into a temp folder (what `btcli w create` leaves on disk),
 // so wallet tests never touch ~/.bittensor. Not shipped.
-import { mkdirSync, mkdtempSync, writeFileSync, chmodSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync, chmodSync, rmSync } from 'node:fs';
+import { AppFailure } from '../../shared/errors.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { u8aToHex } from '@polkadot/util';
@@ -64,4 +65,30 @@ export async function writeLegacyHotkey(walletPath: string, wallet: string, hotk
   const { json, address } = keyfileJson(mnemonic);
   write(join(dir, hotkey), json);
   return { address };
+}
+
+/** Temp wallet folders for one test file: `make()` in tests, `cleanup()` in afterEach. */
+export function tempWalletDirs(): { make(): string; cleanup(): void } {
+  const dirs: string[] = [];
+  return {
+    make() {
+      const d = tempWalletPath();
+      dirs.push(d);
+      return d;
+    },
+    cleanup() {
+      for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Awaits a promise that must reject with an AppFailure, and returns it for assertions on code and sentence. */
+export async function appFailure(p: Promise<unknown>): Promise<AppFailure> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof AppFailure) return e;
+    throw e;
+  }
+  throw new Error('expected the call to fail with an AppFailure');
 }

@@ -1,35 +1,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sodium from 'libsodium-wrappers-sumo';
-import { stringToU8a } from '@polkadot/util';
+import { hexToU8a, stringToU8a } from '@polkadot/util';
 import { decodeAddress, sr25519Verify } from '@polkadot/util-crypto';
 import { readColdkeyInfo, unlockColdkey, withColdkeySigner } from '../../../electron/engine/wallet/coldkey.ts';
 import { encodePasswordForEnv, passwordEnvName } from '../../../electron/engine/wallet/read-keyfile.ts';
-import { AppFailure } from '../../../shared/errors.ts';
-import { DEV_MNEMONIC_A, DEV_MNEMONIC_B, keyfileJson, tempWalletPath, TEST_KDF, writeColdkey } from '../../doubles/btcli-wallet.ts';
+import { DEV_MNEMONIC_A, DEV_MNEMONIC_B, keyfileJson, tempWalletDirs, appFailure, TEST_KDF, writeColdkey } from '../../doubles/btcli-wallet.ts';
 import { serializePublicKeyfile } from '../../../electron/engine/wallet/keyfile-format.ts';
-import { hexToU8a } from '@polkadot/util';
 
-const dirs: string[] = [];
-function tmp(): string {
-  const d = tempWalletPath();
-  dirs.push(d);
-  return d;
-}
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-async function failure(p: Promise<unknown>): Promise<AppFailure> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof AppFailure) return e;
-    throw e;
-  }
-  throw new Error('expected the call to fail');
-}
+const dirs = tempWalletDirs();
+const tmp = () => dirs.make();
+const failure = appFailure;
+afterEach(() => dirs.cleanup());
 
 describe('coldkey', () => {
   it(

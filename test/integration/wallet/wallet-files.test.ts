@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringToU8a } from '@polkadot/util';
 import { decodeAddress, sr25519Verify } from '@polkadot/util-crypto';
@@ -8,28 +8,12 @@ import { loadHotkeySigner } from '../../../electron/engine/wallet/hotkey-signer.
 import { listWallets } from '../../../electron/engine/wallet/wallet-scan.ts';
 import { parseKeyfile } from '../../../electron/engine/wallet/keyfile-format.ts';
 import { resolveWalletPath } from '../../../electron/engine/wallet/wallet-location.ts';
-import { AppFailure } from '../../../shared/errors.ts';
-import { DEV_MNEMONIC_A, DEV_MNEMONIC_B, tempWalletPath, writeColdkey, writeLegacyHotkey, TEST_KDF } from '../../doubles/btcli-wallet.ts';
+import { DEV_MNEMONIC_A, DEV_MNEMONIC_B, tempWalletDirs, appFailure, writeColdkey, writeLegacyHotkey, TEST_KDF } from '../../doubles/btcli-wallet.ts';
 
-const dirs: string[] = [];
-function tmp(): string {
-  const d = tempWalletPath();
-  dirs.push(d);
-  return d;
-}
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-async function failure(p: Promise<unknown>): Promise<AppFailure> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof AppFailure) return e;
-    throw e;
-  }
-  throw new Error('expected the call to fail');
-}
+const dirs = tempWalletDirs();
+const tmp = () => dirs.make();
+const failure = appFailure;
+afterEach(() => dirs.cleanup());
 
 describe('btcli wallet files', () => {
   it('creates a hotkey as btcli does and reads it back to the same key', async () => {
