@@ -1,0 +1,95 @@
+// Electron composition root: the shared engine, the window, the tray and the IPC transport.
+// Everything that does work lives in the engine (plain Node); this file only wires Electron to it.
+import { app, BrowserWindow, ipcMain, Menu, Notification, Tray, nativeImage, powerMonitor } from 'electron';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { composeEngine, type Engine } from './compose.ts';
+import { bindIpcTransport, replaySnapshots } from './transport/ipc-transport.ts';
+import { createMainWindow, isTrustedRendererUrl } from './window.ts';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const appRoot = join(here, '..', '..');
+const rendererDir = join(appRoot, 'dist-renderer');
+const preloadPath = join(here, 'preload.cjs');
+if (app.isPackaged) process.env.ENGY_RESOURCES_DIR ??= join(process.resourcesPath, 'resources');
+
+let engine: Engine | null = null;
+let win: BrowserWindow | null = null;
+let tray: Tray | null = null;
+let quitting = false;
+
+function showWindow(): void {
+  if (!win || win.isDestroyed()) {
+    win = createMainWindow(rendererDir, preloadPath);
+    win.webContents.on('did-finish-load', () => engine && win && replaySnapshots(engine.hub, win.webContents));
+    win.on('close', (e) => {
+      const keep = engine?.settings.get().desktop.keepRunningOnClose ?? false;
+      if (!quitting && keep) {
+        e.preventDefault();
+        win?.hide();
+      }
+    });
+  }
+  win.show();
+  win.focus();
+}
+
+function buildTray(): void {
+  const icon = nativeImage.createFromPath(join(appRoot, 'resources', 'icons', 'tray.png'));
+  tray = new Tray(icon.isEmpty() ? nativeImage.createEmpty() : icon);
+  tray.setToolTip('engy panel');
+  tray.setContextMenu(
+    Menu.buildFromTemplate([
+      { label: 'Open engy panel', click: showWindow },
+      { type: 'separator' },
+      {
+        label: 'Quit (stops mining and validating)',
+        click: () => {
+          quitting = true;
+          app.quit();
+        },
+      },
+    ]),
+  );
+  tray.on('click', showWindow);
+}
+
+async function boot(): Promise<void> {
+  engine = await composeEngine({ dataDir: app.getPath('userData'), shell: 'electron' });
+  const log = engine.logs.logger('desktop');
+  bindIpcTransport(ipcMain, engine.table, engine.hub, () => BrowserWindow.getAllWindows().map((w) => w.webContents), (url) => isTrustedRendererUrl(url, rendererDir));
+  const applyLoginItem = () => app.setLoginItemSettings({ openAtLogin: engine!.settings.get().desktop.runAtLogin });
+  applyLoginItem();
+  engine.settings.onDidChange(applyLoginItem);
+  powerMonitor.on('resume', () => {
+    log.info('system resumed from sleep: re-checking the hardware');
+    void engine?.hardware.get(true);
+  });
+  if (Notification.isSupported()) log.info('desktop notifications available');
+  buildTray();
+  showWindow();
+}
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', showWindow);
+  app.whenReady().then(boot, (e: unknown) => {
+    console.error(e);
+    app.exit(1);
+  });
+  app.on('window-all-closed', () => {
+    if (!(engine?.settings.get().desktop.keepRunningOnClose ?? false)) {
+      quitting = true;
+      app.quit();
+    }
+  });
+  app.on('before-quit', (e) => {
+    if (!engine) return;
+    e.preventDefault();
+    const disposing = engine;
+    engine = null;
+    quitting = true;
+    void disposing.dispose().finally(() => app.exit(0));
+  });
+}
