@@ -164,3 +164,35 @@ export interface CheckpointSnapshot {
   missing: string[];
   error: string | null;
 }
+
+// ---- runtimes ----
+
+export interface PythonRuntimeProbe {
+  python: string;
+  pythonVersion: string | null;
+  /** null when sglang is not importable with this interpreter. */
+  sglangVersion: string | null;
+  /** True when the trim hook knows this sglang version. */
+  supported: boolean;
+  problem: string | null;
+}
+
+export interface DockerRuntimeProbe {
+  docker: string;
+  available: boolean;
+  serverVersion: string | null;
+  /** Whether Docker lists the NVIDIA runtime; null when it could not tell (CDI set-ups do not list it). */
+  nvidiaRuntime: boolean | null;
+  image: string;
+  imagePresent: boolean;
+  problem: string | null;
+}
+
+export interface RuntimeReport {
+  python: PythonRuntimeProbe | null;
+  pythonTried: PythonRuntimeProbe[];
+  docker: DockerRuntimeProbe;
+  recommended: Exclude<ServeRuntimeKind, 'external'> | null;
+  /** Plain words: why this one, and what is missing for the others. */
+  notes: string[];
+}
