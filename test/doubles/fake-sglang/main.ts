@@ -77,11 +77,16 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => {
     log('SIGTERM received. signum=15 frame=None. Draining requests and shutting down...');
     state.draining = true;
+    // Checked often, reported every 5 s as sglang does.
+    let lastReport = -Infinity;
     const check = (): void => {
       const n = engine.metrics.running + engine.metrics.queued;
       if (n === 0) process.exit(0);
-      log(`Gracefully exiting... Remaining number of requests ${n}.`);
-      setTimeout(check, 5000);
+      if (performance.now() - lastReport >= 5000) {
+        lastReport = performance.now();
+        log(`Gracefully exiting... Remaining number of requests ${n}.`);
+      }
+      setTimeout(check, 100);
     };
     check();
   });

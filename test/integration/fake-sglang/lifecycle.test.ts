@@ -1,0 +1,89 @@
+import { createServer } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { startFakeSglang } from '../../doubles/fake-sglang/spawn.ts';
+
+describe('fake sglang serve lifecycle', () => {
+  it('/health and /health_generate answer 200 only once the ready line is out', async () => {
+    const serve = startFakeSglang(['--slow-start-ms', '4000']);
+    try {
+      const url = await serve.url();
+      // The port is bound (uvicorn up) but warmup is still running.
+      expect((await fetch(`${url}/health_generate`)).status).toBe(503);
+      expect((await fetch(`${url}/health`)).status).toBe(503);
+      expect((await fetch(`${url}/model_info`)).status).toBe(200);
+      expect(serve.lines.some((l) => l.includes('fired up'))).toBe(false);
+      await serve.waitForLine(/The server is fired up and ready to roll!/);
+      expect((await fetch(`${url}/health_generate`)).status).toBe(200);
+      expect((await fetch(`${url}/health`)).status).toBe(200);
+    } finally {
+      await serve.stop();
+    }
+  });
+
+  it('--fail oom prints the CUDA OOM signature during weight load and exits non-zero', async () => {
+    const serve = startFakeSglang(['--fail', 'oom']);
+    const { code } = await serve.exited;
+    expect(code).toBe(1);
+    const text = serve.lines.join('\n');
+    expect(text).toMatch(/Load weight begin/);
+    expect(text).toMatch(/torch\.OutOfMemoryError: CUDA out of memory\. Tried to allocate/);
+    expect(text).not.toMatch(/Load weight end|fired up/);
+  });
+
+  it('refuses an unknown flag like argparse (exit 2)', async () => {
+    const serve = startFakeSglang(['--no-such-flag']);
+    expect((await serve.exited).code).toBe(2);
+    expect(serve.lines.join('\n')).toMatch(/launch_server\.py: error: unrecognized arguments: --no-such-flag/);
+  });
+
+  it('prints the uvicorn bind error and exits 1 when the port is taken', async () => {
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const serve = startFakeSglang(['--port', String(port)]);
+      expect((await serve.exited).code).toBe(1);
+      expect(serve.lines).toContain(`ERROR:    [Errno 98] error while attempting to bind on address ('127.0.0.1', ${port}): address already in use`);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('--crash-after-s dies with a traceback after being ready', async () => {
+    const serve = startFakeSglang(['--crash-after-s', '0.3']);
+    await serve.waitForLine(/ready to roll/);
+    expect((await serve.exited).code).toBe(1);
+    expect(serve.lines.join('\n')).toMatch(/CUDA error: an illegal memory access was encountered[\s\S]*Received sigquit from a child process/);
+  });
+
+  it('--hang stops answering after ready', async () => {
+    const serve = startFakeSglang(['--hang']);
+    try {
+      const url = await serve.url();
+      await serve.waitForLine(/ready to roll/);
+      const res = await fetch(`${url}/health`, { signal: AbortSignal.timeout(400) }).then(
+        () => 'answered',
+        (e: Error) => e.name,
+      );
+      expect(res).toBe('TimeoutError');
+    } finally {
+      await serve.stop();
+    }
+  });
+
+  it('drains on SIGTERM: /health goes 503, the running request finishes, then exit 0', async () => {
+    const serve = startFakeSglang(['--tokens-per-s', '25']);
+    const url = await serve.url();
+    await serve.waitForLine(/ready to roll/);
+    const running = fetch(`${url}/generate`, { method: 'POST', body: JSON.stringify({ input_ids: [5, 6, 7], sampling_params: { max_new_tokens: 25, ignore_eos: true } }) });
+    await serve.waitForLine(/#new-token: 3,/);
+    serve.proc.kill('SIGTERM');
+    await serve.waitForLine(/SIGTERM received\. signum=15 .*Draining requests and shutting down/);
+    expect((await fetch(`${url}/health`)).status).toBe(503);
+    expect(serve.lines.join('\n')).toMatch(/Gracefully exiting\.\.\. Remaining number of requests 1\./);
+    const res = await running;
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { meta_info: { completion_tokens: number } }).meta_info.completion_tokens).toBe(25);
+    expect(await serve.exited).toEqual({ code: 0, signal: null });
+  });
+});
