@@ -23,3 +23,5 @@ export {
   type ChunkVerification,
   type VerifyFailure,
 } from './types.ts';
+export { GenerateBodyParser, type GenerateBody, type GenerateParserOptions, type FinishReason } from './generate-parser.ts';
+export { GenerateBodyError, NO_HIDDEN_STATES_MESSAGE } from './body-error.ts';
