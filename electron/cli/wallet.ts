@@ -1,0 +1,178 @@
+// `engy-panel wallet ...`: btcli wallets, hotkeys, the miner key and registration for operators without
+// a display. Secrets are read from stdin (never from argv, which `ps` shows), printed only once (a new
+// mnemonic), and never logged.
+import { AppFailure } from '../../shared/errors.ts';
+import { formatTao, parseTao, type WalletListing } from '../../shared/wallet.ts';
+import type { ChainPort } from '../engine/chain/ports.ts';
+import { defaultHeadlessDataDir, dataPaths } from '../engine/lib/paths.ts';
+import { flagString, parseArgs, type ParsedArgs } from './args.ts';
+import { readStdin, type CliCommand, type CliIo } from './types.ts';
+
+const USAGE = `usage: engy-panel wallet <command> [options]
+  list           [--wallet-path DIR] [--json]          wallets, hotkeys, ss58 addresses, which files are encrypted
+  create-hotkey  --wallet W --hotkey H [--wallet-path DIR] [--import]
+                 new hotkey (prints its mnemonic once); --import reads a mnemonic or 0x seed from stdin
+  status         --wallet W --hotkey H [--wallet-path DIR] [--chain finney|test|local|URL] [--json]
+                 registration on subnet 53: uid, validator permit, stake, cost, coldkey balance
+  register       --wallet W --hotkey H --max-cost TAO [--burned] [--chain ...] [--wallet-path DIR]
+                 pays the burn from the coldkey; the coldkey password is read from stdin (or btwallet's BT_PW_ variable)
+  miner-key      set|status|clear [--data-dir D]        set reads the key from stdin
+`;
+
+/** The @polkadot/api client and its endpoint presets, imported only by the commands that talk to the chain. */
+async function openChain(chain: string | undefined): Promise<ChainPort> {
+  const endpointsPath = '../engine/chain/endpoints.ts';
+  const clientPath = '../engine/chain/polkadot-chain-client.ts';
+  const endpoints = (await import(endpointsPath)) as { CHAIN_ENDPOINTS: Record<string, string>; normalizeEndpointUrl(raw: string): string | null };
+  const name = chain ?? 'finney';
+  const url = endpoints.CHAIN_ENDPOINTS[name] ?? endpoints.normalizeEndpointUrl(name);
+  if (!url) throw new AppFailure('bad-request', `--chain wants finney, test, local or a ws:// / wss:// URL, not "${name}".`);
+  const mod = (await import(clientPath)) as { PolkadotChainClient: { connect(o: { endpoint: string }): Promise<ChainPort> } };
+  return mod.PolkadotChainClient.connect({ endpoint: url });
+}
+
+function need(p: ParsedArgs, name: string): string {
+  const v = flagString(p, name);
+  if (!v) throw new AppFailure('bad-request', `--${name} is required.\n\n${USAGE}`);
+  return v;
+}
+
+function printListing(l: WalletListing, io: CliIo): void {
+  if (!l.exists) {
+    io.stdout(`No wallet folder at ${l.walletPath}: create a wallet with btcli, or pass --wallet-path.\n`);
+    return;
+  }
+  io.stdout(`Wallets in ${l.walletPath}\n`);
+  if (l.wallets.length === 0) io.stdout('  (none)\n');
+  for (const w of l.wallets) {
+    io.stdout(`\n${w.name}\n  coldkey  ${w.coldkeyAddress ?? '(address unknown)'}  [${w.coldkeyEncryption}]\n`);
+    for (const h of w.hotkeys) io.stdout(`  hotkey   ${h.name.padEnd(16)} ${h.ss58Address ?? '(address unknown)'}  [${h.encryption}]\n`);
+    for (const problem of w.problems) io.stdout(`  ! ${problem}\n`);
+  }
+}
+
+async function list(p: ParsedArgs, io: CliIo): Promise<number> {
+  const { listWallets } = await import('../engine/wallet/wallet-scan.ts');
+  const { resolveWalletPath } = await import('../engine/wallet/wallet-location.ts');
+  const listing = listWallets(resolveWalletPath(flagString(p, 'wallet-path'), io.env));
+  if (p.flags.has('json')) io.stdout(JSON.stringify(listing, null, 2) + '\n');
+  else printListing(listing, io);
+  return 0;
+}
+
+async function createHotkeyCmd(p: ParsedArgs, io: CliIo): Promise<number> {
+  const { createHotkey } = await import('../engine/wallet/hotkey-create.ts');
+  const wallet = need(p, 'wallet');
+  const hotkey = need(p, 'hotkey');
+  const walletPath = flagString(p, 'wallet-path');
+  let source: Parameters<typeof createHotkey>[0]['source'] = { kind: 'generate' };
+  if (p.flags.has('import')) {
+    const secret = (await readStdin(io.stdin)).trim();
+    source = /^(0x)?[0-9a-fA-F]{64}$/.test(secret) ? { kind: 'seed', seed: secret } : { kind: 'mnemonic', mnemonic: secret };
+  }
+  const created = await createHotkey({ wallet, hotkey, source, env: io.env, ...(walletPath ? { walletPath } : {}) });
+  io.stdout(`Created hotkey ${wallet}/${hotkey}: ${created.ss58Address}\n  ${created.files.keyfile}\n  ${created.files.publicFile}\n`);
+  if (created.mnemonic) {
+    io.stdout(
+      `\nIMPORTANT: write these words down now and keep them offline. They are the only way to restore this hotkey,\n` +
+        `and they will not be shown again:\n\n    ${created.mnemonic}\n\n`,
+    );
+  }
+  return 0;
+}
+
+async function status(p: ParsedArgs, io: CliIo): Promise<number> {
+  const { loadHotkeyAddress } = await import('../engine/wallet/hotkey-address.ts');
+  const { RegistrationService } = await import('../engine/wallet/registration-service.ts');
+  const wallet = need(p, 'wallet');
+  const walletPath = flagString(p, 'wallet-path');
+  const hotkey = loadHotkeyAddress({ wallet, hotkey: need(p, 'hotkey'), env: io.env, ...(walletPath ? { walletPath } : {}) });
+  const chain = await openChain(flagString(p, 'chain'));
+  try {
+    const service = new RegistrationService({ chain, env: io.env, ...(walletPath ? { walletPath } : {}) });
+    const s = await service.status({ hotkey, wallet });
+    if (p.flags.has('json')) {
+      io.stdout(JSON.stringify(s, null, 2) + '\n');
+      return 0;
+    }
+    const r = s.registration;
+    io.stdout(`hotkey     ${r.hotkey}\nsubnet     ${r.netuid} (block ${r.block})\n`);
+    io.stdout(r.registered ? `registered uid ${r.uid}\npermit     ${r.validatorPermit ? 'yes' : 'no'}\nstake      ${formatTao(r.stakeRao).replace('τ', 'α')}\n` : 'registered no\n');
+    io.stdout(`cost       ${formatTao(s.quote.costRao)} (moves every block)\n`);
+    io.stdout(`coldkey    ${s.quote.coldkey ?? '(unknown: no coldkeypub.txt)'}${s.quote.coldkeyFreeRao !== null ? `  free ${formatTao(s.quote.coldkeyFreeRao)}` : ''}\n`);
+    return 0;
+  } finally {
+    await chain.close();
+  }
+}
+
+async function register(p: ParsedArgs, io: CliIo): Promise<number> {
+  const { loadHotkeyAddress } = await import('../engine/wallet/hotkey-address.ts');
+  const { RegistrationService } = await import('../engine/wallet/registration-service.ts');
+  const { passwordFromEnv } = await import('../engine/wallet/read-keyfile.ts');
+  const { keyPaths, resolveWalletPath } = await import('../engine/wallet/wallet-location.ts');
+  const wallet = need(p, 'wallet');
+  const walletPath = resolveWalletPath(flagString(p, 'wallet-path'), io.env);
+  const burned = p.flags.has('burned');
+  const maxCost = burned ? undefined : parseTao(need(p, 'max-cost'));
+  const hotkey = loadHotkeyAddress({ wallet, hotkey: need(p, 'hotkey'), env: io.env, walletPath });
+  const password = passwordFromEnv(keyPaths(walletPath, wallet).coldkey, io.env) ?? (await readStdin(io.stdin)).replace(/\r?\n$/, '');
+  const chain = await openChain(flagString(p, 'chain'));
+  try {
+    const service = new RegistrationService({ chain, walletPath, env: io.env });
+    io.stderr('Decrypting the coldkey (about 10 s) and registering...\n');
+    const r = await service.register({
+      hotkey,
+      coldkey: { kind: 'password', wallet, password },
+      mode: burned ? 'burned-register' : 'register-limit',
+      ...(maxCost !== undefined ? { maxCostRao: maxCost } : {}),
+    });
+    io.stdout(`Registered ${r.hotkey} on subnet ${r.netuid}${r.uid !== null ? ` as uid ${r.uid}` : ''} in block ${r.blockNumber} (cost ${formatTao(r.quotedCostRao)}).\n`);
+    return 0;
+  } finally {
+    await chain.close();
+  }
+}
+
+async function minerKey(p: ParsedArgs, io: CliIo): Promise<number> {
+  const { MinerKeyStore } = await import('../engine/wallet/miner-key-store.ts');
+  const store = new MinerKeyStore({ secretsDir: dataPaths(flagString(p, 'data-dir') ?? defaultHeadlessDataDir(io.env)).secrets, env: io.env });
+  const action = p.positionals[1] ?? 'status';
+  let s;
+  if (action === 'set') s = store.set(await readStdin(io.stdin));
+  else if (action === 'clear') s = store.clear();
+  else if (action === 'status') s = store.status();
+  else throw new AppFailure('bad-request', `unknown miner-key action "${action}": use set, status or clear.`);
+  io.stdout(`miner key  ${s.present ? s.masked : '(none)'}  [${s.storage}]\n`);
+  if (s.warning) io.stderr(`warning: ${s.warning}\n`);
+  return 0;
+}
+
+export const run: CliCommand = async (args, io) => {
+  const p = parseArgs(args, ['json', 'import', 'burned', 'help']);
+  const sub = p.positionals[0];
+  try {
+    switch (sub) {
+      case 'list':
+        return await list(p, io);
+      case 'create-hotkey':
+        return await createHotkeyCmd(p, io);
+      case 'status':
+        return await status(p, io);
+      case 'register':
+        return await register(p, io);
+      case 'miner-key':
+        return await minerKey(p, io);
+      default:
+        io.stdout(USAGE);
+        return sub === undefined || p.flags.has('help') ? 0 : 2;
+    }
+  } catch (e) {
+    if (e instanceof AppFailure) {
+      io.stderr(`engy-panel wallet ${sub}: ${e.message}\n`);
+      return e.code === 'bad-request' ? 2 : 1;
+    }
+    io.stderr(`engy-panel wallet ${sub}: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
+};
