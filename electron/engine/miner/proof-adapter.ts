@@ -19,7 +19,7 @@ export function createProofPort(): ProofPort {
       const checks = verifyProofs(flatten(rows), proofs, { topk, decodeBatchingSize: batching, skipPrefill: true });
       const unusable = checks.filter((c) => c.failure !== null).length;
       const mean = checks.length > 0 ? checks.reduce((n, c) => n + c.expMismatches, 0) / checks.length : 0;
-      return { score: mean / topk, chunks: checks.length, unusable };
+      return { score: mean / topk, chunks: checks.length, unusable, mismatches: checks.map((c) => c.expMismatches) };
     },
   };
 }

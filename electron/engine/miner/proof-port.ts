@@ -30,6 +30,8 @@ export interface ProofVerifyResult {
   chunks: number;
   /** Chunks whose proof could not be used at all. */
   unusable: number;
+  /** Exponent mismatches per chunk (k for an unusable one). */
+  mismatches: number[];
 }
 
 export interface ProofPort {
@@ -39,4 +41,7 @@ export interface ProofPort {
 }
 
 export const TOPK = 128;
+/** The auditor's per-chunk cut (toploc_v) and the share of chunks that must pass (toploc_p), PROTOCOL 2. */
+export const TOPLOC_V = 40;
+export const TOPLOC_P = 0.99;
 export const DECODE_BATCHING = 32;

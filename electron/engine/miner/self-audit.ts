@@ -6,13 +6,13 @@ import type { SelfAuditSummary } from '../../../shared/miner.ts';
 import { float64ToBf16 } from '../proof/bf16.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { AuditSample } from './request-pipeline.ts';
-import type { ProofPort } from './proof-port.ts';
+import { TOPK, TOPLOC_V, type ProofPort } from './proof-port.ts';
 import { postGenerate } from './serve-http.ts';
 
-/** The auditor's cut between honest rounding noise (~0.2 at P99) and a cheaper model (~0.55). */
-export const CHEAT_SCORE = 0.4;
-/** Warn well before the threshold: the drift is what matters. */
-const WARN_SHARE = 0.6;
+/** The auditor's per-chunk cut as a score: toploc_v mismatches of k (40 / 128). */
+export const CHEAT_SCORE = TOPLOC_V / TOPK;
+/** Warn before the cut: honest FP8 serving scored about 0.18-0.23 at P99, so drift above 80% of it is news. */
+const WARN_SHARE = 0.8;
 
 export interface SelfAuditOptions {
   proof: ProofPort;
@@ -33,6 +33,7 @@ export class SelfAuditor {
   private busy = false;
   private lastAt = 0;
   private readonly scores: number[] = [];
+  private failedChunks = 0;
   private audited = 0;
   private skipped = 0;
   private failures = 0;
@@ -65,8 +66,8 @@ export class SelfAuditor {
     const max = recent.length > 0 ? Math.max(...recent) : null;
     const last = this.scores[this.scores.length - 1] ?? null;
     let warning: string | null = null;
-    if (max !== null && max > CHEAT_SCORE) warning = `self-audit: proof mismatch ${max.toFixed(2)} above the auditor's ${CHEAT_SCORE} cut: the serve's numerics differ from the checkpoint's`;
-    else if (mean !== null && mean > CHEAT_SCORE * WARN_SHARE) warning = `self-audit: proof mismatch ${mean.toFixed(2)} drifting toward the auditor's ${CHEAT_SCORE} cut`;
+    if (this.failedChunks > 0) warning = `self-audit: ${this.failedChunks} proof chunk(s) above the auditor's ${TOPLOC_V} of ${TOPK} mismatch cut: the serve's numerics differ from the checkpoint's`;
+    else if (mean !== null && mean > CHEAT_SCORE * WARN_SHARE) warning = `self-audit: proof mismatch ${mean.toFixed(2)} drifting toward the auditor's ${CHEAT_SCORE.toFixed(2)} cut`;
     return { audited: this.audited, skipped: this.skipped, failures: this.failures, lastScore: last, meanScore: mean, maxScore: max, threshold: CHEAT_SCORE, warning };
   }
 
@@ -85,9 +86,10 @@ export class SelfAuditor {
       const v = await this.o.proof.verifyProofs(t.proofs, rows, t.topk, t.decode_batching_size);
       this.audited += 1;
       this.scores.push(v.score);
+      this.failedChunks += v.mismatches.filter((m) => m > TOPLOC_V).length;
       if (this.scores.length > 500) this.scores.shift();
       this.o.onResult?.(sample.requestId, v.score, v.chunks, null);
-      if (v.score > CHEAT_SCORE * WARN_SHARE) this.o.log.warn(`self-audit ${sample.requestId}: mismatch ${v.score.toFixed(3)} (auditor cut ${CHEAT_SCORE})`);
+      if (v.score > CHEAT_SCORE * WARN_SHARE) this.o.log.warn(`self-audit ${sample.requestId}: mismatch ${v.score.toFixed(3)} (auditor cut ${CHEAT_SCORE.toFixed(3)})`);
       return v.score;
     } catch (e) {
       this.failures += 1;

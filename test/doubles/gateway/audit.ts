@@ -2,7 +2,7 @@
 // recomputing the activations with the fake serve's deterministic model and verifying the
 // TOPLOC proof against them. Verdicts: pass, cheat, unproven.
 import type { Commitment } from '../../../electron/engine/miner/frames.ts';
-import type { ProofPort } from '../../../electron/engine/miner/proof-port.ts';
+import { TOPLOC_P, TOPLOC_V, type ProofPort } from '../../../electron/engine/miner/proof-port.ts';
 import { float32ArrayToBf16 } from '../../../electron/engine/proof/index.ts';
 import { computeHiddenStates } from '../fake-sglang/model.ts';
 import { loadCheckpointSpec, type CheckpointSpec } from '../fake-sglang/vocab-plan.ts';
@@ -20,12 +20,9 @@ export interface AuditResult {
 
 export type Auditor = (requestId: string, c: Commitment) => Promise<AuditResult>;
 
-/** Honest rounding noise stays far below this; an int4 serve lands well above it. */
-export const DEFAULT_CHEAT_SCORE = 0.4;
 
-export function createModelAuditor(checkpointDir: string, proof: ProofPort, opts: { expectedModelRoot?: string; cheatScore?: number; seed?: number } = {}): Auditor {
+export function createModelAuditor(checkpointDir: string, proof: ProofPort, opts: { expectedModelRoot?: string; seed?: number } = {}): Auditor {
   const spec: CheckpointSpec = loadCheckpointSpec(checkpointDir);
-  const cheat = opts.cheatScore ?? DEFAULT_CHEAT_SCORE;
   return async (requestId, c) => {
     const t = c.toploc;
     if (opts.expectedModelRoot !== undefined && c.model_root !== opts.expectedModelRoot) {
@@ -39,7 +36,10 @@ export function createModelAuditor(checkpointDir: string, proof: ProofPort, opts
     const rows = computeHiddenStates(seq, { hiddenSize: spec.hiddenSize, vocab: spec.vocab, seed: opts.seed }, t.prompt_ids.length - 1).map((r) => float32ArrayToBf16(r));
     const v = await proof.verifyProofs(t.proofs, rows, t.topk, t.decode_batching_size);
     if (v.chunks === 0 || v.unusable === v.chunks) return { requestId, verdict: 'unproven', score: null, chunks: v.chunks, reason: 'no usable proof chunk' };
-    const verdict: Verdict = v.score > cheat ? 'cheat' : 'pass';
-    return { requestId, verdict, score: v.score, chunks: v.chunks, reason: verdict === 'cheat' ? `mean top-k mismatch ${v.score.toFixed(2)} above ${cheat}` : null };
+    // A chunk passes with at most toploc_v exponent mismatches; the request needs toploc_p of its chunks to pass.
+    const passing = v.mismatches.filter((m) => m <= TOPLOC_V).length;
+    const verdict: Verdict = passing / v.chunks >= TOPLOC_P ? 'pass' : 'cheat';
+    const reason = verdict === 'cheat' ? `${v.chunks - passing} of ${v.chunks} chunks above ${TOPLOC_V} mismatches, mean ${v.score.toFixed(2)}` : null;
+    return { requestId, verdict, score: v.score, chunks: v.chunks, reason };
   };
 }
