@@ -37,7 +37,7 @@ describe('miner against the gateway double and a fake serve', () => {
       expect((await done).cancelled).toBe(true);
       await until(() => m.snapshot().recent.some((r) => r.corrId === corrId), 10_000, 'the cancelled record');
       expect(m.snapshot().recent.find((r) => r.corrId === corrId)?.outcome).toBe('cancelled');
-      await until(() => false || gw.framesAfterCancel.length > 0 || m.snapshot().stats.inflight === 0, 5000, 'the job to end');
+      await until(() => m.snapshot().stats.inflight === 0, 5000, 'the job to end');
       // A later answer would have been recorded as a frame after the cancel.
       await new Promise((r) => setTimeout(r, 300));
       expect(gw.framesAfterCancel).toEqual([]);
