@@ -163,6 +163,7 @@ export const run: CliCommand = async (args, io) => {
         return await register(p, io);
       case 'miner-key':
         return await minerKey(p, io);
+      case undefined:
       default:
         io.stdout(USAGE);
         return sub === undefined || p.flags.has('help') ? 0 : 2;
