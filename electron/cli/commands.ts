@@ -14,6 +14,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   validator: { summary: 'validator tools: check-payload < payload.json (--master SS58, --netuid N)', load: () => import('./validator.ts') },
   service: { summary: 'install|uninstall|status the systemd unit of a headless miner or validator', load: () => import('./service.ts') },
   headless: { summary: 'run the engine without a display and serve the panel to a browser (--port, --host, --data-dir)', load: () => import('./headless.ts') },
+  serve: { summary: 'sglang serve: plan (argv/env/port per engine), runtimes, checkpoint (download, identity), run', load: () => import('./serve.ts') },
   wallet: { summary: 'btcli wallets: list, create-hotkey, status, register, miner-key (--wallet, --hotkey, --wallet-path)', load: () => import('./wallet.ts') },
   doctor: { summary: 'hardware report: GPUs, host, verdict, serve plan (--json for scripts)', load: () => import('./doctor.ts') },
 };

@@ -66,3 +66,8 @@ export function checkCheckpointFolder(dir: string, listing: HubFile[] | null = r
 export function checkpointIdentity(dir: string): Promise<string> {
   return checkpointModelRoot(dir);
 }
+
+/** Where the panel keeps a repo's checkpoint: `<data>/checkpoints/<owner>/<name>`. */
+export function defaultCheckpointDir(checkpointsRoot: string, repo: string): string {
+  return join(checkpointsRoot, ...repo.split('/'));
+}
