@@ -183,7 +183,12 @@ export class FakeEngine {
       return;
     }
     const st: ModelState = m.initialState();
-    const firstRow = matched >= ids.length ? ids.length : matched;
+    // Stock sglang copies the prompt rows out of the LAST prefill forward only: with chunked
+    // prefill that is the last chunk of the uncached tokens (SGLANG.md A2).
+    const size = this.args.chunkedPrefillSize ?? -1;
+    const chunk = size > 0 ? size : Infinity;
+    const uncached = ids.length - matched;
+    const firstRow = uncached <= 0 ? ids.length : ids.length - (((uncached - 1) % chunk) + 1);
     for (let i = 0; i < ids.length; i++) {
       m.advance(st, ids[i]!);
       // Trimmed serves never materialise the block: only the last prompt row survives.

@@ -6,12 +6,12 @@ import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Tokenizer } from 'tokenizers';
-import { formatTrimArmedLine, formatTrimInertLine, SUPPORTED_SGLANG_VERSIONS } from '../../../electron/engine/serve/trim-module.ts';
 import { ArgError, parseArgs, USAGE, type FakeServeArgs } from './args.ts';
 import { Detokenizer } from './detokenizer.ts';
 import { FakeEngine } from './engine.ts';
 import { modelFor } from './model.ts';
 import { PrefixCache } from './prefix-cache.ts';
+import { decideTrim } from './trim-decision.ts';
 import { route, type ServeState } from './routes.ts';
 import { bindErrorLine, bootLog, log, raw, uvicornLines, warmupLog } from './startup-log.ts';
 import { loadCheckpointSpec } from './vocab-plan.ts';
@@ -36,12 +36,11 @@ async function main(): Promise<void> {
   const cache = new PrefixCache(args.maxTotalTokens);
 
   // The trim hook prints at interpreter start, before any sglang line.
-  const trimActive = args.trimHiddenStates && SUPPORTED_SGLANG_VERSIONS.includes(args.sglangVersion);
-  if (args.trimHiddenStates) {
-    raw(trimActive ? formatTrimArmedLine(args.sglangVersion) : formatTrimInertLine(args.sglangVersion, `version not in the supported list ${SUPPORTED_SGLANG_VERSIONS.join(', ')}`));
-  }
+  const trim = decideTrim(args.trimHiddenStates, args.sglangVersion, process.env);
+  if (trim.line !== null) raw(trim.line);
+  const trimActive = trim.active;
   const engine = new FakeEngine(args, model, cache, new Detokenizer(args.modelPath), trimActive);
-  await bootLog(args, { maxTotalTokens: args.maxTotalTokens, contextLength, maxRunning, chunkedPrefill: args.chunkedPrefillSize ?? 8192 });
+  await bootLog(args, { maxTotalTokens: args.maxTotalTokens, contextLength, maxRunning, chunkedPrefill: args.chunkedPrefillSize ?? -1 });
 
   let tokenizer: Tokenizer | null = null;
   const state: ServeState = {

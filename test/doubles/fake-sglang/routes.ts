@@ -135,7 +135,7 @@ function serverInfo(s: ServeState): Record<string, unknown> {
   return {
     model_path: a.modelPath, tokenizer_path: a.modelPath, served_model_name: a.servedModelName ?? a.modelPath,
     tp_size: a.tpSize, dp_size: 1, mem_fraction_static: a.memFractionStatic ?? 0.83, kv_cache_dtype: a.kvCacheDtype,
-    context_length: a.contextLength, max_running_requests: s.engine.maxRunning, chunked_prefill_size: a.chunkedPrefillSize ?? 8192,
+    context_length: a.contextLength, max_running_requests: s.engine.maxRunning, chunked_prefill_size: a.chunkedPrefillSize ?? -1,
     enable_return_hidden_states: a.enableReturnHiddenStates, enable_cache_report: a.enableCacheReport,
     enable_metrics: a.enableMetrics, host: a.host, port: a.port, cpu_offload_gb: a.cpuOffloadGb,
     disable_custom_all_reduce: a.disableCustomAllReduce, stream_interval: a.streamInterval, incremental_streaming_output: false,

@@ -24,11 +24,11 @@ export interface FakeSglang {
 }
 
 /** Spawns `node main.ts --model-path <checkpoint-tiny> --port 0 ...extraArgs`. */
-export function startFakeSglang(extraArgs: string[] = [], opts: { modelPath?: string } = {}): FakeSglang {
+export function startFakeSglang(extraArgs: string[] = [], opts: { modelPath?: string; env?: NodeJS.ProcessEnv } = {}): FakeSglang {
   const args = [FAKE_SGLANG_MAIN, '--model-path', opts.modelPath ?? CHECKPOINT_TINY];
   if (!extraArgs.includes('--port')) args.push('--port', '0');
   args.push(...extraArgs);
-  const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: opts.env ?? process.env });
   const lines: string[] = [];
   const listeners = new Set<() => void>();
   let exitedFlag = false;

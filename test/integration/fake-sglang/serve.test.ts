@@ -93,6 +93,21 @@ describe('fake sglang serve (stock, untrimmed)', () => {
     expect((longer.meta_info.hidden_states![0] as number[][]).length).toBe(4);
   });
 
+  it('with --chunked-prefill-size, the stock prefill block holds only the last chunk', async () => {
+    const chunked = startFakeSglang(['--enable-return-hidden-states', '--chunked-prefill-size', '16']);
+    try {
+      const curl = await chunked.url();
+      await chunked.waitForLine(/ready to roll/);
+      const ids = prompt(40, 5);
+      const out = (await (await post(`${curl}/generate`, { input_ids: ids, sampling_params: { max_new_tokens: 2 }, return_hidden_states: true })).json()) as GenerateBody;
+      const block = out.meta_info.hidden_states![0] as number[][];
+      expect(block).toHaveLength(8); // 40 = 16 + 16 + 8
+      expect(block[7]).toEqual(Array.from(computeHiddenStates(ids, modelOpts, 39)[0]!));
+    } finally {
+      await chunked.stop();
+    }
+  });
+
   it('ends a running request with finish_reason abort on /abort_request', async () => {
     const slow = startFakeSglang(['--tokens-per-s', '20']);
     try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTrimLogLine } from '../../../electron/engine/serve/trim-module.ts';
+import { parseTrimLogLine, trimModuleDir } from '../../../electron/engine/serve/trim-module.ts';
 import { startFakeSglang } from '../../doubles/fake-sglang/spawn.ts';
 import { loadCheckpointSpec } from '../../doubles/fake-sglang/vocab-plan.ts';
 import { CHECKPOINT_TINY } from '../../doubles/fake-sglang/spawn.ts';
@@ -75,6 +75,20 @@ describe('--trim-hidden-states (the engy_trim module, as the fake serve mimics i
       expect((out.meta_info.hidden_states![0] as number[][]).length).toBe(30);
     } finally {
       await serve.stop();
+    }
+  });
+
+  it('arms from PYTHONPATH like the real module, and ENGY_TRIM_DISABLE keeps it inert', async () => {
+    const armed = startFakeSglang(['--enable-return-hidden-states'], { env: { ...process.env, PYTHONPATH: trimModuleDir() } });
+    const disabled = startFakeSglang(['--enable-return-hidden-states'], { env: { ...process.env, PYTHONPATH: trimModuleDir(), ENGY_TRIM_DISABLE: '1' } });
+    try {
+      await Promise.all([armed.waitForLine(/ready to roll/), disabled.waitForLine(/ready to roll/)]);
+      expect(armed.lines.map(parseTrimLogLine).find((x) => x !== null)).toEqual({ armed: true, sglangVersion: '0.5.12.post1' });
+      expect(disabled.lines.map(parseTrimLogLine).find((x) => x !== null)).toEqual({ armed: false, sglangVersion: '0.5.12.post1', reason: 'disabled by ENGY_TRIM_DISABLE' });
+      const out = JSON.parse((await generate(await armed.url(), { ...body, input_ids: longPrompt.slice(0, 30) })).text) as GenerateBody;
+      expect((out.meta_info.hidden_states![0] as number[][]).length).toBe(1);
+    } finally {
+      await Promise.all([armed.stop(), disabled.stop()]);
     }
   });
 });
