@@ -14,6 +14,44 @@ export interface SubnetFacts {
   /** Burn(netuid) in rao: the current burned_register cost. */
   burnRao: bigint;
   subnetworkN: number;
+  /** First block of the next epoch (SubnetInfoRuntimeApi.get_next_epoch_start_block; legacy formula as fallback). */
+  nextEpochBlock?: number;
+  /** StakeThreshold: minimum stake (rao) to set weights; the subnet owner is exempt. */
+  stakeThresholdRao?: bigint;
+  /** MinAllowedWeights(netuid): shortest weight vector the chain accepts (unless a single self-weight). */
+  minAllowedWeights?: number;
+}
+
+/** Hotkeys by uid plus the per-uid vectors the panel shows, read at one moment. */
+export interface MetagraphFacts {
+  netuid: number;
+  block: number;
+  /** hotkeys[uid]. */
+  hotkeys: string[];
+  validatorPermit: boolean[];
+  lastUpdate: number[];
+}
+
+/** What a neuron earned at the last epoch, and what that is worth (CHAIN.md 2.3). */
+export interface EarningsFacts {
+  netuid: number;
+  uid: number;
+  block: number;
+  tempo: number;
+  /** Incentive[uid] / 65535: the miner's share of the miner half. */
+  incentive: number;
+  /** Dividends[uid] / 65535: the validator's share. */
+  dividends: number;
+  /** Emission[uid]: alpha rao emitted to the uid at the last epoch. */
+  emissionRao: bigint;
+  subnetTaoRao: bigint;
+  subnetAlphaInRao: bigint;
+  /** TAO per alpha, SubnetTAO / SubnetAlphaIn (the 50/50 balancer spot price); 0 when the pool is empty. */
+  alphaPriceTao: number;
+  /** Emission / 1e9 * 7200 / tempo (12 s blocks). */
+  alphaPerDay: number;
+  /** alphaPerDay at the spot price; selling would slip. */
+  taoPerDayAtSpot: number;
 }
 
 export interface NeuronFacts {

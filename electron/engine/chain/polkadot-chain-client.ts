@@ -1,0 +1,339 @@
+// ChainPort on @polkadot/api 16.5: one websocket to a subtensor node, reads through batched storage queries,
+// writes signed by a KeySigner and followed to inclusion. All keys and types come from the node's metadata.
+import { ApiPromise, WsProvider } from '@polkadot/api';
+import type { SubmittableExtrinsic } from '@polkadot/api/types';
+import type { Codec } from '@polkadot/types/types';
+import { AppFailure } from '../../../shared/errors.ts';
+import { Emitter } from '../lib/emitter.ts';
+import { silentLogger, type Logger } from '../lib/logger.ts';
+import { MODULE_ERROR_TEXT } from './chain-errors.ts';
+import type { ChainPort, EarningsFacts, KeySigner, MetagraphFacts, NeuronFacts, SubmitOutcome, SubnetFacts } from './ports.ts';
+import { submitAndWait } from './submit-extrinsic.ts';
+
+export interface ChainClientOptions {
+  /** One URL, or several to rotate through on reconnect. */
+  endpoint: string | string[];
+  /** Give up the first connection after this long. Default 15 s. */
+  connectTimeoutMs?: number;
+  /** Delay between reconnect attempts after a drop. Default 2.5 s (the provider's own default). */
+  reconnectMs?: number;
+  /** How long to wait for inclusion of a transaction. Default 120 s (10 blocks). */
+  submitTimeoutMs?: number;
+  /** Transaction mortality in blocks. Default 128, as the bittensor SDK. */
+  era?: number;
+  logger?: Logger;
+}
+
+export type ChainConnectionEvent = { state: 'connected'; endpoint: string } | { state: 'disconnected'; endpoint: string };
+
+/** The runtime's data-less transaction extensions: declared so polkadot-js does not warn about them. */
+const NO_DATA = { extrinsic: {}, payload: {} };
+const SUBTENSOR_EXTENSIONS = {
+  SudoTransactionExtension: NO_DATA,
+  CheckShieldedTxValidity: NO_DATA,
+  SubtensorTransactionExtension: NO_DATA,
+  DrandPriority: NO_DATA,
+};
+
+const num = (c: Codec | undefined): number => Number(c?.toString() ?? 0);
+const big = (c: Codec | undefined): bigint => BigInt(c?.toString() ?? 0);
+const bool = (c: Codec | undefined): boolean => c?.toJSON() === true;
+const numVec = (c: Codec | undefined): number[] => ((c?.toJSON() as (number | string)[] | null) ?? []).map(Number);
+const boolVec = (c: Codec | undefined): boolean[] => ((c?.toJSON() as boolean[] | null) ?? []).map((b) => b === true);
+/** AccountId storage defaults to the all-zero account: treat it as "none". */
+const account = (c: Codec | undefined): string | null => (!c || c.toU8a().every((b) => b === 0) ? null : c.toString());
+
+const unreachable = (endpoint: string, why: string) =>
+  new AppFailure(
+    'chain-unreachable',
+    `Could not reach the chain at ${endpoint} (${why}). Check the internet connection, or pick another endpoint: finney, test network, a local node or a custom URL.`,
+  );
+
+export class PolkadotChainClient implements ChainPort {
+  readonly api: ApiPromise;
+  private readonly provider: WsProvider;
+  private readonly opts: Required<Omit<ChainClientOptions, 'endpoint' | 'logger'>>;
+  private readonly log: Logger;
+  private readonly statusEmitter = new Emitter<ChainConnectionEvent>();
+  /** Fires on every drop and every reconnect (the provider retries by itself). */
+  readonly onConnection = this.statusEmitter.event;
+
+  private constructor(api: ApiPromise, provider: WsProvider, opts: ChainClientOptions) {
+    this.api = api;
+    this.provider = provider;
+    this.opts = {
+      connectTimeoutMs: opts.connectTimeoutMs ?? 15_000,
+      reconnectMs: opts.reconnectMs ?? 2_500,
+      submitTimeoutMs: opts.submitTimeoutMs ?? 120_000,
+      era: opts.era ?? 128,
+    };
+    this.log = opts.logger ?? silentLogger;
+    api.on('disconnected', () => {
+      this.log.warn(`chain connection to ${this.endpoint} dropped; reconnecting`);
+      this.statusEmitter.fire({ state: 'disconnected', endpoint: this.endpoint });
+    });
+    api.on('connected', () => {
+      this.log.info(`chain connected to ${this.endpoint}`);
+      this.statusEmitter.fire({ state: 'connected', endpoint: this.endpoint });
+    });
+  }
+
+  /** Connects and loads the runtime metadata, or throws AppFailure('chain-unreachable') within the timeout. */
+  static async connect(opts: ChainClientOptions): Promise<PolkadotChainClient> {
+    const endpoints = Array.isArray(opts.endpoint) ? opts.endpoint : [opts.endpoint];
+    const first = endpoints[0];
+    if (!first) throw new RangeError('PolkadotChainClient.connect needs at least one endpoint');
+    const timeoutMs = opts.connectTimeoutMs ?? 15_000;
+    const provider = new WsProvider(endpoints, opts.reconnectMs ?? 2_500);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      const api = await Promise.race([
+        ApiPromise.create({ provider, throwOnConnect: true, noInitWarn: true, signedExtensions: SUBTENSOR_EXTENSIONS }),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(unreachable(first, `no answer within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+        }),
+      ]);
+      return new PolkadotChainClient(api, provider, opts);
+    } catch (e) {
+      // Without this the provider would keep redialling in the background forever.
+      await provider.disconnect().catch(() => undefined);
+      if (e instanceof AppFailure) throw e;
+      throw unreachable(first, e instanceof Error ? e.message : String(e));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** The URL in use (it rotates through the list on reconnect). */
+  get endpoint(): string {
+    return this.provider.endpoint;
+  }
+
+  get isConnected(): boolean {
+    return this.api.isConnected;
+  }
+
+  async blockNumber(): Promise<number> {
+    return this.read(async () => (await this.api.rpc.chain.getHeader()).number.toNumber());
+  }
+
+  async subnetFacts(netuid: number): Promise<SubnetFacts> {
+    return this.read(async () => {
+      const q = this.module('query');
+      const [header, values] = await Promise.all([
+        this.api.rpc.chain.getHeader(),
+        this.api.queryMulti([
+          [q('networksAdded'), netuid],
+          [q('tempo'), netuid],
+          [q('weightsSetRateLimit'), netuid],
+          [q('activityCutoffFactorMilli'), netuid],
+          [q('commitRevealWeightsEnabled'), netuid],
+          [q('weightsVersionKey'), netuid],
+          [q('subnetOwnerHotkey'), netuid],
+          [q('burn'), netuid],
+          [q('subnetworkN'), netuid],
+          [q('minAllowedWeights'), netuid],
+          q('stakeThreshold'),
+        ]),
+      ]);
+      const [exists, tempo, rate, cutoffMilli, cr, versionKey, owner, burn, n, minWeights, threshold] = values;
+      if (!bool(exists)) {
+        throw new AppFailure('not-found', `Subnet ${netuid} does not exist on this chain. Check the netuid and the network (finney or test network).`);
+      }
+      const block = header.number.toNumber();
+      const t = num(tempo);
+      return {
+        netuid,
+        block,
+        tempo: t,
+        weightsRateLimit: num(rate),
+        // Spec 424: the effective cutoff scales with tempo (utils/misc.rs get_activity_cutoff_blocks).
+        activityCutoff: Math.max(1, Math.floor((num(cutoffMilli) * t) / 1000)),
+        commitRevealEnabled: bool(cr),
+        weightsVersionKey: big(versionKey),
+        ownerHotkey: account(owner),
+        burnRao: big(burn),
+        subnetworkN: num(n),
+        nextEpochBlock: await this.nextEpochBlock(netuid, block, t),
+        stakeThresholdRao: big(threshold),
+        minAllowedWeights: num(minWeights),
+      };
+    });
+  }
+
+  async neuron(netuid: number, hotkey: string): Promise<NeuronFacts> {
+    return this.read(async () => {
+      const q = this.module('query');
+      const [uidOpt, permits, lastUpdates, stake] = await this.api.queryMulti([
+        [q('uids'), [netuid, hotkey]],
+        [q('validatorPermit'), netuid],
+        [q('lastUpdate'), netuid],
+        [q('totalHotkeyAlpha'), [hotkey, netuid]],
+      ]);
+      const uidJson = uidOpt?.toJSON();
+      const uid = typeof uidJson === 'number' ? uidJson : null;
+      return {
+        hotkey,
+        uid,
+        validatorPermit: uid !== null && boolVec(permits)[uid] === true,
+        lastUpdate: uid === null ? null : (numVec(lastUpdates)[uid] ?? null),
+        stakeRao: big(stake),
+      };
+    });
+  }
+
+  async hotkeyUids(netuid: number): Promise<Map<string, number>> {
+    return this.read(async () => {
+      const entries = await this.module('query')('keys').entries(netuid);
+      const out = new Map<string, number>();
+      for (const [key, hotkey] of entries) out.set(hotkey.toString(), num(key.args[1]));
+      return out;
+    });
+  }
+
+  async metagraph(netuid: number): Promise<MetagraphFacts> {
+    return this.read(async () => {
+      const q = this.module('query');
+      const [header, uids, [permits, lastUpdates]] = await Promise.all([
+        this.api.rpc.chain.getHeader(),
+        this.hotkeyUids(netuid),
+        this.api.queryMulti([
+          [q('validatorPermit'), netuid],
+          [q('lastUpdate'), netuid],
+        ]),
+      ]);
+      const hotkeys: string[] = [];
+      for (const [hk, uid] of uids) hotkeys[uid] = hk;
+      return { netuid, block: header.number.toNumber(), hotkeys, validatorPermit: boolVec(permits), lastUpdate: numVec(lastUpdates) };
+    });
+  }
+
+  async earningsFacts(netuid: number, uid: number): Promise<EarningsFacts> {
+    return this.read(async () => {
+      const q = this.module('query');
+      const [header, values] = await Promise.all([
+        this.api.rpc.chain.getHeader(),
+        this.api.queryMulti([
+          [q('tempo'), netuid],
+          [q('incentive'), netuid],
+          [q('dividends'), netuid],
+          [q('emission'), netuid],
+          [q('subnetTAO'), netuid],
+          [q('subnetAlphaIn'), netuid],
+        ]),
+      ]);
+      const [tempo, incentive, dividends, emission, tao, alphaIn] = values;
+      const t = Math.max(1, num(tempo));
+      const emissionRao = BigInt((emission?.toJSON() as (number | string)[] | null)?.[uid] ?? 0);
+      const subnetTaoRao = big(tao);
+      const subnetAlphaInRao = big(alphaIn);
+      const alphaPriceTao = subnetAlphaInRao === 0n ? 0 : Number(subnetTaoRao) / Number(subnetAlphaInRao);
+      const alphaPerDay = (Number(emissionRao) / 1e9) * (7200 / t);
+      return {
+        netuid,
+        uid,
+        block: header.number.toNumber(),
+        tempo: t,
+        incentive: (numVec(incentive)[uid] ?? 0) / 65535,
+        dividends: (numVec(dividends)[uid] ?? 0) / 65535,
+        emissionRao,
+        subnetTaoRao,
+        subnetAlphaInRao,
+        alphaPriceTao,
+        alphaPerDay,
+        taoPerDayAtSpot: alphaPerDay * alphaPriceTao,
+      };
+    });
+  }
+
+  async freeBalance(address: string): Promise<bigint> {
+    return this.read(async () => {
+      const info = await this.api.query['system']?.['account']?.(address);
+      const data = (info?.toJSON() as { data?: { free?: number | string } } | undefined)?.data;
+      return BigInt(data?.free ?? 0);
+    });
+  }
+
+  async setWeights(signer: KeySigner, netuid: number, uids: number[], weights: number[], versionKey: bigint): Promise<SubmitOutcome> {
+    const bad = (message: string): SubmitOutcome => ({ ok: false, kind: 'refused', code: 'BadInput', message });
+    const u16 = (v: number) => Number.isInteger(v) && v >= 0 && v <= 65535;
+    if (uids.length !== weights.length) return bad('The weight vector is malformed (uids and values differ in length). This is a bug: please report it.');
+    if (!uids.every(u16) || !weights.every(u16)) return bad('Weights and uids must be whole numbers from 0 to 65535. This is a bug: please report it.');
+    let cr: boolean;
+    try {
+      const flag = await this.module('query')('commitRevealWeightsEnabled')(netuid);
+      cr = bool(flag);
+    } catch (e) {
+      return { ok: false, kind: 'transport', code: 'disconnected', message: this.transportMessage(e) };
+    }
+    if (cr) {
+      // The chain would refuse it anyway (CommitRevealEnabled); say so without spending a submission.
+      return { ok: false, kind: 'refused', code: 'CommitRevealEnabled', message: MODULE_ERROR_TEXT['CommitRevealEnabled'] ?? '' };
+    }
+    return this.send(this.module('tx')('setWeights')(netuid, uids, weights, versionKey), signer);
+  }
+
+  burnedRegister(coldkey: KeySigner, netuid: number, hotkey: string): Promise<SubmitOutcome> {
+    return this.send(this.module('tx')('burnedRegister')(netuid, hotkey), coldkey);
+  }
+
+  registerLimit(coldkey: KeySigner, netuid: number, hotkey: string, limitPriceRao: bigint): Promise<SubmitOutcome> {
+    return this.send(this.module('tx')('registerLimit')(netuid, hotkey, limitPriceRao), coldkey);
+  }
+
+  async close(): Promise<void> {
+    this.statusEmitter.clear();
+    await this.api.disconnect();
+  }
+
+  private async send(tx: SubmittableExtrinsic<'promise'>, signer: KeySigner): Promise<SubmitOutcome> {
+    if (!this.api.isConnected) {
+      return { ok: false, kind: 'transport', code: 'disconnected', message: 'The chain connection is down; the app keeps reconnecting. Try again in a moment.' };
+    }
+    const outcome = await submitAndWait(this.api, tx, signer, { timeoutMs: this.opts.submitTimeoutMs, era: this.opts.era });
+    if (outcome.ok) this.log.info(`${tx.method.section}.${tx.method.method} included in block ${outcome.blockNumber}`);
+    else this.log.warn(`${tx.method.section}.${tx.method.method} failed (${outcome.kind} ${outcome.code}): ${outcome.message}`);
+    return outcome;
+  }
+
+  private async nextEpochBlock(netuid: number, block: number, tempo: number): Promise<number> {
+    try {
+      const fn = this.api.call['subnetInfoRuntimeApi']?.['getNextEpochStartBlock'];
+      if (fn) {
+        const v = (await fn(netuid)).toJSON();
+        if (typeof v === 'number' || typeof v === 'string') return Number(v);
+      }
+    } catch (e) {
+      this.log.debug(`get_next_epoch_start_block unavailable (${e instanceof Error ? e.message : String(e)}); using the legacy formula`);
+    }
+    // Legacy (pre-spec-424) schedule, as btcli computes it.
+    return block + tempo - ((block + netuid + 1) % (tempo + 1));
+  }
+
+  /** SubtensorModule storage entries or calls by name; a missing one means the node runs another runtime. */
+  private module(kind: 'query'): (name: string) => NonNullable<NonNullable<ApiPromise['query'][string]>[string]>;
+  private module(kind: 'tx'): (name: string) => NonNullable<NonNullable<ApiPromise['tx'][string]>[string]>;
+  private module(kind: 'query' | 'tx') {
+    const section = this.api[kind]['subtensorModule'];
+    return (name: string) => {
+      const item = section?.[name];
+      if (!item) {
+        throw new AppFailure('chain-unreachable', `This node does not look like a Bittensor (subtensor) node: SubtensorModule.${name} is missing. Pick a Bittensor endpoint.`);
+      }
+      return item;
+    };
+  }
+
+  private transportMessage(e: unknown): string {
+    return `Lost the connection to the chain (${e instanceof Error ? e.message : String(e)}). The app keeps reconnecting; try again in a moment.`;
+  }
+
+  private async read<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (e) {
+      if (e instanceof AppFailure) throw e;
+      throw new AppFailure('chain-unreachable', this.transportMessage(e));
+    }
+  }
+}

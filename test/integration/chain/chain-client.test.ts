@@ -1,0 +1,232 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Keyring } from '@polkadot/keyring';
+import { Metadata, TypeRegistry } from '@polkadot/types';
+import { blake2AsU8a, signatureVerify } from '@polkadot/util-crypto';
+import { readFileSync } from 'node:fs';
+import { AppFailure } from '../../../shared/errors.ts';
+import { keySignerFromPair } from '../../../electron/engine/chain/key-signer.ts';
+import { MODULE_ERROR_TEXT, POOL_CUSTOM_TEXT } from '../../../electron/engine/chain/chain-errors.ts';
+import { PolkadotChainClient } from '../../../electron/engine/chain/polkadot-chain-client.ts';
+import { startDevChain, type RunningDevChain } from '../../doubles/dev-chain/index.ts';
+import { devKeys, sn53Seed, SN53, TAO, type DevKeys } from '../../doubles/dev-chain/sn53-seed.ts';
+
+let dev: RunningDevChain;
+let client: PolkadotChainClient;
+let keys: DevKeys;
+
+beforeAll(async () => {
+  keys = await devKeys();
+  dev = await startDevChain({ port: 0, blockMs: 40, startBlocks: 3, seed: sn53Seed(keys, { weightsRateLimit: 10_000 }) });
+  client = await PolkadotChainClient.connect({ endpoint: dev.url, connectTimeoutMs: 10_000, submitTimeoutMs: 10_000, reconnectMs: 200 });
+});
+
+afterAll(async () => {
+  await client?.close();
+  await dev?.close();
+});
+
+describe('PolkadotChainClient reads against the dev chain', () => {
+  it('reads the subnet facts with the derived quantities', async () => {
+    const f = await client.subnetFacts(SN53);
+    expect(f).toMatchObject({
+      netuid: 53,
+      tempo: 360,
+      weightsRateLimit: 10_000,
+      // floor(13889 * 360 / 1000): the spec-424 effective cutoff.
+      activityCutoff: 5000,
+      commitRevealEnabled: false,
+      weightsVersionKey: 0n,
+      ownerHotkey: keys.owner.address,
+      burnRao: TAO,
+      subnetworkN: 5,
+      stakeThresholdRao: 0n,
+      minAllowedWeights: 1,
+    });
+    expect(f.block).toBeGreaterThanOrEqual(3);
+    const s = dev.state.subnet(SN53);
+    expect(f.nextEpochBlock).toBe((s?.lastEpochBlock ?? -1) + 360);
+    expect((await client.subnetFacts(7)).commitRevealEnabled).toBe(true);
+  });
+
+  it('says when the subnet does not exist', async () => {
+    await expect(client.subnetFacts(99)).rejects.toMatchObject({ code: 'not-found' });
+  });
+
+  it('reads a neuron: uid, permit, stake, last update', async () => {
+    expect(await client.neuron(SN53, keys.noPermit.address)).toEqual({
+      hotkey: keys.noPermit.address,
+      uid: 2,
+      validatorPermit: false,
+      lastUpdate: 0,
+      stakeRao: 5n * TAO,
+    });
+    const v = await client.neuron(SN53, keys.validator.address);
+    expect(v).toMatchObject({ uid: 1, validatorPermit: true, stakeRao: 1000n * TAO });
+    expect(await client.neuron(SN53, keys.stranger.address)).toMatchObject({ uid: null, validatorPermit: false, lastUpdate: null, stakeRao: 0n });
+  });
+
+  it('reads the metagraph (hotkeys by uid) and the hotkey -> uid map', async () => {
+    const m = await client.hotkeyUids(SN53);
+    expect(m.get(keys.miners[1].address)).toBe(4);
+    expect(m.get(keys.owner.address)).toBe(0);
+    const g = await client.metagraph(SN53);
+    expect(g.hotkeys.length).toBeGreaterThanOrEqual(5);
+    expect(g.hotkeys[3]).toBe(keys.miners[0].address);
+    expect(g.validatorPermit.slice(0, 3)).toEqual([false, true, false]);
+  });
+
+  it('reads balances and earnings', async () => {
+    expect(await client.freeBalance(keys.poorColdkey.address)).toBe(TAO / 100n);
+    expect(await client.freeBalance(keys.stranger.address)).toBe(0n);
+    const e = await client.earningsFacts(SN53, 3);
+    expect(e.incentive).toBeCloseTo(49151 / 65535, 9);
+    expect(e.emissionRao).toBe(2n * TAO);
+    expect(e.alphaPriceTao).toBeCloseTo(0.02, 12);
+    // 2 alpha per epoch, 20 epochs a day at tempo 360.
+    expect(e.alphaPerDay).toBeCloseTo(40, 9);
+    expect(e.taoPerDayAtSpot).toBeCloseTo(0.8, 9);
+    expect((await client.blockNumber()) >= e.block).toBe(true);
+  });
+});
+
+describe('PolkadotChainClient set_weights', () => {
+  it('lands: weights and LastUpdate change, and the extrinsic is exactly set_weights(53, uids, weights, 0), validly signed', async () => {
+    const before = dev.chain.submitted.length;
+    const out = await client.setWeights(keySignerFromPair(keys.validator), SN53, [0, 3, 4], [100, 60000, 5435], 0n);
+    expect(out).toMatchObject({ ok: true });
+    if (!out.ok) return;
+    expect(dev.state.weightsOf(SN53, 1)).toEqual([
+      [0, 109],
+      [3, 65535],
+      [4, 5936],
+    ]);
+    expect(dev.state.lastUpdateOf(SN53, 1)).toBe(out.blockNumber);
+    expect((await client.neuron(SN53, keys.validator.address)).lastUpdate).toBe(out.blockNumber);
+
+    // Decode what went over the wire with a registry of our own, from the fixture metadata.
+    const sent = dev.chain.submitted.slice(before);
+    expect(sent).toHaveLength(1);
+    const registry = new TypeRegistry();
+    const metadata = new Metadata(registry, readFileSync(new URL('../../fixtures/chain/finney-metadata.scale', import.meta.url)));
+    registry.setMetadata(metadata);
+    const ext = registry.createType('Extrinsic', sent[0]?.hex);
+    expect(ext.method.section).toBe('subtensorModule');
+    expect(ext.method.method).toBe('setWeights');
+    expect(ext.method.toJSON()).toEqual({ callIndex: '0x0700', args: { netuid: 53, dests: [0, 3, 4], weights: [100, 60000, 5435], version_key: 0 } });
+    expect(ext.signer.toString()).toBe(keys.validator.address);
+    // The signing payload, rebuilt from the extrinsic's own fields: era's birth block and genesis from the chain.
+    const birth = ext.era.asMortalEra.birth(out.blockNumber - 1);
+    const payload = registry.createType(
+      'ExtrinsicPayload',
+      {
+        method: ext.method.toHex(),
+        era: ext.era.toHex(),
+        nonce: ext.nonce.toNumber(),
+        tip: ext.tip.toString(),
+        mode: ext.mode.toNumber(),
+        specVersion: 424,
+        transactionVersion: 1,
+        genesisHash: dev.chain.genesisHash,
+        blockHash: dev.chain.block(birth)?.hash ?? '0x',
+      },
+      { version: 4 },
+    );
+    const bytes = payload.toU8a({ method: true });
+    const msg = bytes.length > 256 ? blake2AsU8a(bytes) : bytes;
+    expect(signatureVerify(msg, ext.signature, keys.validator.address)).toMatchObject({ isValid: true, crypto: 'sr25519' });
+    // And the same check fails for another signer, so it proves something.
+    expect(signatureVerify(msg, ext.signature, keys.noPermit.address).isValid).toBe(false);
+  });
+
+  it('too fast: the pool refusal maps to the rate-limit sentence', async () => {
+    const out = await client.setWeights(keySignerFromPair(keys.validator), SN53, [3], [1], 0n);
+    expect(out).toEqual({ ok: false, kind: 'pool', code: 'Custom:6', message: POOL_CUSTOM_TEXT[6]?.message });
+  });
+
+  it('no permit: ExtrinsicFailed NeuronNoValidatorPermit, in plain words', async () => {
+    const out = await client.setWeights(keySignerFromPair(keys.noPermit), SN53, [3, 4], [1, 1], 0n);
+    expect(out).toMatchObject({ ok: false, kind: 'dispatch', code: 'NeuronNoValidatorPermit', message: MODULE_ERROR_TEXT['NeuronNoValidatorPermit'] });
+    expect(dev.state.lastUpdateOf(SN53, 2)).toBe(0);
+  });
+
+  it('not registered: refused with the register-first sentence', async () => {
+    const out = await client.setWeights(keySignerFromPair(keys.stranger), SN53, [3], [1], 0n);
+    expect(out).toMatchObject({ ok: false, kind: 'pool', code: 'Custom:19' });
+    if (!out.ok) expect(out.message).toMatch(/not registered/);
+  });
+
+  it('commit-reveal on: refused without sending anything', async () => {
+    const before = dev.chain.submitted.length;
+    const out = await client.setWeights(keySignerFromPair(keys.validator), 7, [0], [1], 0n);
+    expect(out).toEqual({ ok: false, kind: 'refused', code: 'CommitRevealEnabled', message: MODULE_ERROR_TEXT['CommitRevealEnabled'] });
+    expect(dev.chain.submitted.length).toBe(before);
+  });
+
+  it('refuses malformed vectors before signing', async () => {
+    expect(await client.setWeights(keySignerFromPair(keys.validator), SN53, [1, 2], [1], 0n)).toMatchObject({ ok: false, code: 'BadInput' });
+    expect(await client.setWeights(keySignerFromPair(keys.validator), SN53, [1], [70000], 0n)).toMatchObject({ ok: false, code: 'BadInput' });
+  });
+});
+
+describe('PolkadotChainClient registration', () => {
+  it('burned_register: pays the burn and gets a uid', async () => {
+    const coldkey = keySignerFromPair(keys.coldkey);
+    const before = await client.freeBalance(keys.coldkey.address);
+    const out = await client.burnedRegister(coldkey, SN53, keys.stranger.address);
+    expect(out).toMatchObject({ ok: true });
+    expect(await client.freeBalance(keys.coldkey.address)).toBe(before - TAO);
+    expect((await client.neuron(SN53, keys.stranger.address)).uid).toBe(5);
+  });
+
+  it('already registered', async () => {
+    const out = await client.burnedRegister(keySignerFromPair(keys.coldkey), SN53, keys.stranger.address);
+    expect(out).toMatchObject({ ok: false, kind: 'dispatch', code: 'HotKeyAlreadyRegisteredInSubNet' });
+  });
+
+  it('balance below the burn', async () => {
+    const out = await client.burnedRegister(keySignerFromPair(keys.poorColdkey), SN53, '5C4hrfjw9DjXZTzV3MwzrrAr9P1MJhSrvWGWqi1eSuyUpnhM');
+    expect(out).toMatchObject({ ok: false, kind: 'dispatch', code: 'NotEnoughBalanceToStake' });
+    if (!out.ok) expect(out.message).toMatch(/Add TAO to the coldkey/);
+  });
+
+  it('register_limit: refuses above the cap, registers under it', async () => {
+    const cold = keySignerFromPair(keys.coldkey);
+    const fresh = new Keyring({ type: 'sr25519' }).addFromUri('//Engy//Fresh').address;
+    const capped = await client.registerLimit(cold, SN53, fresh, TAO / 2n);
+    expect(capped).toMatchObject({ ok: false, kind: 'dispatch', code: 'RegistrationPriceLimitExceeded' });
+    expect((await client.neuron(SN53, fresh)).uid).toBeNull();
+    const ok = await client.registerLimit(cold, SN53, fresh, 2n * TAO);
+    expect(ok).toMatchObject({ ok: true });
+    expect((await client.neuron(SN53, fresh)).uid).not.toBeNull();
+  });
+});
+
+describe('PolkadotChainClient connection', () => {
+  it('says clearly when the endpoint is unreachable', async () => {
+    const closed = await startDevChain({ port: 0, blockMs: 0 });
+    const url = closed.url;
+    await closed.close();
+    const err = await PolkadotChainClient.connect({ endpoint: url, connectTimeoutMs: 5000 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppFailure);
+    expect(err).toMatchObject({ code: 'chain-unreachable' });
+    expect((err as AppFailure).message).toContain(url);
+  });
+
+  it('reconnects after the connection drops and reads again', async () => {
+    const events: string[] = [];
+    const sub = client.onConnection((e) => events.push(e.state));
+    const reconnected = new Promise<void>((resolve) => {
+      const s = client.onConnection((e) => {
+        if (e.state === 'connected') {
+          void s.dispose();
+          resolve();
+        }
+      });
+    });
+    dev.dropConnections();
+    await reconnected;
+    await sub.dispose();
+    expect(events).toEqual(['disconnected', 'connected']);
+    expect((await client.subnetFacts(SN53)).tempo).toBe(360);
+  });
+});
