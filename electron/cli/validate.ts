@@ -1,7 +1,7 @@
 // `engy-panel validate`: the headless light validator (PROTOCOL 8). Flags or the upstream ENGY_SN53_*
 // environment; exits non-zero with the reason on bad configuration; SIGTERM stops it cleanly.
 import type { ChainPort } from '../engine/chain/ports.ts';
-import { LogHub } from '../engine/lib/logger.ts';
+import { LogHub, type Logger } from '../engine/lib/logger.ts';
 import { dataPaths } from '../engine/lib/paths.ts';
 import { resolveDaemonConfig, type DaemonFlags } from '../engine/validator/daemon-config.ts';
 import { runValidatorDaemon } from '../engine/validator/daemon.ts';
@@ -14,18 +14,10 @@ The same settings are read from ENGY_SN53_WALLET, ENGY_SN53_WALLET_HOTKEY, ENGY_
 ENGY_SN53_MASTER_HOTKEY, ENGY_SN53_NETUID, ENGY_SN53_POLL_S, ENGY_SN53_RESUBMIT_BLOCKS, ENGY_SN53_STATE_FILE.
 `;
 
-/** The @polkadot/api client, imported only when the daemon really starts. */
-async function polkadotChain(url: string): Promise<ChainPort> {
-  const path = '../engine/chain/polkadot-chain-client.ts';
-  let mod: { PolkadotChainClient?: { connect?: (url: string) => Promise<ChainPort> } };
-  try {
-    mod = (await import(path)) as typeof mod;
-  } catch (e) {
-    throw new Error(`the chain client (electron/engine/chain/polkadot-chain-client.ts) is not available in this build: ${(e as Error).message}`, { cause: e });
-  }
-  const connect = mod.PolkadotChainClient?.connect;
-  if (!connect) throw new Error('the chain client has no PolkadotChainClient.connect(url)');
-  return connect(url);
+/** The @polkadot/api client, imported only when the daemon really starts (the CLI's other commands never pay for it). */
+async function polkadotChain(url: string, logger: Logger): Promise<ChainPort> {
+  const { PolkadotChainClient } = await import('../engine/chain/polkadot-chain-client.ts');
+  return PolkadotChainClient.connect({ endpoint: url, logger });
 }
 
 export const run: CliCommand = async (args, io) => {
@@ -63,7 +55,7 @@ export const run: CliCommand = async (args, io) => {
     return 1;
   }
   return runValidatorDaemon(cfg, {
-    openChain: () => polkadotChain(cfg.chainUrl),
+    openChain: () => polkadotChain(cfg.chainUrl, hub.logger('chain')),
     signer,
     out: io.stdout,
     stopSignal: io.stopSignal,

@@ -51,8 +51,11 @@ export async function runValidatorDaemon(cfg: DaemonConfig, deps: DaemonDeps): P
         log.warn(`[health] heartbeat file not written: ${(e as Error).message}`);
       }
     });
+    // The service's timers are unref'd (they must never hold an app open); a daemon is the one place that should be held.
+    const keepAlive = setInterval(() => {}, 1 << 30);
     svc.start();
     const sig = await deps.stopSignal;
+    clearInterval(keepAlive);
     log.info(`[validator] ${sig}: stopping`);
     await svc.dispose();
     log.info('[validator] stopped');

@@ -1,0 +1,145 @@
+// The headless daemon as a real child process (`engy-panel validate`) against the provider double and
+// the dev chain over real sockets, through the @polkadot/api chain client: killed with SIGKILL while its
+// set_weights is in flight, then restarted: it resumes from the state file without advancing twice.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Keyring } from '@polkadot/keyring';
+import { mnemonicGenerate } from '@polkadot/util-crypto';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { dataPaths } from '../../../electron/engine/lib/paths.ts';
+import { Database } from '../../../electron/engine/store/database.ts';
+import { SqliteValidatorHistory } from '../../../electron/engine/validator/history.ts';
+import { readState } from '../../../electron/engine/validator/state-file.ts';
+import { startDevChain, type RunningDevChain } from '../../doubles/dev-chain/index.ts';
+import { startProviderDouble, type ProviderDouble } from '../../doubles/provider.ts';
+import { MINER_A, MINER_B, OWNER } from './harness.ts';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+const bin = join(root, 'bin', 'engy-panel.mjs');
+
+interface Child {
+  proc: ChildProcess;
+  out: string[];
+  exited: Promise<number | null>;
+}
+
+function startDaemon(args: string[]): Child {
+  const proc = spawn(process.execPath, [bin, 'validate', ...args], {
+    env: { PATH: process.env.PATH, HOME: mkdtempSync(join(tmpdir(), 'engy-home-')), ENGY_FROM_SOURCE: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const out: string[] = [];
+  let buf = '';
+  const take = (d: Buffer) => {
+    buf += d.toString('utf8');
+    const lines = buf.split('\n');
+    buf = lines.pop() ?? '';
+    out.push(...lines);
+  };
+  proc.stdout?.on('data', take);
+  proc.stderr?.on('data', take);
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  return { proc, out, exited };
+}
+
+let dev: RunningDevChain | null = null;
+let provider: ProviderDouble | null = null;
+const children: Child[] = [];
+let blockTimer: ReturnType<typeof setInterval> | undefined;
+
+afterAll(async () => {
+  clearInterval(blockTimer);
+  for (const c of children) if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill('SIGKILL');
+  await dev?.close();
+  await provider?.close();
+});
+
+describe('engy-panel validate (child process)', () => {
+  it('resumes after kill -9 mid-submit without double-advancing, heartbeats, and stops cleanly on SIGTERM', async () => {
+    const phrase = mnemonicGenerate();
+    const hot = new Keyring({ type: 'sr25519', ss58Format: 42 }).addFromMnemonic(phrase);
+    const walletPath = mkdtempSync(join(tmpdir(), 'engy-wallets-'));
+    mkdirSync(join(walletPath, 'val', 'hotkeys'), { recursive: true });
+    const hex = `0x${Buffer.from(hot.publicKey).toString('hex')}`;
+    writeFileSync(join(walletPath, 'val', 'hotkeys', 'hk'), JSON.stringify({ secretPhrase: phrase, ss58Address: hot.address, publicKey: hex, accountId: hex }));
+
+    dev = await startDevChain({
+      port: 0,
+      blockMs: 0,
+      startBlocks: 10,
+      seed: {
+        balances: { [hot.address]: '1000000000' },
+        subnets: [
+          {
+            netuid: 53,
+            weightsRateLimit: 5,
+            ownerHotkey: OWNER.address,
+            neurons: [{ hotkey: OWNER.address, validatorPermit: true }, { hotkey: hot.address, validatorPermit: true, stakeRao: '1000000000000' }, { hotkey: MINER_A }, { hotkey: MINER_B }],
+          },
+        ],
+      },
+    });
+    provider = await startProviderDouble();
+    const payload = provider.publish(4, [[MINER_A, 1], [MINER_B, 3]]);
+    const dataDir = mkdtempSync(join(tmpdir(), 'engy-vdata-'));
+    const statePath = join(dataDir, 'validator', 'state.json');
+    const args = ['--wallet', 'val', '--hotkey', 'hk', '--wallet-path', walletPath, '--chain', dev.url, '--api', provider.url, '--master', provider.masterHotkey, '--poll-s', '1', '--resubmit-blocks', '25', '--data-dir', dataDir];
+    const chain = dev;
+    const weightSets = () => chain.state.applied.filter((a) => a.method === 'set_weights' && a.signer === hot.address);
+
+    // First run: wait for its set_weights in the pool, include it, and kill -9 before it can record anything.
+    const first = startDaemon(args);
+    children.push(first);
+    await vi.waitFor(() => expect(chain.chain.pending().length).toBeGreaterThan(0), { timeout: 30_000, interval: 20 }).catch((e: unknown) => {
+      throw new Error(`${String(e)}\n${first.out.join('\n')}`);
+    });
+    chain.produceBlock();
+    first.proc.kill('SIGKILL');
+    await first.exited;
+    expect(weightSets().filter((a) => a.error === null)).toHaveLength(1);
+    const afterKill = readState(statePath);
+    expect(afterKill.dropped).toEqual([]); // absent or whole: an atomic write never leaves half a file
+    expect([null, 4]).toContain(afterKill.state.lastApplied);
+
+    // Second run, blocks every 100 ms: it must land epoch 4 and then hold to the cadence.
+    blockTimer = setInterval(() => chain.produceBlock(), 100);
+    const second = startDaemon(args);
+    children.push(second);
+    await vi.waitFor(() => expect(readState(statePath).state.lastApplied).toBe(4), { timeout: 30_000, interval: 50 });
+    await vi.waitFor(() => expect(second.out.some((l) => l.includes('[tick] skipped:too-soon'))).toBe(true), { timeout: 30_000, interval: 50 });
+    await vi.waitFor(() => expect(provider?.heartbeats.some((h) => h.valid && (h.json as { synced_epoch?: number }).synced_epoch === 4)).toBe(true), { timeout: 10_000 });
+    clearInterval(blockTimer);
+    second.proc.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+    expect(second.out.some((l) => l.includes('[validator] stopped'))).toBe(true);
+
+    const state = readState(statePath).state;
+    expect(state).toMatchObject({ lastApplied: 4, cachedDigest: payload.digest, cachedWeights: [[MINER_A, 1], [MINER_B, 3]] });
+    // What the chain accepted and what the state says agree: no advance without an accepted extrinsic.
+    const accepted = weightSets().filter((a) => a.error === null);
+    expect(accepted.length).toBeGreaterThanOrEqual(2);
+    expect(state.lastSubmitBlock).not.toBeNull();
+    expect(accepted.some((a) => a.block > (state.lastSubmitBlock ?? Infinity))).toBe(true);
+    const uidA = chain.state.neuron(53, MINER_A)?.uid;
+    const uidB = chain.state.neuron(53, MINER_B)?.uid;
+    // Sent as [16383, 49152] on 65535; the chain stores them max-upscaled, as subtensor does.
+    expect(chain.state.weightsOf(53, chain.state.neuron(53, hot.address)!.uid)).toEqual([
+      [uidA, 21843],
+      [uidB, 65535],
+    ]);
+
+    // The killed run recorded nothing; the restarted one recorded exactly one landing of epoch 4.
+    const db = new Database(dataPaths(dataDir).database);
+    try {
+      const subs = new SqliteValidatorHistory(db).recentSubmissions(50).filter((s) => s.ok);
+      expect(subs.map((s) => [s.epochIndex, s.kind])).toEqual([[4, 'fresh']]);
+      const ticks = new SqliteValidatorHistory(db).recentTicks(50).map((t) => t.outcome);
+      expect(ticks.filter((t) => t === 'applied')).toHaveLength(1);
+    } finally {
+      db.close();
+    }
+  }, 80_000);
+});
