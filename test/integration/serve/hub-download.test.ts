@@ -7,6 +7,7 @@ import type { CheckpointProgress } from '../../../shared/serve.ts';
 import { checkCheckpointFolder, checkpointIdentity } from '../../../electron/engine/serve/checkpoint/checkpoint-folder.ts';
 import { DiskFullError, downloadFromHub } from '../../../electron/engine/serve/checkpoint/hub-download.ts';
 import { hubLocation } from '../../../electron/engine/serve/checkpoint/hub-files.ts';
+import { CheckpointService } from '../../../electron/engine/serve/checkpoint/checkpoint-service.ts';
 import { HfHubDouble } from '../../doubles/hf-hub.ts';
 
 const REPO = 'Qwen/Qwen3.6-35B-A3B-FP8';
@@ -113,5 +114,45 @@ describe('checkpoint identity of the fixture folder', () => {
     for (const name of readdirSync(fx)) if (name === 'config.json' || name.endsWith('.safetensors')) files[name] = readFileSync(join(fx, name));
     expect(Object.keys(files).some((n) => n.endsWith('.safetensors'))).toBe(true);
     expect(await checkpointIdentity(fx)).toBe(identityOf(files));
+  });
+});
+
+describe('checkpoint service', () => {
+  it('goes absent -> downloading -> complete with the identity beside the published root', async () => {
+    const hub = new HfHubDouble({ repo: REPO, files: FILES });
+    await hub.start();
+    const root = mkdtempSync(join(tmpdir(), 'engy-ckpt-svc-'));
+    const dir = join(root, 'Qwen', 'Qwen3.6-35B-A3B-FP8');
+    const svc = new CheckpointService({ repo: REPO, dir, publishedRoot: 'f'.repeat(64), env: { HF_ENDPOINT: hub.url }, freeBytes: plenty });
+    try {
+      expect((await svc.refresh()).state).toBe('absent');
+      const states: string[] = [];
+      svc.onDidChange((s) => states.push(s.state));
+      await svc.download();
+      const s = svc.snapshot();
+      expect(s).toMatchObject({ state: 'complete', identity: identityOf(FILES), publishedRoot: 'f'.repeat(64), missing: [], error: null });
+      expect(s.progress?.bytesDone).toBe(s.progress?.bytesTotal);
+      expect(states).toEqual(expect.arrayContaining(['listing', 'downloading', 'verifying', 'complete']));
+    } finally {
+      await svc.dispose();
+      await hub.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('reports a failed download in words and keeps what it had', async () => {
+    const hub = new HfHubDouble({ repo: REPO, files: FILES, token: 'secret-token' });
+    await hub.start();
+    const dir = mkdtempSync(join(tmpdir(), 'engy-ckpt-svc-'));
+    const svc = new CheckpointService({ repo: REPO, dir, publishedRoot: null, env: { HF_ENDPOINT: hub.url }, freeBytes: plenty });
+    try {
+      await svc.download();
+      expect(svc.snapshot()).toMatchObject({ state: 'failed', identity: null });
+      expect(svc.snapshot().error).toMatch(/HF_TOKEN/);
+    } finally {
+      await svc.dispose();
+      await hub.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

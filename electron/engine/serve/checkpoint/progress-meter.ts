@@ -26,6 +26,11 @@ export class ProgressMeter {
     this.done = Math.max(0, this.done + bytes);
   }
 
+  /** Sets the bytes done outright (callers that measure the disk rather than count chunks). */
+  setDone(bytes: number): void {
+    this.done = Math.max(0, bytes);
+  }
+
   fileDone(): void {
     this.filesDone++;
   }
