@@ -16,5 +16,6 @@ export const COMMANDS: Record<string, CommandEntry> = {
   headless: { summary: 'run the engine without a display and serve the panel to a browser (--port, --host, --data-dir)', load: () => import('./headless.ts') },
   serve: { summary: 'sglang serve: plan (argv/env/port per engine), runtimes, checkpoint (download, identity), run', load: () => import('./serve.ts') },
   wallet: { summary: 'btcli wallets: list, create-hotkey, status, register, miner-key (--wallet, --hotkey, --wallet-path)', load: () => import('./wallet.ts') },
+  mine: { summary: 'run the miner without UI (--serve-url URL[,URL] --checkpoint DIR [--gateway wss://...] [--max-inflight N])', load: () => import('./mine.ts') },
   doctor: { summary: 'hardware report: GPUs, host, verdict, serve plan (--json for scripts)', load: () => import('./doctor.ts') },
 };

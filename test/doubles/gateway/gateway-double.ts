@@ -100,6 +100,11 @@ export class GatewayDouble {
         res.end(JSON.stringify({ workers: this.opts.workers }));
         return;
       }
+      if (req.method === 'GET' && req.url === '/gw/view') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ workers: this.view(), framesAfterCancel: this.framesAfterCancel }));
+        return;
+      }
       res.writeHead(404).end();
     });
     this.server.on('upgrade', (req, socket, head) => {
