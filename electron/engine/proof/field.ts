@@ -58,6 +58,24 @@ export function injectiveModulus(x: ArrayLike<number>): number {
 }
 
 /**
+ * (a * b) mod P for a, b < 2^16 without a float modulo: the product fits in 32 bits, and
+ * 2^16 = 39 (mod P) folds the high half down twice.
+ */
+function mulMod(a: number, b: number): number {
+  const x = Math.imul(a, b) >>> 0;
+  const y = (x >>> 16) * 39 + (x & 0xffff);
+  const z = (y >>> 16) * 39 + (y & 0xffff);
+  return z >= P ? z - P : z;
+}
+
+/** x mod P for 0 <= x < 2^32. */
+function reduce32(x: number): number {
+  const y = (x >>> 16) * 39 + (x & 0xffff);
+  const z = (y >>> 16) * 39 + (y & 0xffff);
+  return z >= P ? z - P : z;
+}
+
+/**
  * Coefficients (ascending degree, each in [0, P)) of the polynomial of degree < n through
  * (x[i], y[i] mod P). The x must be distinct mod P.
  */
@@ -66,34 +84,46 @@ export function interpolate(x: ArrayLike<number>, y: ArrayLike<number>): Int32Ar
   if (n !== y.length) throw new InterpolationError('x and y must have the same length');
   if (n === 0) throw new InterpolationError('Input vectors must not be empty');
   const inv = inverseTable();
-  const dd = new Float64Array(n);
-  for (let i = 0; i < n; i++) dd[i] = mod(y[i]!);
+  const xs = new Int32Array(n);
+  const dd = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    xs[i] = mod(x[i]!);
+    dd[i] = mod(y[i]!);
+  }
+  // Newton divided differences, in place.
   for (let k = 1; k < n; k++) {
     for (let i = n - 1; i >= k; i--) {
-      const num = mod(dd[i]! - dd[i - 1]!);
-      const den = mod(x[i]! - x[i - k]!);
+      let num = dd[i]! - dd[i - 1]!;
+      if (num < 0) num += P;
+      let den = xs[i]! - xs[i - k]!;
+      if (den < 0) den += P;
       if (den === 0) throw new InterpolationError('No modular inverse: gcd(a, m) != 1.');
-      dd[i] = (num * inv[den]!) % P;
+      dd[i] = mulMod(num, inv[den]!);
     }
   }
-  const coeffs = new Float64Array(n);
-  const factor = new Float64Array(n);
+  // Expansion: coeffs += dd[i] * prod_{j<i} (X - x[j]), the product kept in `factor`.
+  const coeffs = new Int32Array(n);
+  const factor = new Int32Array(n);
   factor[0] = 1;
   for (let i = 0; i < n; i++) {
     const d = dd[i]!;
-    for (let j = 0; j <= i; j++) coeffs[j] = (coeffs[j]! + d * factor[j]!) % P;
+    for (let j = 0; j <= i; j++) {
+      const s = coeffs[j]! + mulMod(d, factor[j]!);
+      coeffs[j] = s >= P ? s - P : s;
+    }
     if (i + 1 < n) {
-      const minusXi = mod(-x[i]!);
+      const minusXi = xs[i] === 0 ? 0 : P - xs[i]!;
       let prev: number = factor[0]!;
-      factor[0] = (prev * minusXi) % P;
+      factor[0] = mulMod(prev, minusXi);
       for (let k = 1; k <= i + 1; k++) {
         const old = factor[k]!;
-        factor[k] = (prev + old * minusXi) % P;
+        const s = prev + mulMod(old, minusXi);
+        factor[k] = s >= P ? s - P : s;
         prev = old;
       }
     }
   }
-  return Int32Array.from(coeffs);
+  return coeffs;
 }
 
 /**
@@ -102,6 +132,11 @@ export function interpolate(x: ArrayLike<number>, y: ArrayLike<number>): Int32Ar
  */
 export function evaluatePolynomial(coeffs: ArrayLike<number>, x: number): number {
   let r = coeffs[coeffs.length - 1]!;
-  for (let i = coeffs.length - 2; i >= 0; i--) r = (r * x + coeffs[i]!) % P;
+  const fast = x >= 0 && x < 0x10000 && r >= 0 && r < 0x10000;
+  for (let i = coeffs.length - 2; i >= 0; i--) {
+    const c = coeffs[i]!;
+    // r, x, c < 2^16 keep r * x + c below 2^32: no float modulo needed.
+    r = fast && c >= 0 && c < 0x10000 ? reduce32(r * x + c) : (r * x + c) % P;
+  }
   return mod(r);
 }

@@ -65,14 +65,24 @@ export class HiddenRowSink {
       const c = buf[pos]!;
       if (this.expectValue) {
         if ((c >= 48 && c <= 57) || c === 45) {
-          const r = scanNumberToBf16(buf, pos, end, final);
+          // Fast lane for the common "number,number,..." run, with the state in locals.
+          let r = scanNumberToBf16(buf, pos, end, final);
           if (r >= 0) {
-            if (at >= out.length) out = this.grow();
-            out[at++] = scanResult.bits;
-            this.col++;
+            let col = this.col;
+            for (;;) {
+              if (at >= out.length) out = this.grow();
+              out[at++] = scanResult.bits;
+              col++;
+              pos = r;
+              if (pos + 1 >= end || buf[pos] !== 44) break;
+              const d = buf[pos + 1]!;
+              if (!((d >= 48 && d <= 57) || d === 45)) break;
+              r = scanNumberToBf16(buf, pos + 1, end, final);
+              if (r < 0) break;
+            }
+            this.col = col;
             this.expectValue = false;
             this.first = false;
-            pos = r;
             continue;
           }
           if (r === SCAN_INCOMPLETE) return this.startCarry(buf, pos, end);

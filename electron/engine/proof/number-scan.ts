@@ -6,7 +6,6 @@
 // have 16-17 digits) give a value within a few float64 ulps; if every float64 that close rounds to
 // the same float32 the answer is exact anyway, otherwise (about 1 in 10^5 numbers, and the
 // double-rounding traps) the bytes go through Number(), which rounds correctly.
-import { float64ToBf16 } from './bf16.ts';
 
 /** Returned when the buffer ended inside the number and more bytes may follow. */
 export const SCAN_INCOMPLETE = -1;
@@ -22,6 +21,8 @@ const SAFE_LOW = 1 - 2 ** -44;
 const SAFE_HIGH = 1 + 2 ** -44;
 
 const latin1 = new TextDecoder('latin1');
+const F32 = new Float32Array(1);
+const U32 = new Uint32Array(F32.buffer);
 
 /** Out-parameters of the last scan (one shared object: no allocation per number). */
 export const scanResult = { bits: 0, value: 0 };
@@ -115,12 +116,16 @@ export function scanNumberToBf16(buf: Uint8Array, pos: number, end: number, fina
     }
     v = e >= 0 ? v * POW10[e]! : v / POW10[-e]!;
     if (neg) v = -v;
-    if (Math.fround(v * SAFE_LOW) !== Math.fround(v * SAFE_HIGH)) v = Number(latin1.decode(buf.subarray(pos, p)));
+    const f = Math.fround(v);
+    if (Math.fround(v * SAFE_LOW) !== f || Math.fround(v * SAFE_HIGH) !== f) v = Number(latin1.decode(buf.subarray(pos, p)));
   } else {
     v = Number(latin1.decode(buf.subarray(pos, p)));
   }
   scanResult.value = v;
-  scanResult.bits = float64ToBf16(v);
+  // float32 rounding happens in the store; then bf16 round-to-nearest-even (no NaN can come from digits).
+  F32[0] = v;
+  const u = U32[0]!;
+  scanResult.bits = ((u + 0x7fff + ((u >>> 16) & 1)) >>> 16) & 0xffff;
   return p;
 }
 

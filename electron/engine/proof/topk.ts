@@ -28,14 +28,36 @@ export class TopkSelector {
     }
     const keys = this.keys;
     const idx = this.idx;
-    for (let i = 0; i < n; i++) {
+    const heapPath = k * 64 <= n;
+    // The heap path only ever holds k elements; the rest are read from the source once.
+    const filled = heapPath ? k : n;
+    for (let i = 0; i < filled; i++) {
       const a = bits[start + i]! & 0x7fff;
       keys[i] = a > 0x7f80 ? NAN_KEY : a;
       idx[i] = i;
     }
-    if (k * 64 <= n) this.heapSelect(0, k, n);
+    if (heapPath) this.heapSelectFromSource(bits, start, n, k);
     else this.introselect(0, k - 1, n, 2 * (31 - Math.clz32(n)));
     for (let i = 0; i < k; i++) out[i] = idx[i]!;
+  }
+
+  /**
+   * std::partial_sort's __heap_select over [0, k) with the candidates k..n-1 read from the source.
+   * (Its __pop_heap also writes the old top into the candidate's slot, which is never read again.)
+   */
+  private heapSelectFromSource(bits: Uint16Array, start: number, n: number, k: number): void {
+    const keys = this.keys;
+    this.makeHeap(0, k);
+    let top = keys[0]!;
+    for (let i = k; i < n; i++) {
+      let a = bits[start + i]! & 0x7fff;
+      if (a <= top) continue;
+      if (a > 0x7f80) a = NAN_KEY;
+      if (a > top) {
+        this.adjustHeap(0, 0, k, a, i);
+        top = keys[0]!;
+      }
+    }
   }
 
   // --- libstdc++ (GCC 12) algorithms, comparator comp(a, b) = key(a) > key(b) ---
