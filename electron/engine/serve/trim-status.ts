@@ -1,13 +1,10 @@
 import type { TrimStatus } from '../../../shared/serve.ts';
+import { parseTrimLogLine } from './trim-module.ts';
 
-/**
- * The trim hook prints one banner at interpreter start:
- * `[engy] hidden-states trim armed (...)` or `[engy] hidden-states trim not armed: <why>`.
- */
+/** The trim hook's start-up banner (ours or upstream's) as the snapshot's trim status; null for other lines. */
 export function trimStatusOfLine(line: string): TrimStatus | null {
-  const notArmed = /\[engy\][^\n]*trim not armed:?\s*(.*)$/.exec(line);
-  if (notArmed) return { state: 'not-armed', detail: (notArmed[1] ?? '').trim() || 'the hook did not say why' };
-  const armed = /\[engy\][^\n]*trim armed\s*(.*)$/.exec(line);
-  if (armed) return { state: 'armed', detail: (armed[1] ?? '').trim() };
-  return null;
+  const t = parseTrimLogLine(line);
+  if (!t) return null;
+  const on = t.sglangVersion === 'unknown' ? '' : ` on sglang ${t.sglangVersion}`;
+  return t.armed ? { state: 'armed', detail: `armed${on}` } : { state: 'not-armed', detail: `${t.reason || 'the hook did not say why'}${on ? ` (${on.trim()})` : ''}` };
 }

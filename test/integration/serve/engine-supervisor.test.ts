@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EngineSnapshot, ServeStartPhase } from '../../../shared/serve.ts';
-import { EngineSupervisor } from '../../../electron/engine/serve/engine-supervisor.ts';
+import { EngineSupervisor, type EngineTimings } from '../../../electron/engine/serve/engine-supervisor.ts';
+import type { FetchFn } from '../../../electron/engine/serve/http.ts';
 import { buildLaunchSpec } from '../../../electron/engine/serve/launch-plan.ts';
 import { findFreePort } from '../../../electron/engine/serve/port-check.ts';
 import { LogHub } from '../../../electron/engine/lib/logger.ts';
@@ -16,13 +17,30 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
 });
 
-async function supervisor(opts: { extraArgs?: string[]; env?: Record<string, string>; port?: number; trim?: boolean } = {}) {
+interface SupervisorCase {
+  extraArgs?: string[];
+  env?: Record<string, string>;
+  port?: number;
+  trim?: boolean;
+  fetch?: FetchFn;
+  timings?: Partial<EngineTimings>;
+}
+
+async function supervisor(opts: SupervisorCase = {}) {
   const port = opts.port ?? (await findFreePort(20000 + Math.floor(Math.random() * 20000)));
   const trimDir = opts.trim === false ? null : fakeTrimDir();
   const plan = enginePlan({ index: 0, gpuIndices: [0], tp: 1, env: {}, extraArgs: ['--slow-start-ms', '250', ...(opts.extraArgs ?? [])] });
   const spec = buildLaunchSpec(plan, { modelPath: CHECKPOINT, port, trimDir }, { kind: 'python', python: FAKE_PYTHON });
   const hub = new LogHub();
-  const sup = new EngineSupervisor({ index: 0, spec, trimDir, env: fakeEnv(opts.env), logger: hub.logger('serve:0'), timings: FAST });
+  const sup = new EngineSupervisor({
+    index: 0,
+    spec,
+    trimDir,
+    env: fakeEnv(opts.env),
+    logger: hub.logger('serve:0'),
+    timings: { ...FAST, ...opts.timings },
+    ...(opts.fetch ? { fetch: opts.fetch } : {}),
+  });
   const seen: EngineSnapshot[] = [];
   sup.onDidChange((s) => seen.push(s));
   cleanups.push(async () => {
@@ -111,5 +129,30 @@ describe('engine supervisor against the fake sglang (real child processes)', () 
     const ready = await waitFor(sup, (s) => s.status.state === 'ready');
     expect(ready.trim.state).toBe('off');
     expect(ready.command).not.toContain('PYTHONPATH');
+  });
+
+  it('kills and restarts an engine that never becomes healthy', async () => {
+    // --hang: the log says ready, but the serve never answers a request.
+    const { sup, hub } = await supervisor({ extraArgs: ['--hang'], timings: { readyTimeoutMs: 1_500, healthTimeoutMs: 300 } });
+    await sup.start();
+    const r = await waitFor(sup, (s) => s.status.state === 'restarting');
+    if (r.status.state !== 'restarting') throw new Error('unreachable');
+    expect(r.status.cause.code).toBe('never-ready');
+    expect(r.status.signal).toBe('SIGKILL');
+    expect(launches(hub)).toBe(1);
+    await waitFor(sup, (s) => s.status.state === 'starting' && s.status.pid !== null && s.status.pid !== r.status.pid);
+  });
+
+  it('kills and restarts a wedged engine: requests running, tokens flat', async () => {
+    // The serve is real; its /metrics is replaced by a frozen body: 3 running, counter stuck.
+    const frozen = '# TYPE sglang:num_running_reqs gauge\nsglang:num_running_reqs 3\n# TYPE sglang:generation_tokens_total counter\nsglang:generation_tokens_total 1234\n';
+    const fetchFn: FetchFn = (url, init) => (url.endsWith('/metrics') ? Promise.resolve(new Response(frozen, { status: 200 })) : fetch(url, init));
+    const { sup } = await supervisor({ fetch: fetchFn, timings: { stallMs: 600, metricsIntervalMs: 100 } });
+    await sup.start();
+    await waitFor(sup, (s) => s.status.state === 'ready');
+    const r = await waitFor(sup, (s) => s.status.state === 'restarting');
+    if (r.status.state !== 'restarting') throw new Error('unreachable');
+    expect(r.status.cause.code).toBe('stalled');
+    expect(r.status.cause.evidence).toContain('3 running requests');
   });
 });

@@ -19,8 +19,12 @@ describe('startup phases from the sglang log', () => {
   });
 
   it('reads the trim banner', () => {
-    expect(trimStatusOfLine('[engy] hidden-states trim armed (skip_prefill, only_last_hidden)')).toEqual({ state: 'armed', detail: '(skip_prefill, only_last_hidden)' });
+    expect(trimStatusOfLine('[engy] hidden-states trim armed (skip_prefill, only_last_hidden)')).toEqual({ state: 'armed', detail: 'armed' });
     expect(trimStatusOfLine("[engy] hidden-states trim not armed: AttributeError('x')")).toEqual({ state: 'not-armed', detail: "AttributeError('x')" });
+    expect(trimStatusOfLine('[engy] hidden-states trim not armed: inert on sglang 0.5.15 (reason: version not in the supported list)')).toEqual({
+      state: 'not-armed',
+      detail: 'version not in the supported list (on sglang 0.5.15)',
+    });
     expect(trimStatusOfLine('ordinary line')).toBeNull();
   });
 });
