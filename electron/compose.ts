@@ -13,6 +13,13 @@ import { SettingsStore } from './engine/settings/settings-store.ts';
 import { HardwareService } from './engine/hardware/hardware-service.ts';
 import { writeDiagnostics } from './engine/lib/diagnostics.ts';
 import { resourcesDir } from './engine/lib/model-catalog.ts';
+import { Database } from './engine/store/database.ts';
+import { queryRequestHistory } from './engine/store/request-history.ts';
+import { MinerKeyStore, type SecretBox } from './engine/wallet/miner-key-store.ts';
+import { MiningController } from './engine/roles/mining-controller.ts';
+import { ValidatingController } from './engine/roles/validating-controller.ts';
+import { WalletController } from './engine/roles/wallet-controller.ts';
+import type { ChainPort } from './engine/chain/ports.ts';
 
 export interface ComposeOptions {
   dataDir: string;
@@ -20,6 +27,8 @@ export interface ComposeOptions {
   network?: NetworkProfile;
   /** Echo log lines (headless daemons print to stdout). */
   echo?: (line: string) => void;
+  /** Electron's safeStorage; absent headless (the miner key then lives in a 0600 file, with a warning). */
+  secretBox?: SecretBox | null;
 }
 
 export interface Engine {
@@ -29,6 +38,9 @@ export interface Engine {
   table: HandlerTable;
   settings: SettingsStore;
   hardware: HardwareService;
+  mining: MiningController;
+  validating: ValidatingController;
+  wallet: WalletController;
   info: AppInfo;
   dispose(): Promise<void>;
 }
@@ -57,9 +69,33 @@ export async function composeEngine(opts: ComposeOptions): Promise<Engine> {
   const hardware = new HardwareService({ dataDir: paths.root, modelId: settings.get().mining.modelId }, logs.logger('hardware'));
   stack.add(hub.bind('hardware', () => hardware.snapshot(), (l) => hardware.onDidChange(l)));
 
+  const db = new Database(paths.database);
+  stack.add(toDisposable(() => db.close()));
+  const minerKeys = new MinerKeyStore({ secretsDir: paths.secrets, secretBox: opts.secretBox ?? null, redactor: logs.redactor, logger: logs.logger('keys') });
+  const openChain = async (url: string): Promise<ChainPort> => {
+    const { PolkadotChainClient } = await import('./engine/chain/polkadot-chain-client.ts');
+    return PolkadotChainClient.connect({ endpoint: url, logger: logs.logger('chain') });
+  };
+  const version = appVersion();
+  const versions = { 'engy-panel': version, node: process.versions.node };
+  const simulated = settings.get().network === 'simulated';
+
+  const mining = stack.add(new MiningController({ settings, hardware, minerKeys, logs, db, paths, versions, simulated }));
+  stack.add(hub.bind('serve', () => mining.serveSnapshot(), (l) => mining.onDidChange(l)));
+  stack.add(hub.bind('miner', () => mining.minerSnapshot(), (l) => mining.onDidChange(l)));
+  const validating = stack.add(new ValidatingController({ settings, logs, db, paths, version: `engy-panel ${version}`, openChain }));
+  stack.add(hub.bind('validator', () => validating.snapshot(), (l) => validating.onDidChange(l)));
+  const wallet = new WalletController({ settings, minerKeys, logs, openChain });
+  stack.add(hub.bind('wallet', () => wallet.snapshot(), (l) => wallet.onDidChange(l)));
+  try {
+    wallet.list();
+  } catch (e) {
+    log.warn(`wallets could not be listed: ${(e as Error).message}`);
+  }
+
   const info: AppInfo = {
     name: 'engy panel',
-    version: appVersion(),
+    version,
     shell: opts.shell,
     network: settings.get().network,
     dataDir: paths.root,
@@ -82,12 +118,34 @@ export async function composeEngine(opts: ComposeOptions): Promise<Engine> {
         dir: join(paths.root, 'diagnostics'),
         logs,
         versions: { app: info.version, node: process.versions.node, platform: info.platform, shell: info.shell },
-        sections: { settings: settings.get(), hardware: hardware.snapshot() },
+        sections: { settings: settings.get(), hardware: hardware.snapshot(), serve: mining.serveSnapshot(), miner: mining.minerSnapshot(), validator: validating.snapshot(), wallet: wallet.snapshot() },
       }),
+    'mining.start': async () => {
+      await mining.start();
+      return null;
+    },
+    'mining.stop': async () => {
+      await mining.stop();
+      return null;
+    },
+    'validator.start': async () => {
+      await validating.start();
+      return null;
+    },
+    'validator.stop': async () => {
+      await validating.stop();
+      return null;
+    },
+    'wallet.list': () => wallet.list(),
+    'wallet.createHotkey': (req) => wallet.createHotkey(req.wallet, req.hotkey),
+    'wallet.setMinerKey': (req) => minerKeys.set(req.key),
+    'wallet.registration': () => wallet.refreshRegistration(),
+    'wallet.register': (req) => wallet.register(req.mode, req.limitTao, req.password),
+    'history.requests': (req) => queryRequestHistory(db, req),
   };
 
   log.info(`engine started (${opts.shell}, data dir ${paths.root}, network ${info.network})`);
   void hardware.get().catch((e: unknown) => log.error(`hardware detection failed: ${e instanceof Error ? e.message : String(e)}`));
 
-  return { paths, hub, logs, table, settings, hardware, info, dispose: () => stack.dispose() };
+  return { paths, hub, logs, table, settings, hardware, mining, validating, wallet, info, dispose: () => stack.dispose() };
 }

@@ -1,6 +1,10 @@
 // The one contract between engine and UI. Method and event names live here and nowhere else.
 import type { HardwareReport } from './hardware.ts';
 import type { LogLine } from './logs.ts';
+import type { MinerRequestRecord, MinerSnapshot } from './miner.ts';
+import type { CheckpointSnapshot, ServeSnapshot } from './serve.ts';
+import type { ValidatorSnapshot } from './validator.ts';
+import type { MinerKeyStatus, RegistrationMode, RegistrationStatusSnapshot, RegistrationSuccess, WalletListing } from './wallet.ts';
 import type { Result } from './result.ts';
 import type { Settings, SettingsPatch } from './settings.ts';
 
@@ -22,18 +26,60 @@ export interface InvokeMap {
   'settings.update': { req: SettingsPatch; res: Settings };
   'logs.recent': { req: { source?: string; limit?: number; query?: string }; res: { lines: LogLine[]; sources: string[] } };
   'diagnostics.export': { req: null; res: { path: string; bytes: number } };
+  'mining.start': { req: null; res: null };
+  'mining.stop': { req: null; res: null };
+  'validator.start': { req: null; res: null };
+  'validator.stop': { req: null; res: null };
+  'wallet.list': { req: null; res: WalletListing };
+  /** The only answer that carries a secret: the new mnemonic, shown once for the user to write down. */
+  'wallet.createHotkey': { req: { wallet: string; hotkey: string }; res: { ss58Address: string; mnemonic: string } };
+  'wallet.setMinerKey': { req: { key: string }; res: MinerKeyStatus };
+  'wallet.registration': { req: null; res: RegistrationStatusSnapshot };
+  /** The coldkey password travels once to the engine, unlocks the coldkey for this registration only, and is dropped. */
+  'wallet.register': { req: { mode: RegistrationMode; limitTao: string | null; password: string }; res: RegistrationSuccess };
+  'history.requests': { req: { outcome?: 'ok' | 'error' | 'cancelled'; limit?: number }; res: MinerRequestRecord[] };
 }
 
 export type InvokeMethod = keyof InvokeMap;
 export type InvokeRequest<M extends InvokeMethod> = InvokeMap[M]['req'];
 export type InvokeResponse<M extends InvokeMethod> = InvokeMap[M]['res'];
 
-export const INVOKE_METHODS: readonly InvokeMethod[] = ['app.info', 'hardware.report', 'settings.get', 'settings.update', 'logs.recent', 'diagnostics.export'];
+export const INVOKE_METHODS: readonly InvokeMethod[] = [
+  'app.info',
+  'hardware.report',
+  'settings.get',
+  'settings.update',
+  'logs.recent',
+  'diagnostics.export',
+  'mining.start',
+  'mining.stop',
+  'validator.start',
+  'validator.stop',
+  'wallet.list',
+  'wallet.createHotkey',
+  'wallet.setMinerKey',
+  'wallet.registration',
+  'wallet.register',
+  'history.requests',
+];
+
+/** The wallet as the UI sees it: addresses and statuses, never a secret. */
+export interface WalletView {
+  listing: WalletListing | null;
+  minerKey: MinerKeyStatus;
+  registration: RegistrationStatusSnapshot | null;
+  registrationError: string | null;
+}
 
 /** Snapshot topics: each engine publishes immutable snapshots with a rising version. */
 export interface SnapshotTopics {
   hardware: HardwareReport | null;
   settings: Settings;
+  serve: ServeSnapshot | null;
+  checkpoint: CheckpointSnapshot | null;
+  miner: MinerSnapshot | null;
+  validator: ValidatorSnapshot | null;
+  wallet: WalletView;
 }
 export type SnapshotTopic = keyof SnapshotTopics;
 

@@ -17,6 +17,14 @@ function only(allowed: Record<string, (v: unknown) => boolean>): Check {
   };
 }
 
+/** Every listed field present and valid, nothing else. */
+function required(fields: Record<string, (v: unknown) => boolean>): Check {
+  const base = only(fields);
+  return (req) => base(req) ?? (Object.keys(fields).find((k) => (req as Record<string, unknown>)[k] === undefined) ? 'a required field is missing' : null);
+}
+/** btcli wallet and hotkey names: no path separators, no dots first. */
+const name = (v: unknown) => typeof v === 'string' && /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}$/.test(v);
+
 const isNull: Check = (req) => (req === null || req === undefined ? null : 'expected no arguments');
 const bool = (v: unknown) => typeof v === 'boolean';
 const str = (max: number) => (v: unknown) => typeof v === 'string' && v.length <= max;
@@ -50,6 +58,20 @@ const CHECKS: { [M in InvokeMethod]: Check } = {
   }),
   'logs.recent': only({ source: str(128), limit: int(1, 10_000), query: str(500) }),
   'diagnostics.export': isNull,
+  'mining.start': isNull,
+  'mining.stop': isNull,
+  'validator.start': isNull,
+  'validator.stop': isNull,
+  'wallet.list': isNull,
+  'wallet.createHotkey': required({ wallet: name, hotkey: name }),
+  'wallet.setMinerKey': required({ key: (v) => typeof v === 'string' && v.trim().length >= 8 && v.length <= 512 }),
+  'wallet.registration': isNull,
+  'wallet.register': required({
+    mode: oneOf('register-limit', 'burned-register'),
+    limitTao: (v) => v === null || (typeof v === 'string' && /^\d{1,9}(\.\d{1,9})?$/.test(v)),
+    password: (v) => typeof v === 'string' && v.length <= 1024,
+  }),
+  'history.requests': only({ outcome: oneOf('ok', 'error', 'cancelled'), limit: int(1, 10_000) }),
 };
 
 /** Inputs are validated where they enter the main side: the renderer is not trusted. */

@@ -6,6 +6,8 @@ import { SetupPage } from '../features/setup/setup-page.tsx';
 import { LogsPage } from '../features/logs/logs-page.tsx';
 import { SettingsPage } from '../features/settings/settings-page.tsx';
 import { NotBuiltYet } from '../features/common/empty-state.tsx';
+import { MinePage } from '../features/mine/mine-page.tsx';
+import { ValidatePage } from '../features/validate/validate-page.tsx';
 
 const LABELS: Record<Page, string> = { setup: 'Setup', mine: 'Mine', validate: 'Validate', earnings: 'Earnings', history: 'History', logs: 'Logs', settings: 'Settings' };
 
@@ -18,9 +20,9 @@ function PageBody({ page }: { page: Page }) {
     case 'settings':
       return <SettingsPage />;
     case 'mine':
-      return <NotBuiltYet title="Mining" what="the miner state, engines, live throughput and latency charts against the gates" first="Finish Setup: the hardware check, the serve and your keys come first." />;
+      return <MinePage />;
     case 'validate':
-      return <NotBuiltYet title="Validating" what="the last verified epoch, the resubmit countdown and every weight submission" first="Choose the Validate role in Setup and pick your hotkey." />;
+      return <ValidatePage />;
     case 'earnings':
       return <NotBuiltYet title="Earnings" what="per-epoch tokens, gate results, weight share and on-chain emission in TAO" first="Earnings appear after your miner has served in a finished epoch." />;
     case 'history':

@@ -1,0 +1,155 @@
+// "Start mining" end to end: the serve (managed or external) comes up first, then the miner
+// dials the gateway. Stopping closes the legs before the serve goes away.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { MinerSnapshot } from '../../../shared/miner.ts';
+import type { ServeSnapshot } from '../../../shared/serve.ts';
+import { AppFailure } from '../../../shared/errors.ts';
+import type { HardwareService } from '../hardware/hardware-service.ts';
+import { Emitter } from '../lib/emitter.ts';
+import type { Disposable } from '../lib/disposable.ts';
+import type { LogHub } from '../lib/logger.ts';
+import { minerModel } from '../lib/model-catalog.ts';
+import type { DataPaths } from '../lib/paths.ts';
+import type { SettingsStore } from '../settings/settings-store.ts';
+import type { Database } from '../store/database.ts';
+import type { MinerKeyStore } from '../wallet/miner-key-store.ts';
+import { helloHw } from '../miner/hello-hw.ts';
+import { MinerService } from '../miner/miner-service.ts';
+import { createProofPort } from '../miner/proof-adapter.ts';
+import { GpuSampler } from '../serve/gpu-sampler.ts';
+import { PINNED_DOCKER_IMAGE } from '../serve/launch-plan.ts';
+import { detectRuntimes } from '../serve/runtime-detect.ts';
+import type { ServeFleet } from '../serve/serve-fleet.ts';
+import { createExternalFleet, createServeFleet, planLaunches } from '../serve/serve-setup.ts';
+import { trimModuleDir } from '../serve/trim-module.ts';
+
+export interface MiningControllerDeps {
+  settings: SettingsStore;
+  hardware: HardwareService;
+  minerKeys: MinerKeyStore;
+  logs: LogHub;
+  db: Database;
+  paths: DataPaths;
+  versions: Record<string, string>;
+  /** Simulated network: no GPU sampling (there is no GPU), faster self-audits. */
+  simulated: boolean;
+}
+
+export class MiningController implements Disposable {
+  private fleet: ServeFleet | null = null;
+  private miner: MinerService | null = null;
+  private subs: Disposable[] = [];
+  private readonly changes = new Emitter<void>();
+  readonly onDidChange = this.changes.event;
+  private readonly d: MiningControllerDeps;
+  private starting: Promise<void> | null = null;
+
+  constructor(d: MiningControllerDeps) {
+    this.d = d;
+  }
+
+  serveSnapshot(): ServeSnapshot | null {
+    return this.fleet?.snapshot() ?? null;
+  }
+
+  minerSnapshot(): MinerSnapshot | null {
+    return this.miner?.snapshot() ?? null;
+  }
+
+  /** True while requests are in flight: the updater waits for this to clear. */
+  busy(): boolean {
+    return (this.miner?.snapshot().stats.inflight ?? 0) > 0;
+  }
+
+  async start(): Promise<void> {
+    if (this.miner || this.starting) return;
+    this.starting = this.doStart().finally(() => {
+      this.starting = null;
+    });
+    await this.starting;
+  }
+
+  private async doStart(): Promise<void> {
+    const s = this.d.settings.get();
+    const log = this.d.logs.logger('mining');
+    if (s.role !== 'mine' && s.role !== 'both') throw new AppFailure('bad-request', 'Choose the Mine (or Both) role in Setup first.');
+    const spec = minerModel(s.mining.modelId);
+    const checkpoint = s.mining.checkpointDir ?? join(this.d.paths.checkpoints, spec.checkpoint.replace('/', '--'));
+    if (!existsSync(join(checkpoint, 'config.json'))) {
+      throw new AppFailure('checkpoint-incomplete', `No checkpoint at ${checkpoint}: download it in Setup > Checkpoint, or point Settings to your copy.`);
+    }
+    if (!this.d.minerKeys.status().present) throw new AppFailure('miner-key-missing', 'Paste your miner key (from provider.engy.ai, bound to your hotkey) in Setup > Miner key.');
+    const report = await this.d.hardware.get();
+    const gpuSampler = this.d.simulated || report.nvidiaSmi !== 'ok' ? null : new GpuSampler();
+    const services = { logHub: this.d.logs, gpuSampler };
+    let fleet: ServeFleet;
+    let maxInflight: number;
+    if (s.mining.runtime === 'external') {
+      if (s.mining.externalServeUrls.length === 0) throw new AppFailure('bad-request', 'Add the URL of your running sglang serve (Settings > Mining), e.g. http://127.0.0.1:30000.');
+      maxInflight = s.mining.maxInflightOverride ?? report.plan?.maxInflight ?? 24;
+      fleet = createExternalFleet(s.mining.externalServeUrls, maxInflight, services);
+    } else {
+      if (!report.plan) throw new AppFailure('hardware-unsupported', 'This hardware has no serve plan: see Setup > Hardware for why. An external serve can still be used.');
+      const runtimes = await detectRuntimes({ dataDir: this.d.paths.root });
+      const kind = s.mining.runtime ?? runtimes.recommended;
+      if (kind === 'python' && runtimes.python) {
+        const specs = await planLaunches(report.plan, { modelPath: checkpoint, target: { kind: 'python', python: runtimes.python.python }, trimDir: trimModuleDir(), cacheDir: join(this.d.paths.root, 'cache') });
+        fleet = createServeFleet(report.plan, specs, trimModuleDir(), services);
+      } else if (kind === 'docker' && runtimes.docker.available) {
+        const specs = await planLaunches(report.plan, { modelPath: checkpoint, target: { kind: 'docker', docker: runtimes.docker.docker, image: PINNED_DOCKER_IMAGE, shmSize: '32g' }, trimDir: trimModuleDir() });
+        fleet = createServeFleet(report.plan, specs, trimModuleDir(), services);
+      } else {
+        throw new AppFailure('unavailable', `No way to run sglang here yet. ${runtimes.notes.join(' ')}`);
+      }
+      maxInflight = s.mining.maxInflightOverride ?? report.plan.maxInflight;
+    }
+    const miner = new MinerService({
+      gatewayUrl: s.mining.gatewayUrl,
+      serveUrls: fleet.engines.map((e) => e.snapshot().url),
+      checkpointDir: checkpoint,
+      model: spec.id,
+      maxInflight,
+      ...(s.mining.workerName ? { workerName: s.mining.workerName } : {}),
+      minerKey: () => this.d.minerKeys.get(),
+      redactor: this.d.logs.redactor,
+      hw: async () => helloHw(report),
+      versions: this.d.versions,
+      proof: createProofPort(),
+      log: this.d.logs.logger('miner'),
+      db: this.d.db,
+      audit: this.d.simulated ? { sampleRate: 0.5, minIntervalMs: 5_000 } : { sampleRate: 0.02, minIntervalMs: 120_000 },
+    });
+    this.fleet = fleet;
+    this.miner = miner;
+    this.subs = [fleet.onDidChange(() => this.changes.fire()), miner.onDidChange(() => this.changes.fire())];
+    miner.markStartingServe(true);
+    fleet.start();
+    this.changes.fire();
+    log.info(`starting ${fleet.engines.length} engine(s) (${fleet.runtime}), then the miner (declares ${maxInflight})`);
+    await fleet.whenStarted();
+    if (this.miner !== miner) return;
+    if (!fleet.snapshot().engines.some((e) => e.status.state === 'ready' || e.status.state === 'degraded')) {
+      miner.markStartingServe(false);
+      log.error('no engine became ready: the miner does not connect to the gateway (see the engine cards for the cause and fix)');
+      return;
+    }
+    await miner.start();
+  }
+
+  async stop(): Promise<void> {
+    const miner = this.miner;
+    const fleet = this.fleet;
+    this.miner = null;
+    this.fleet = null;
+    await miner?.dispose();
+    await fleet?.dispose();
+    for (const s of this.subs) await s.dispose();
+    this.subs = [];
+    this.changes.fire();
+  }
+
+  dispose(): Promise<void> {
+    return this.stop();
+  }
+}

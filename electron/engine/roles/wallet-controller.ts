@@ -1,0 +1,105 @@
+// The wallet as the UI sees it: btcli listing, the miner key status, registration on netuid 53.
+// Secrets stay here: the snapshot carries addresses and masked keys only.
+import type { WalletView } from '../../../shared/api.ts';
+import { AppFailure } from '../../../shared/errors.ts';
+import type { RegistrationStatusSnapshot, RegistrationSuccess, WalletListing } from '../../../shared/wallet.ts';
+import { parseTao } from '../../../shared/wallet.ts';
+import type { ChainPort } from '../chain/ports.ts';
+import { Emitter } from '../lib/emitter.ts';
+import type { LogHub } from '../lib/logger.ts';
+import type { SettingsStore } from '../settings/settings-store.ts';
+import { createHotkey } from '../wallet/hotkey-create.ts';
+import { loadHotkeyAddress } from '../wallet/hotkey-address.ts';
+import type { MinerKeyStore } from '../wallet/miner-key-store.ts';
+import { RegistrationService } from '../wallet/registration-service.ts';
+import { listWallets } from '../wallet/wallet-scan.ts';
+import { resolveWalletPath } from '../wallet/wallet-location.ts';
+
+export interface WalletControllerDeps {
+  settings: SettingsStore;
+  minerKeys: MinerKeyStore;
+  logs: LogHub;
+  openChain: (url: string) => Promise<ChainPort>;
+}
+
+export class WalletController {
+  private listing: WalletListing | null = null;
+  private registration: RegistrationStatusSnapshot | null = null;
+  private registrationError: string | null = null;
+  private readonly changes = new Emitter<void>();
+  readonly onDidChange = this.changes.event;
+  private readonly d: WalletControllerDeps;
+
+  constructor(d: WalletControllerDeps) {
+    this.d = d;
+    d.minerKeys.onDidChange(() => this.changes.fire());
+  }
+
+  private walletPath(): string {
+    return resolveWalletPath(this.d.settings.get().wallet.path ?? undefined);
+  }
+
+  snapshot(): WalletView {
+    return { listing: this.listing, minerKey: this.d.minerKeys.status(), registration: this.registration, registrationError: this.registrationError };
+  }
+
+  list(): WalletListing {
+    this.listing = listWallets(this.walletPath());
+    this.changes.fire();
+    return this.listing;
+  }
+
+  async createHotkey(wallet: string, hotkey: string): Promise<{ ss58Address: string; mnemonic: string }> {
+    const created = await createHotkey({ walletPath: this.walletPath(), wallet, hotkey, source: { kind: 'generate' }, redactor: this.d.logs.redactor });
+    this.d.logs.logger('wallet').info(`created hotkey ${wallet}/${hotkey} (${created.ss58Address})`);
+    this.list();
+    if (!created.mnemonic) throw new AppFailure('internal', 'The hotkey was created but no mnemonic came back: re-create it.');
+    return { ss58Address: created.ss58Address, mnemonic: created.mnemonic };
+  }
+
+  private selected(): { wallet: string; hotkey: string; address: string } {
+    const w = this.d.settings.get().wallet;
+    if (!w.name || !w.hotkey) throw new AppFailure('wallet-not-found', 'Choose a wallet and hotkey first (Setup > Hotkey).');
+    const address = loadHotkeyAddress({ walletPath: this.walletPath(), wallet: w.name, hotkey: w.hotkey });
+    return { wallet: w.name, hotkey: w.hotkey, address };
+  }
+
+  private async withRegistration<T>(fn: (svc: RegistrationService) => Promise<T>): Promise<T> {
+    const s = this.d.settings.get();
+    let chain: ChainPort;
+    try {
+      chain = await this.d.openChain(s.validating.chainUrl);
+    } catch (e) {
+      throw new AppFailure('chain-unreachable', `The chain at ${s.validating.chainUrl} did not answer: ${(e as Error).message}. Check the network, or choose another endpoint in Settings.`);
+    }
+    try {
+      return await fn(new RegistrationService({ chain, netuid: s.validating.netuid, walletPath: this.walletPath(), logger: this.d.logs.logger('wallet'), redactor: this.d.logs.redactor }));
+    } finally {
+      await chain.close();
+    }
+  }
+
+  async refreshRegistration(): Promise<RegistrationStatusSnapshot> {
+    const sel = this.selected();
+    try {
+      this.registration = await this.withRegistration((svc) => svc.status({ hotkey: sel.address, wallet: sel.wallet }));
+      this.registrationError = null;
+      return this.registration;
+    } catch (e) {
+      this.registrationError = (e as Error).message;
+      throw e;
+    } finally {
+      this.changes.fire();
+    }
+  }
+
+  async register(mode: 'register-limit' | 'burned-register', limitTao: string | null, password: string): Promise<RegistrationSuccess> {
+    const sel = this.selected();
+    if (mode === 'register-limit' && !limitTao) throw new AppFailure('bad-request', 'Set the most you agree to pay (the price cap) before registering.');
+    const result = await this.withRegistration((svc) =>
+      svc.register({ hotkey: sel.address, coldkey: { kind: 'password', wallet: sel.wallet, password }, mode, ...(limitTao ? { maxCostRao: parseTao(limitTao) } : {}) }),
+    );
+    await this.refreshRegistration().catch(() => undefined);
+    return result;
+  }
+}

@@ -1,0 +1,48 @@
+import type { MinerRequestRecord, RequestOutcome } from '../../../shared/miner.ts';
+import { MINER_MIGRATIONS } from '../miner/request-records.ts';
+import type { Database } from './database.ts';
+
+interface Row {
+  corr_id: string;
+  request_id: string;
+  leg: number;
+  engine: string;
+  stream: number;
+  received_at: number;
+  ttft_ms: number | null;
+  tpot_ms: number | null;
+  e2e_ms: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cached_tokens: number;
+  proof_ms: number | null;
+  outcome: string;
+  finish_reason: string | null;
+  cause: string | null;
+}
+
+/** The local request history (metadata only), newest first, for the History page and its CSV export. */
+export function queryRequestHistory(db: Database, opts: { outcome?: RequestOutcome; limit?: number } = {}): MinerRequestRecord[] {
+  db.migrate(MINER_MIGRATIONS);
+  const where = opts.outcome ? 'WHERE outcome = ?' : '';
+  const params: (string | number)[] = opts.outcome ? [opts.outcome] : [];
+  const rows = db.db.prepare(`SELECT * FROM miner_requests ${where} ORDER BY received_at DESC, id DESC LIMIT ?`).all(...params, opts.limit ?? 1000) as unknown as Row[];
+  return rows.map((r) => ({
+    corrId: r.corr_id,
+    requestId: r.request_id,
+    leg: r.leg,
+    engine: r.engine,
+    stream: r.stream === 1,
+    receivedAt: r.received_at,
+    ttftMs: r.ttft_ms,
+    tpotMs: r.tpot_ms,
+    e2eMs: r.e2e_ms,
+    promptTokens: r.prompt_tokens,
+    completionTokens: r.completion_tokens,
+    cachedTokens: r.cached_tokens,
+    proofMs: r.proof_ms,
+    outcome: r.outcome as RequestOutcome,
+    finishReason: r.finish_reason,
+    cause: r.cause,
+  }));
+}
