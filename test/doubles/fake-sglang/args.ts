@@ -36,6 +36,8 @@ export interface FakeServeArgs {
   sglangVersion: string;
   seed: number;
   maxTotalTokens: number;
+  /** Overrides config.json's hidden_size (smaller rows for cheap tests). */
+  hiddenSize: number | null;
 }
 
 type Kind = 'str' | 'int' | 'float' | 'bool';
@@ -87,6 +89,7 @@ const FLAGS: Record<string, FlagSpec> = {
   '--sglang-version': { kind: 'str', key: 'sglangVersion' },
   '--seed': { kind: 'int', key: 'seed' },
   '--max-total-tokens': { kind: 'int', key: 'maxTotalTokens' },
+  '--hidden-size': { kind: 'int', key: 'hiddenSize' },
 };
 
 export function defaultArgs(): FakeServeArgs {
@@ -96,7 +99,7 @@ export function defaultArgs(): FakeServeArgs {
     enableCacheReport: false, enableMetrics: false, host: '127.0.0.1', port: 30000, cpuOffloadGb: 0,
     disableCustomAllReduce: false, streamInterval: 1, numericsNoise: 0, quantize: null, ttftMs: 20,
     tokensPerS: 400, crashAfterS: null, fail: null, hang: false, slowStartMs: 0, trimHiddenStates: false,
-    sglangVersion: '0.5.12.post1', seed: 53, maxTotalTokens: 1_048_576,
+    sglangVersion: '0.5.12.post1', seed: 53, maxTotalTokens: 1_048_576, hiddenSize: null,
   };
 }
 

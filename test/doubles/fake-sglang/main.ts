@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   const config = JSON.parse(readFileSync(join(args.modelPath, 'config.json'), 'utf8')) as { model_type?: string; architectures?: string[]; text_config?: { max_position_embeddings?: number } };
   const contextLength = args.contextLength ?? config.text_config?.max_position_embeddings ?? 262144;
   const maxRunning = args.maxRunningRequests ?? 8;
-  const model = modelFor({ hiddenSize: spec.hiddenSize, vocab: spec.vocab, seed: args.seed });
+  const model = modelFor({ hiddenSize: args.hiddenSize ?? spec.hiddenSize, vocab: spec.vocab, seed: args.seed });
   const cache = new PrefixCache(args.maxTotalTokens);
 
   // The trim hook prints at interpreter start, before any sglang line.

@@ -158,21 +158,27 @@ describe('fake sglang serve (stock, untrimmed)', () => {
   });
 
   it('queues requests beyond --max-running-requests', async () => {
-    const one = startFakeSglang(['--max-running-requests', '1', '--tokens-per-s', '50', '--enable-metrics']);
+    const one = startFakeSglang(['--max-running-requests', '1', '--tokens-per-s', '20', '--enable-metrics']);
     try {
       const ourl = await one.url();
       await one.waitForLine(/ready to roll/);
-      const a = post(`${ourl}/generate`, { input_ids: prompt(4), sampling_params: { max_new_tokens: 15, ignore_eos: true } });
-      const b = post(`${ourl}/generate`, { input_ids: prompt(4, 1), sampling_params: { max_new_tokens: 15, ignore_eos: true } });
+      let second: Promise<Response> | null = null;
       let sawQueue = false;
-      for (let i = 0; i < 40 && !sawQueue; i++) {
-        const m = await (await fetch(`${ourl}/metrics`)).text();
-        sawQueue = /^sglang:num_queue_reqs\{[^}]*\} 1\.0$/m.test(m) && /^sglang:num_running_reqs\{[^}]*\} 1\.0$/m.test(m);
-        await new Promise((r) => setTimeout(r, 25));
-      }
+      // A long request holds the only slot; once it streams, a second one must wait in the queue.
+      const first = readSse(await post(`${ourl}/generate`, { input_ids: prompt(4), sampling_params: { max_new_tokens: 400, ignore_eos: true }, rid: 'holder', stream: true }), async (events) => {
+        if (events.length !== 1) return;
+        second = post(`${ourl}/generate`, { input_ids: prompt(4, 1), sampling_params: { max_new_tokens: 3, ignore_eos: true } });
+        for (let i = 0; i < 200 && !sawQueue; i++) {
+          const m = await (await fetch(`${ourl}/metrics`)).text();
+          sawQueue = /^sglang:num_queue_reqs\{[^}]*\} 1\.0$/m.test(m) && /^sglang:num_running_reqs\{[^}]*\} 1\.0$/m.test(m);
+        }
+        await post(`${ourl}/abort_request`, { rid: 'holder' });
+      });
+      const { events } = await first;
       expect(sawQueue).toBe(true);
-      expect((await a).status).toBe(200);
-      expect((await b).status).toBe(200);
+      expect(events.at(-1)!.meta_info.finish_reason).toMatchObject({ type: 'abort' });
+      const res = await (second as unknown as Promise<Response>);
+      expect(((await res.json()) as GenerateBody).meta_info.completion_tokens).toBe(3);
     } finally {
       await one.stop();
     }

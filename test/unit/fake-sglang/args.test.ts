@@ -18,8 +18,8 @@ describe('fake sglang CLI', () => {
   });
 
   it('takes the double knobs', () => {
-    const a = parseArgs(['--model-path', '/m', '--numerics-noise', '0.001', '--quantize', 'int4', '--fail', 'oom', '--hang', '--trim-hidden-states']);
-    expect(a).toMatchObject({ numericsNoise: 0.001, quantize: 'int4', fail: 'oom', hang: true, trimHiddenStates: true });
+    const a = parseArgs(['--model-path', '/m', '--numerics-noise', '0.001', '--quantize', 'int4', '--fail', 'oom', '--hang', '--trim-hidden-states', '--hidden-size', '64']);
+    expect(a).toMatchObject({ hiddenSize: 64, numericsNoise: 0.001, quantize: 'int4', fail: 'oom', hang: true, trimHiddenStates: true });
   });
 
   it('refuses unknown flags, bad values and a missing model path like argparse', () => {
