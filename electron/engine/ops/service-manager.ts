@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../lib/atomic-file.ts';
+import { systemdHost } from './service-host.ts';
 import { defaultRoleArgs, renderEnvTemplate, renderUnit, SYSTEM_DATA_DIR, SYSTEM_STATE_DIR, unitName, type ServiceRole, type ServiceScope } from './systemd-unit.ts';
 
 // install / uninstall / status of the systemd units. Every side effect goes through `SystemdHost`
@@ -214,8 +215,15 @@ export function formatStatus(s: ServiceStatus): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** For `doctor`: the installed state of every role in both scopes, in one line each. */
-export async function serviceReport(host: SystemdHost): Promise<{ lines: string[]; statuses: ServiceStatus[] }> {
+/**
+ * For `doctor`: the installed state of every role in both scopes, one line each. Without a host it
+ * asks this machine's systemd (and says so on macOS/Windows, where there is none).
+ */
+export async function serviceReport(host?: SystemdHost): Promise<{ lines: string[]; statuses: ServiceStatus[] }> {
+  if (!host) {
+    if (process.platform !== 'linux') return { lines: ['service: systemd units are Linux-only (not applicable here)'], statuses: [] };
+    host = systemdHost();
+  }
   const statuses: ServiceStatus[] = [];
   for (const scope of ['user', 'system'] as const) {
     for (const role of ['miner', 'validator'] as const) statuses.push(await serviceStatus(host, { role, scope }));
