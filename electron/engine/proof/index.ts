@@ -25,3 +25,4 @@ export {
 } from './types.ts';
 export { GenerateBodyParser, type GenerateBody, type GenerateParserOptions, type FinishReason } from './generate-parser.ts';
 export { GenerateBodyError, NO_HIDDEN_STATES_MESSAGE } from './body-error.ts';
+export { ProofPool, ParseJob, type ProofPoolOptions, type ParseJobOptions, type ParsedGeneration } from './proof-pool.ts';

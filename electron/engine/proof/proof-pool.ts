@@ -1,0 +1,290 @@
+// A pool of worker threads that parse /generate bodies and build/verify proofs, so the thread
+// answering the gateway and the UI is never blocked by a 170 MB body or a proof build.
+// Bodies stream in chunk by chunk (bounded in flight); rows and proofs come back as transfers.
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { GenerateBodyError } from './body-error.ts';
+import type { FromWorker, ParsedGeneration, ToWorker } from './pool-protocol.ts';
+import { MINER_PROOF_PARAMS, type Bf16Rows, type ChunkVerification, type ProofParams } from './types.ts';
+import type { VerifyOptions } from './verify.ts';
+
+export type { ParsedGeneration } from './pool-protocol.ts';
+
+export interface ProofPoolOptions {
+  /** Worker threads; default: cores - 1, at least 1, at most 4. */
+  size?: number;
+  /** Bytes a job may have in flight to its worker before ready() waits. Default 8 MiB. */
+  highWaterBytes?: number;
+}
+
+export interface ParseJobOptions {
+  format?: 'auto' | 'json' | 'sse';
+  /** Build proofs over the rows in the worker (default: the miner's parameters); null to skip. */
+  prove?: ProofParams | null;
+  onTextDelta?: (delta: string) => void;
+}
+
+interface Pending {
+  resolve: (v: never) => void;
+  reject: (e: Error) => void;
+  slot: Slot;
+}
+
+interface Slot {
+  worker: Worker;
+  active: number;
+}
+
+// The worker runs from source (.ts, type-stripped) or from the build (.js), like this module.
+const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './proof-worker.ts' : './proof-worker.js', import.meta.url);
+
+export class ProofPool {
+  private readonly slots: (Slot | null)[];
+  private readonly highWater: number;
+  private readonly pending = new Map<number, Pending>();
+  private readonly jobs = new Map<number, ParseJob>();
+  private nextId = 1;
+  private disposed = false;
+
+  constructor(options: ProofPoolOptions = {}) {
+    const size = options.size ?? Math.min(4, Math.max(1, availableParallelism() - 1));
+    this.slots = Array.from({ length: Math.max(1, size) }, () => null);
+    this.highWater = options.highWaterBytes ?? 8 * 1024 * 1024;
+  }
+
+  /** Opens a streaming parse: push the body's chunks as they arrive, then end(). */
+  openParse(options: ParseJobOptions = {}): ParseJob {
+    const id = this.nextId++;
+    const slot = this.pickSlot();
+    const job = new ParseJob(id, this.highWater, options.onTextDelta, (msg, transfer) => this.send(slot, msg, transfer), () => {
+      slot.active--;
+    });
+    this.jobs.set(id, job);
+    const result = new Promise<ParsedGeneration>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: never) => void, reject, slot });
+    });
+    job.attach(result, () => this.settle(id, new Error('the parse was aborted')));
+    this.send(slot, { type: 'open', id, format: options.format ?? 'auto', prove: options.prove === undefined ? MINER_PROOF_PARAMS : options.prove });
+    return job;
+  }
+
+  /** Parses a whole body from an async source (a fetch Response body, a socket) with backpressure. */
+  async parse(source: AsyncIterable<Uint8Array>, options: ParseJobOptions = {}): Promise<ParsedGeneration> {
+    const job = this.openParse(options);
+    try {
+      for await (const chunk of source) {
+        job.push(chunk);
+        await job.ready();
+      }
+    } catch (e) {
+      job.abort();
+      throw e;
+    }
+    return job.end();
+  }
+
+  /** Proofs for rows (the rows' buffer is transferred to the worker: do not use it afterwards). */
+  buildProofs(rows: Bf16Rows, params: ProofParams = MINER_PROOF_PARAMS, prefill?: Uint16Array): Promise<string[]> {
+    return this.call<string[]>(
+      (id) => ({ type: 'build', id, rows, params, prefill: prefill ?? null }),
+      transferables(rows.data, prefill),
+    );
+  }
+
+  /** Verification per proof (the rows' buffer is transferred to the worker). */
+  verifyProofs(rows: Bf16Rows, proofs: readonly (string | null)[], options: VerifyOptions, prefill?: Uint16Array): Promise<ChunkVerification[]> {
+    return this.call<ChunkVerification[]>(
+      (id) => ({ type: 'verify', id, rows, proofs: [...proofs], options, prefill: prefill ?? null }),
+      transferables(rows.data, prefill),
+    );
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const [id, p] of this.pending) {
+      p.reject(new Error('the proof pool was stopped'));
+      this.pending.delete(id);
+    }
+    await Promise.all(this.slots.map((s) => s?.worker.terminate()));
+  }
+
+  private call<T>(make: (id: number) => ToWorker, transfer: ArrayBuffer[]): Promise<T> {
+    const id = this.nextId++;
+    const slot = this.pickSlot();
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: never) => void, reject, slot });
+      this.send(slot, make(id), transfer);
+    }).finally(() => {
+      slot.active--;
+    });
+  }
+
+  private pickSlot(): Slot {
+    if (this.disposed) throw new Error('the proof pool was stopped');
+    let best = -1;
+    for (let i = 0; i < this.slots.length; i++) {
+      const s = this.slots[i];
+      if (!s) {
+        best = i;
+        break;
+      }
+      if (best < 0 || s.active < this.slots[best]!.active) best = i;
+    }
+    const slot = this.slots[best] ?? this.spawn(best);
+    slot.active++;
+    return slot;
+  }
+
+  private spawn(index: number): Slot {
+    const worker = new Worker(WORKER_URL);
+    worker.unref();
+    const slot: Slot = { worker, active: 0 };
+    this.slots[index] = slot;
+    worker.on('message', (msg: FromWorker) => this.onMessage(msg));
+    const lost = (why: string): void => {
+      if (this.slots[index] === slot) this.slots[index] = null;
+      for (const [id, p] of this.pending) {
+        if (p.slot !== slot) continue;
+        this.pending.delete(id);
+        this.jobs.delete(id);
+        p.reject(new Error(`a proof worker stopped unexpectedly (${why})`));
+      }
+    };
+    worker.on('error', (e) => lost(e.message));
+    worker.on('exit', (code) => lost(`exit code ${code}`));
+    return slot;
+  }
+
+  private send(slot: Slot, msg: ToWorker, transfer: ArrayBuffer[] = []): void {
+    slot.worker.postMessage(msg, transfer);
+  }
+
+  private settle(id: number, error: Error): void {
+    const p = this.pending.get(id);
+    this.pending.delete(id);
+    this.jobs.delete(id);
+    p?.reject(error);
+  }
+
+  private onMessage(msg: FromWorker): void {
+    if (msg.type === 'text') {
+      this.jobs.get(msg.id)?.textDelta(msg.delta);
+      return;
+    }
+    if (msg.type === 'consumed') {
+      this.jobs.get(msg.id)?.consumed(msg.bytes);
+      return;
+    }
+    const p = this.pending.get(msg.id);
+    if (!p) return;
+    this.pending.delete(msg.id);
+    this.jobs.delete(msg.id);
+    switch (msg.type) {
+      case 'parsed':
+        p.resolve(msg.result as never);
+        return;
+      case 'built':
+        p.resolve(msg.proofs as never);
+        return;
+      case 'verified':
+        p.resolve(msg.results as never);
+        return;
+      case 'error':
+        p.reject(msg.name === 'GenerateBodyError' ? new GenerateBodyError(msg.message) : new Error(msg.message));
+        return;
+    }
+  }
+}
+
+function transferables(data: Uint16Array, prefill?: Uint16Array): ArrayBuffer[] {
+  const list = [data.buffer as ArrayBuffer];
+  if (prefill && prefill.buffer !== data.buffer) list.push(prefill.buffer as ArrayBuffer);
+  return list;
+}
+
+/** One body being parsed in a worker. */
+export class ParseJob {
+  readonly id: number;
+  private readonly highWater: number;
+  private readonly onText: ((delta: string) => void) | undefined;
+  private readonly post: (msg: ToWorker, transfer?: ArrayBuffer[]) => void;
+  private readonly release: () => void;
+  private inFlight = 0;
+  private waiters: (() => void)[] = [];
+  private result: Promise<ParsedGeneration> | null = null;
+  private cancel: () => void = () => undefined;
+  private closed = false;
+
+  constructor(
+    id: number,
+    highWater: number,
+    onText: ((delta: string) => void) | undefined,
+    post: (msg: ToWorker, transfer?: ArrayBuffer[]) => void,
+    release: () => void,
+  ) {
+    this.id = id;
+    this.highWater = highWater;
+    this.onText = onText;
+    this.post = post;
+    this.release = release;
+  }
+
+  /** @internal */
+  attach(result: Promise<ParsedGeneration>, cancel: () => void): void {
+    this.cancel = cancel;
+    this.result = result.finally(() => {
+      this.closed = true;
+      this.release();
+      this.wake();
+    });
+    // A failure is reported by end(); never as an unhandled rejection in between.
+    this.result.catch(() => undefined);
+  }
+
+  /** Sends a chunk (copied: the caller keeps its buffer). False once over the high-water mark. */
+  push(chunk: Uint8Array): boolean {
+    if (this.closed) return false;
+    const copy = chunk.slice();
+    this.inFlight += copy.byteLength;
+    this.post({ type: 'chunk', id: this.id, bytes: copy }, [copy.buffer]);
+    return this.inFlight < this.highWater;
+  }
+
+  /** Resolves when the worker has caught up below the high-water mark (or the job ended). */
+  ready(): Promise<void> {
+    if (this.inFlight < this.highWater || this.closed) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** No more chunks: resolves with the parsed body (and proofs), or rejects with the parse error. */
+  end(): Promise<ParsedGeneration> {
+    if (!this.closed) this.post({ type: 'end', id: this.id });
+    return this.result!;
+  }
+
+  /** Drops the job (the buyer left): the worker forgets it, end() is never needed. */
+  abort(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.post({ type: 'abort', id: this.id });
+    this.cancel();
+  }
+
+  /** @internal */
+  textDelta(delta: string): void {
+    this.onText?.(delta);
+  }
+
+  /** @internal */
+  consumed(bytes: number): void {
+    this.inFlight -= bytes;
+    if (this.inFlight < this.highWater) this.wake();
+  }
+
+  private wake(): void {
+    const w = this.waiters;
+    this.waiters = [];
+    for (const f of w) f();
+  }
+}

@@ -1,0 +1,68 @@
+// The worker side of ProofPool: parses /generate bodies and builds or verifies proofs off the
+// caller's thread. One parser per open job; jobs on one worker run in message order.
+import { parentPort } from 'node:worker_threads';
+import { buildProofs } from './build.ts';
+import { GenerateBodyParser } from './generate-parser.ts';
+import type { FromWorker, ToWorker } from './pool-protocol.ts';
+import { verifyProofs } from './verify.ts';
+import type { ProofParams } from './types.ts';
+
+const port = parentPort;
+if (!port) throw new Error('proof-worker.ts runs only as a worker thread');
+
+interface Job {
+  parser: GenerateBodyParser;
+  prove: ProofParams | null;
+}
+const jobs = new Map<number, Job>();
+
+function post(msg: FromWorker, transfer: ArrayBuffer[] = []): void {
+  port!.postMessage(msg, transfer);
+}
+
+function fail(id: number, e: unknown): void {
+  jobs.delete(id);
+  const err = e instanceof Error ? e : new Error(String(e));
+  post({ type: 'error', id, name: err.name, message: err.message });
+}
+
+port.on('message', (msg: ToWorker) => {
+  const id = msg.id;
+  try {
+    switch (msg.type) {
+      case 'open':
+        jobs.set(id, {
+          parser: new GenerateBodyParser({ format: msg.format, onTextDelta: (delta) => post({ type: 'text', id, delta }) }),
+          prove: msg.prove,
+        });
+        return;
+      case 'chunk': {
+        const job = jobs.get(id);
+        if (!job) return; // aborted or already failed
+        job.parser.push(msg.bytes);
+        post({ type: 'consumed', id, bytes: msg.bytes.byteLength });
+        return;
+      }
+      case 'end': {
+        const job = jobs.get(id);
+        if (!job) return;
+        jobs.delete(id);
+        const body = job.parser.end();
+        const proofs = job.prove && body.rows.rowCount > 0 ? buildProofs(body.rows, job.prove) : null;
+        post({ type: 'parsed', id, result: { body, proofs } }, [body.rows.data.buffer as ArrayBuffer]);
+        return;
+      }
+      case 'abort':
+        jobs.delete(id);
+        return;
+      case 'build':
+        post({ type: 'built', id, proofs: buildProofs(msg.rows, msg.params, msg.prefill ?? undefined) });
+        return;
+      case 'verify':
+        post({ type: 'verified', id, results: verifyProofs(msg.rows, msg.proofs, msg.options, msg.prefill ?? undefined) });
+        return;
+    }
+  } catch (e) {
+    fail(id, e);
+  }
+});

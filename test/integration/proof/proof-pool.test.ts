@@ -1,0 +1,60 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  buildProofs,
+  GenerateBodyError,
+  MINER_PROOF_PARAMS,
+  ProofPool,
+  verifyProofs,
+} from '../../../electron/engine/proof/index.ts';
+import { buildBody, buildSse } from '../../helpers/generate-bodies.ts';
+
+const enc = new TextEncoder();
+const pool = new ProofPool({ size: 2, highWaterBytes: 4096 });
+afterAll(() => pool.dispose());
+
+async function* chunked(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
+  for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+}
+
+describe('ProofPool (real worker threads)', () => {
+  it('parses a streamed body in a worker and builds the same proofs as the caller would', async () => {
+    const s = buildSse({ hidden: 256, prefillRows: 4, decodeRows: 40, prefillShape: 'full', seed: 3 }, 4, true);
+    const deltas: string[] = [];
+    const got = await pool.parse(chunked(enc.encode(s.sse), 1000), { onTextDelta: (d) => deltas.push(d) });
+    expect(deltas.join('')).toBe(s.texts[s.texts.length - 1]);
+    expect(Array.from(got.body.rows.data)).toEqual(Array.from(s.final.expectedRows));
+    const local = buildProofs({ data: s.final.expectedRows, rowCount: 41, hiddenSize: 256 }, MINER_PROOF_PARAMS);
+    expect(got.proofs).toEqual(local);
+    expect(got.body.outputTokenIds).toEqual(s.final.tokenIds);
+  });
+
+  it('builds and verifies proofs off the caller thread', async () => {
+    const b = buildBody({ hidden: 512, prefillRows: 1, decodeRows: 70, prefillShape: 'trimmed', seed: 9 });
+    const rows = { data: b.expectedRows, rowCount: 71, hiddenSize: 512 };
+    const expected = buildProofs(rows, MINER_PROOF_PARAMS);
+    const expectedChecks = verifyProofs(rows, expected, MINER_PROOF_PARAMS);
+    const proofs = await pool.buildProofs({ ...rows, data: rows.data.slice() });
+    expect(proofs).toEqual(expected);
+    const checks = await pool.verifyProofs({ ...rows, data: rows.data.slice() }, [...proofs, null], MINER_PROOF_PARAMS);
+    expect(checks.slice(0, 3)).toEqual(expectedChecks);
+    expect(checks[3]!.failure).toBe('malformed-proof');
+  });
+
+  it('rejects a malformed body with the parser error, and keeps working', async () => {
+    await expect(pool.parse(chunked(enc.encode('{"meta_info":{"hidden_states":[[1,2],[3]]}}'), 7))).rejects.toBeInstanceOf(GenerateBodyError);
+    const b = buildBody({ hidden: 8, prefillRows: 2, decodeRows: 3, prefillShape: 'flat', seed: 1 });
+    const got = await pool.parse(chunked(enc.encode(b.json), 5), { prove: null });
+    expect(got.proofs).toBeNull();
+    expect(got.body.rows.rowCount).toBe(4);
+  });
+
+  it('lets a job be aborted mid-body', async () => {
+    const job = pool.openParse();
+    job.push(enc.encode('{"text":"x","meta_info":{"hidden_states":[[1,'));
+    const ended = job.end();
+    job.abort();
+    await expect(ended).rejects.toThrow(/aborted/);
+    const b = buildBody({ hidden: 8, prefillRows: 2, decodeRows: 3, prefillShape: 'flat', seed: 1 });
+    expect((await pool.parse(chunked(enc.encode(b.json), 64))).body.rows.rowCount).toBe(4);
+  });
+});
