@@ -55,6 +55,7 @@ export class PolkadotChainClient implements ChainPort {
   private readonly opts: Required<Omit<ChainClientOptions, 'endpoint' | 'logger'>>;
   private readonly log: Logger;
   private readonly statusEmitter = new Emitter<ChainConnectionEvent>();
+  private readonly inFlight = new Map<string, Promise<void>>();
   /** Fires on every drop and every reconnect (the provider retries by itself). */
   readonly onConnection = this.statusEmitter.event;
 
@@ -286,7 +287,22 @@ export class PolkadotChainClient implements ChainPort {
     await this.api.disconnect();
   }
 
-  private async send(tx: SubmittableExtrinsic<'promise'>, signer: KeySigner): Promise<SubmitOutcome> {
+  /**
+   * One transaction in flight per signer: nonces come from AccountNonceApi, and two concurrent sends from one
+   * key would read the same nonce and the second would be refused as outdated.
+   */
+  private send(tx: SubmittableExtrinsic<'promise'>, signer: KeySigner): Promise<SubmitOutcome> {
+    const previous = this.inFlight.get(signer.address) ?? Promise.resolve();
+    const next = previous.then(() => this.sendNow(tx, signer));
+    const tail = next.then(() => undefined);
+    this.inFlight.set(signer.address, tail);
+    void tail.then(() => {
+      if (this.inFlight.get(signer.address) === tail) this.inFlight.delete(signer.address);
+    });
+    return next;
+  }
+
+  private async sendNow(tx: SubmittableExtrinsic<'promise'>, signer: KeySigner): Promise<SubmitOutcome> {
     if (!this.api.isConnected) {
       return { ok: false, kind: 'transport', code: 'disconnected', message: 'The chain connection is down; the app keeps reconnecting. Try again in a moment.' };
     }

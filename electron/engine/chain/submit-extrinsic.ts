@@ -94,6 +94,14 @@ export function submitAndWait(
         if (isPoolRejection(raw)) {
           const text = describePoolRejection(raw);
           finish({ ok: false, kind: 'pool', code: text.code, message: text.message, ...(extrinsicHash ? { extrinsicHash } : {}) });
+        } else if (api.isConnected) {
+          finish({
+            ok: false,
+            kind: 'transport',
+            code: 'rpc-error',
+            message: `The node answered with an error (${raw}). Try again; if it persists, pick another endpoint.`,
+            ...(extrinsicHash ? { extrinsicHash } : {}),
+          });
         } else {
           finish(transport('disconnected'));
         }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Keyring } from '@polkadot/keyring';
 import { Metadata, TypeRegistry } from '@polkadot/types';
+import type { RuntimeVersion } from '@polkadot/types/interfaces';
 import { blake2AsU8a, signatureVerify } from '@polkadot/util-crypto';
 import { readFileSync } from 'node:fs';
 import { AppFailure } from '../../../shared/errors.ts';
@@ -228,5 +229,54 @@ describe('PolkadotChainClient connection', () => {
     await sub.dispose();
     expect(events).toEqual(['disconnected', 'connected']);
     expect((await client.subnetFacts(SN53)).tempo).toBe(360);
+  });
+});
+
+describe('PolkadotChainClient dispatch-level refusals', () => {
+  it('a submission that shares a block with an earlier one fails at dispatch with SettingWeightsTooFast', async () => {
+    // No block timer: a block is sealed only once two transactions wait in the pool, so they share it and
+    // both pass the pool's rate check; the chain refuses the second when it applies it.
+    const manual = await startDevChain({ port: 0, blockMs: 0, startBlocks: 3, seed: sn53Seed(keys) });
+    const c = await PolkadotChainClient.connect({ endpoint: manual.url, connectTimeoutMs: 10_000, submitTimeoutMs: 10_000 });
+    const driver = setInterval(() => {
+      if (manual.chain.pending().length >= 2) manual.produceBlock();
+    }, 10);
+    try {
+      // The earlier one, signed outside the client (nonce 0), goes straight into the pool.
+      const { registry, decorated, version } = manual.chain.rt;
+      const first = registry.createType('Extrinsic', decorated.tx['subtensorModule']?.['setWeights']?.(SN53, [3], [1], 0));
+      first.sign(keys.validator, {
+        blockHash: manual.chain.genesisHash,
+        genesisHash: manual.chain.genesisHash,
+        nonce: 0,
+        runtimeVersion: registry.createType('RuntimeVersion', version) as RuntimeVersion,
+      });
+      expect(manual.chain.submit(first.toHex())).toMatchObject({ ok: true });
+      const out = await c.setWeights(keySignerFromPair(keys.validator), SN53, [4], [1], 0n);
+      expect(out).toEqual({
+        ok: false,
+        kind: 'dispatch',
+        code: 'SettingWeightsTooFast',
+        message: MODULE_ERROR_TEXT['SettingWeightsTooFast'],
+        extrinsicHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      });
+      expect(manual.state.applied.map((a) => a.error)).toEqual([null, 'SettingWeightsTooFast']);
+      expect(manual.state.weightsOf(SN53, 1)).toEqual([[3, 65535]]);
+    } finally {
+      clearInterval(driver);
+      await c.close();
+      await manual.close();
+    }
+  });
+
+  it('sends one transaction at a time per signer, so concurrent sends do not collide on the nonce', async () => {
+    const signer = keySignerFromPair(keys.coldkey);
+    const hot = (uri: string) => new Keyring({ type: 'sr25519' }).addFromUri(uri).address;
+    const [a, b] = await Promise.all([
+      client.burnedRegister(signer, SN53, hot('//Engy//Concurrent1')),
+      client.burnedRegister(signer, SN53, hot('//Engy//Concurrent2')),
+    ]);
+    expect(a).toMatchObject({ ok: true });
+    expect(b).toMatchObject({ ok: true });
   });
 });
