@@ -2,7 +2,7 @@
 // the dev chain over real sockets, through the @polkadot/api chain client: killed with SIGKILL while its
 // set_weights is in flight, then restarted: it resumes from the state file without advancing twice.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -93,7 +93,7 @@ describe('engy-panel validate (child process)', () => {
     // First run: wait for its set_weights in the pool, include it, and kill -9 before it can record anything.
     const first = startDaemon(args);
     children.push(first);
-    await vi.waitFor(() => expect(chain.chain.pending().length).toBeGreaterThan(0), { timeout: 30_000, interval: 20 }).catch((e: unknown) => {
+    await vi.waitFor(() => expect(chain.chain.pending().length).toBeGreaterThan(0), { timeout: 60_000, interval: 20 }).catch((e: unknown) => {
       throw new Error(`${String(e)}\n${first.out.join('\n')}`);
     });
     chain.produceBlock();
@@ -108,13 +108,16 @@ describe('engy-panel validate (child process)', () => {
     blockTimer = setInterval(() => chain.produceBlock(), 100);
     const second = startDaemon(args);
     children.push(second);
-    await vi.waitFor(() => expect(readState(statePath).state.lastApplied).toBe(4), { timeout: 30_000, interval: 50 });
-    await vi.waitFor(() => expect(second.out.some((l) => l.includes('[tick] skipped:too-soon'))).toBe(true), { timeout: 30_000, interval: 50 });
-    await vi.waitFor(() => expect(provider?.heartbeats.some((h) => h.valid && (h.json as { synced_epoch?: number }).synced_epoch === 4)).toBe(true), { timeout: 10_000 });
+    await vi.waitFor(() => expect(readState(statePath).state.lastApplied).toBe(4), { timeout: 60_000, interval: 50 });
+    await vi.waitFor(() => expect(second.out.some((l) => l.includes('[tick] skipped:too-soon'))).toBe(true), { timeout: 60_000, interval: 50 });
+    await vi.waitFor(() => expect(provider?.heartbeats.some((h) => h.valid && (h.json as { synced_epoch?: number }).synced_epoch === 4)).toBe(true), { timeout: 30_000 });
     clearInterval(blockTimer);
     second.proc.kill('SIGTERM');
     expect(await second.exited).toBe(0);
     expect(second.out.some((l) => l.includes('[validator] stopped'))).toBe(true);
+    // Upstream's liveness file, stamped after every tick, for container health checks.
+    const hb = JSON.parse(readFileSync(join(dataDir, 'validator', 'heartbeat.json'), 'utf8')) as { ts: unknown };
+    expect(typeof hb.ts).toBe('number');
 
     const state = readState(statePath).state;
     expect(state).toMatchObject({ lastApplied: 4, cachedDigest: payload.digest, cachedWeights: [[MINER_A, 1], [MINER_B, 3]] });
@@ -141,5 +144,5 @@ describe('engy-panel validate (child process)', () => {
     } finally {
       db.close();
     }
-  }, 80_000);
+  }, 180_000);
 });
