@@ -4,6 +4,7 @@ import { Metadata, TypeRegistry } from '@polkadot/types';
 import type { RuntimeVersion } from '@polkadot/types/interfaces';
 import { blake2AsU8a, signatureVerify } from '@polkadot/util-crypto';
 import { readFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { AppFailure } from '../../../shared/errors.ts';
 import { keySignerFromPair } from '../../../electron/engine/chain/key-signer.ts';
 import { MODULE_ERROR_TEXT, POOL_CUSTOM_TEXT } from '../../../electron/engine/chain/chain-errors.ts';
@@ -211,6 +212,21 @@ describe('PolkadotChainClient connection', () => {
     expect(err).toBeInstanceOf(AppFailure);
     expect(err).toMatchObject({ code: 'chain-unreachable' });
     expect((err as AppFailure).message).toContain(url);
+  });
+
+  it('gives up after the connect timeout when the endpoint accepts but never answers', async () => {
+    // A TCP listener that never completes the websocket handshake: the connect must not hang.
+    const sockets = new Set<Socket>();
+    const silent = createServer((sock) => sockets.add(sock));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const err = await PolkadotChainClient.connect({ endpoint: `ws://127.0.0.1:${port}`, connectTimeoutMs: 400 }).catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: 'chain-unreachable', message: expect.stringContaining('no answer within') });
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => silent.close(r));
+    }
   });
 
   it('reconnects after the connection drops and reads again', async () => {
