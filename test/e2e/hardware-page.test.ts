@@ -42,6 +42,7 @@ describe('headless shell + hardware page (Chromium, fake 2x RTX 4090)', () => {
     const page = await browser.newPage({ viewport: { width: 1360, height: 1500 } });
     await page.goto(engine.url);
     await page.getByRole('group', { name: 'Role' }).getByRole('button', { name: /^Mine/ }).click();
+    await page.getByTestId('stage-hardware').getByRole('button').click();
     await page.getByTestId('verdict').waitFor();
     expect(await page.getByTestId('verdict').textContent()).toBe('Ready to mine');
     expect(await page.getByTestId('gpu-card').count()).toBe(2);

@@ -1,6 +1,10 @@
+import { useState, type ReactNode } from 'react';
 import type { Role } from '../../../../shared/settings.ts';
 import { engineApi, useSnapshot } from '../../stores/engine-store.ts';
+import { useUi } from '../../stores/ui-store.ts';
 import { HardwarePanel } from '../hardware/hardware-panel.tsx';
+import { HotkeyStep, MinerKeyStep, RegistrationStep } from './wallet-steps.tsx';
+import { ServeStep } from './serve-step.tsx';
 
 const ROLES: { id: Role; title: string; text: string }[] = [
   { id: 'mine', title: 'Mine', text: 'Serve verified inference on your NVIDIA GPUs and earn per epoch.' },
@@ -8,12 +12,14 @@ const ROLES: { id: Role; title: string; text: string }[] = [
   { id: 'both', title: 'Both', text: 'Mine on the GPUs and validate on the same machine.' },
 ];
 
-type StageState = 'done' | 'current' | 'blocked' | 'later';
+type StageState = 'done' | 'current' | 'blocked' | 'todo';
 
 interface Stage {
+  id: string;
   title: string;
   state: StageState;
   detail: string;
+  body?: ReactNode;
 }
 
 function RolePicker({ role }: { role: Role | null }) {
@@ -30,29 +36,77 @@ function RolePicker({ role }: { role: Role | null }) {
   );
 }
 
+/** The first stage not done is the current one; every stage says what it needs next. */
+function withCurrent(stages: Stage[]): Stage[] {
+  let found = false;
+  return stages.map((s) => {
+    if (s.state === 'done' || s.state === 'blocked') return s;
+    if (!found) {
+      found = true;
+      return { ...s, state: 'current' };
+    }
+    return s;
+  });
+}
+
 export function SetupPage() {
   const settings = useSnapshot('settings');
   const hw = useSnapshot('hardware');
+  const wallet = useSnapshot('wallet');
+  const go = useUi((s) => s.go);
+  const [open, setOpen] = useState<string | null>(null);
   const role = settings?.role ?? null;
   const mining = role === 'mine' || role === 'both';
-  const stages: Stage[] = [
-    { title: 'Role', state: role ? 'done' : 'current', detail: role ? `You chose: ${role}.` : 'Choose what this machine does.' },
+  const validating = role === 'validate' || role === 'both';
+  const hotkeyChosen = Boolean(settings?.wallet.name && settings.wallet.hotkey);
+  const reg = wallet?.registration ?? null;
+  const serveReady = settings ? settings.mining.runtime !== null && (settings.mining.runtime !== 'external' || settings.mining.externalServeUrls.length > 0) : false;
+  const stages: Stage[] = withCurrent([
+    { id: 'role', title: 'Role', state: role ? 'done' : 'todo', detail: role ? `This machine will ${role === 'both' ? 'mine and validate' : role}.` : 'Choose what this machine does.', body: <RolePicker role={role} /> },
     {
+      id: 'hardware',
       title: 'Hardware check',
-      state: !mining ? 'done' : !hw ? 'current' : hw.verdict === 'unsupported' ? 'blocked' : 'done',
-      detail: !mining ? 'The validator needs no GPU.' : !hw ? 'Checking…' : hw.verdict === 'unsupported' ? 'This machine cannot mine: see the reasons below.' : `Verdict: ${hw.verdict}.`,
+      state: !mining ? 'done' : !hw ? 'todo' : hw.verdict === 'unsupported' ? 'blocked' : 'done',
+      detail: !mining ? 'The validator needs no GPU.' : !hw ? 'Checking…' : hw.verdict === 'unsupported' ? 'This machine cannot mine: see the reasons below. You can still validate.' : `Verdict: ${hw.verdict}.`,
+      body: <HardwarePanel />,
     },
-    ...(mining
-      ? [
-          { title: 'Serve runtime', state: 'later' as const, detail: 'Pick how sglang runs: Python, Docker, or a serve you already run.' },
-          { title: 'Checkpoint', state: 'later' as const, detail: 'Download Qwen3.6-35B-A3B-FP8 (~35 GB) or point to your copy.' },
-        ]
+    ...(mining && settings
+      ? [{ id: 'serve', title: 'Serve runtime and checkpoint', state: serveReady ? ('done' as const) : ('todo' as const), detail: serveReady ? `Runtime: ${settings.mining.runtime}${settings.mining.checkpointDir ? `, checkpoint ${settings.mining.checkpointDir}` : ''}.` : 'Pick how sglang runs: Python, Docker, or a serve you already run.', body: <ServeStep settings={settings} /> }]
       : []),
-    { title: 'Hotkey', state: 'later', detail: 'Choose a btcli wallet hotkey or create one.' },
-    ...(mining ? [{ title: 'Miner key', state: 'later' as const, detail: 'Paste the key issued at provider.engy.ai for your hotkey.' }] : []),
-    { title: 'Registration', state: 'later', detail: 'Check the hotkey is registered on subnet 53; register if not.' },
-    { title: mining ? 'Start mining' : 'Start validating', state: 'later', detail: 'One click once the steps above are done.' },
-  ];
+    { id: 'hotkey', title: 'Hotkey', state: hotkeyChosen ? 'done' : 'todo', detail: hotkeyChosen ? `${settings!.wallet.name}/${settings!.wallet.hotkey}` : 'Choose a btcli wallet hotkey or create one.', body: wallet && settings ? <HotkeyStep wallet={wallet} settings={settings} /> : null },
+    ...(mining && wallet
+      ? [{ id: 'minerkey', title: 'Miner key', state: wallet.minerKey.present ? ('done' as const) : ('todo' as const), detail: wallet.minerKey.present ? `Stored (${wallet.minerKey.masked}).` : 'Paste the key issued at provider.engy.ai for your hotkey.', body: <MinerKeyStep wallet={wallet} /> }]
+      : []),
+    {
+      id: 'registration',
+      title: 'Registration',
+      state: reg?.registration.registered ? 'done' : 'todo',
+      detail: reg ? (reg.registration.registered ? `uid ${reg.registration.uid} on subnet ${reg.registration.netuid}${validating ? (reg.registration.validatorPermit ? ', validator permit' : ', no validator permit yet') : ''}.` : 'Not registered yet.') : 'Check the hotkey is registered on subnet 53; register if not.',
+      body: wallet ? <RegistrationStep wallet={wallet} /> : null,
+    },
+    {
+      id: 'start',
+      title: mining ? 'Start mining' : 'Start validating',
+      state: 'todo',
+      detail: 'One click once the steps above are done.',
+      body: (
+        <div className="row">
+          {mining && (
+            <button className="btn primary big" onClick={() => go('mine')}>
+              Go to Mine
+            </button>
+          )}
+          {validating && (
+            <button className="btn primary big" onClick={() => go('validate')}>
+              Go to Validate
+            </button>
+          )}
+        </div>
+      ),
+    },
+  ]);
+  const current = stages.find((s) => s.state === 'current' || s.state === 'blocked');
+  const expanded = open ?? current?.id ?? null;
   return (
     <div className="stack">
       <div className="page-head">
@@ -61,30 +115,25 @@ export function SetupPage() {
           <p>Each step says what it needs and what to do next. You can leave and come back: progress is kept.</p>
         </div>
       </div>
-      <section className="card stack" aria-label="Role">
-        <h2>What should this machine do?</h2>
-        <RolePicker role={role} />
-      </section>
       <ol className="stages" aria-label="Setup steps">
         {stages.map((s, i) => (
-          <li key={s.title} className={`stage ${s.state}`}>
+          <li key={s.id} className={`stage ${s.state}`} style={{ gridTemplateColumns: '30px 1fr auto', alignItems: 'start' }} data-testid={`stage-${s.id}`}>
             <span className="num">{s.state === 'done' ? '✓' : s.state === 'blocked' ? '!' : i + 1}</span>
-            <div>
-              <b>{s.title}</b>
-              <div className="muted small">{s.detail}</div>
+            <div className="stack" style={{ gap: 8 }}>
+              <button className="nav-item" style={{ padding: 0, color: 'var(--text)' }} aria-expanded={expanded === s.id} onClick={() => setOpen(expanded === s.id ? '' : s.id)}>
+                <span>
+                  <b>{s.title}</b>
+                  <span className="muted small" style={{ display: 'block' }}>
+                    {s.detail}
+                  </span>
+                </span>
+              </button>
+              {expanded === s.id && s.body}
             </div>
-            <span className={`badge ${s.state === 'done' ? 'ok' : s.state === 'blocked' ? 'bad' : s.state === 'current' ? 'info' : 'neutral'}`}>
-              {s.state === 'later' ? 'to do' : s.state}
-            </span>
+            <span className={`badge ${s.state === 'done' ? 'ok' : s.state === 'blocked' ? 'bad' : s.state === 'current' ? 'info' : 'neutral'}`}>{s.state === 'todo' ? 'to do' : s.state}</span>
           </li>
         ))}
       </ol>
-      {(mining || role === null) && (
-        <>
-          <h2 style={{ marginTop: 8 }}>Hardware</h2>
-          <HardwarePanel />
-        </>
-      )}
     </div>
   );
 }
