@@ -17,5 +17,6 @@ export const COMMANDS: Record<string, CommandEntry> = {
   serve: { summary: 'sglang serve: plan (argv/env/port per engine), runtimes, checkpoint (download, identity), run', load: () => import('./serve.ts') },
   wallet: { summary: 'btcli wallets: list, create-hotkey, status, register, miner-key (--wallet, --hotkey, --wallet-path)', load: () => import('./wallet.ts') },
   mine: { summary: 'run the miner without UI (--serve-url URL[,URL] --checkpoint DIR [--gateway wss://...] [--max-inflight N])', load: () => import('./mine.ts') },
+  toploc: { summary: 'TOPLOC proofs on the golden vectors\' formats: build|verify|bf16 < case.json', load: () => import('./toploc.ts') },
   doctor: { summary: 'hardware report: GPUs, host, verdict, serve plan (--json for scripts)', load: () => import('./doctor.ts') },
 };
