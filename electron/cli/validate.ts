@@ -1,5 +1,7 @@
 // `engy-panel validate`: the headless light validator (PROTOCOL 8). Flags or the upstream ENGY_SN53_*
 // environment; exits non-zero with the reason on bad configuration; SIGTERM stops it cleanly.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ChainPort } from '../engine/chain/ports.ts';
 import { LogHub, type Logger } from '../engine/lib/logger.ts';
 import { dataPaths } from '../engine/lib/paths.ts';
@@ -18,6 +20,14 @@ ENGY_SN53_MASTER_HOTKEY, ENGY_SN53_NETUID, ENGY_SN53_POLL_S, ENGY_SN53_RESUBMIT_
 async function polkadotChain(url: string, logger: Logger): Promise<ChainPort> {
   const { PolkadotChainClient } = await import('../engine/chain/polkadot-chain-client.ts');
   return PolkadotChainClient.connect({ endpoint: url, logger });
+}
+
+function panelVersion(): string {
+  try {
+    return `engy-panel ${(JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version}`;
+  } catch {
+    return 'engy-panel unknown';
+  }
 }
 
 export const run: CliCommand = async (args, io) => {
@@ -59,7 +69,7 @@ export const run: CliCommand = async (args, io) => {
     signer,
     out: io.stdout,
     stopSignal: io.stopSignal,
-    version: 'engy-panel 0.1.0',
+    version: panelVersion(),
     hub,
   });
 };
