@@ -1,21 +1,25 @@
+import type { MinerPhase } from '../../../shared/miner.ts';
+import type { EngineState } from '../../../shared/serve.ts';
 import { MetricsRegistry, type Counter, type Gauge, type Histogram } from './registry.ts';
 import { relabelSglang, type EngineScrape } from './sglang-relabel.ts';
 
 // The stable metric names a fleet's Prometheus and the shipped Grafana dashboard rely on.
 // Renaming one breaks every operator's alerts: add new names, never rename (docs/fleet-monitoring.md).
 
-/** Miner states the dashboard draws; an unknown state still gets a series of its own. */
-export const MINER_STATES = ['stopped', 'connecting', 'probing', 'active', 'pulled', 'denied', 'offline'] as const;
-export const SERVE_STATES = ['stopped', 'starting', 'ready', 'degraded', 'crashed', 'restarting', 'stopping', 'failed'] as const;
+/** Every miner phase gets a series (0 or 1), so a state never seen yet still graphs as 0. */
+export const MINER_STATES: readonly MinerPhase[] = ['stopped', 'starting-serve', 'connecting', 'waiting-for-probe', 'probing', 'active', 'pulled', 'denied', 'reconnecting', 'failed'];
+export const SERVE_STATES: readonly EngineState[] = ['stopped', 'starting', 'ready', 'degraded', 'crashed', 'restarting', 'stopping', 'failed'];
 
 export interface MinerMetricsInput {
   state: string;
   legsConnected: number;
   legsAdmitted: number;
+  /** Requests being served right now. */
+  inFlight?: number;
 }
 
 export interface RequestMetricsInput {
-  /** `ok`, `error`, `cancelled`, `timeout`, ...: the miner's own outcome union. */
+  /** The miner's RequestOutcome: `ok`, `error`, `cancelled` (cancelled leaves the acceptance denominator). */
   outcome: string;
   ttftSeconds?: number;
   tpotSeconds?: number;
@@ -53,6 +57,7 @@ export const ENGY_METRIC_NAMES: Readonly<Record<string, 'counter' | 'gauge' | 'h
   engy_miner_state: 'gauge',
   engy_miner_legs_connected: 'gauge',
   engy_miner_legs_admitted: 'gauge',
+  engy_miner_requests_in_flight: 'gauge',
   engy_miner_requests_total: 'counter',
   engy_miner_ttft_seconds: 'histogram',
   engy_miner_tpot_seconds: 'histogram',
@@ -83,6 +88,7 @@ export class EngyMetrics {
   private readonly minerState: Gauge;
   private readonly legsConnected: Gauge;
   private readonly legsAdmitted: Gauge;
+  private readonly inFlight: Gauge;
   private readonly requests: Counter;
   private readonly ttft: Histogram;
   private readonly tpot: Histogram;
@@ -104,6 +110,7 @@ export class EngyMetrics {
     this.minerState = r.gauge('engy_miner_state', 'Miner state: 1 for the current state, 0 for the others.', ['state']);
     this.legsConnected = r.gauge('engy_miner_legs_connected', 'Gateway legs with an open socket.');
     this.legsAdmitted = r.gauge('engy_miner_legs_admitted', 'Gateway legs the gateway admitted (ADMITTED received).');
+    this.inFlight = r.gauge('engy_miner_requests_in_flight', 'Gateway requests being served right now.');
     this.requests = r.counter('engy_miner_requests_total', 'Gateway requests finished, by outcome.', ['outcome']);
     this.ttft = r.histogram('engy_miner_ttft_seconds', 'Time to first token as the gateway sees it (miner overhead included).', [], TTFT_BUCKETS);
     this.tpot = r.histogram('engy_miner_tpot_seconds', 'Time per output token after the first.', [], TPOT_BUCKETS);
@@ -136,6 +143,7 @@ export class EngyMetrics {
     for (const s of new Set<string>([...MINER_STATES, m.state])) this.minerState.set({ state: s }, s === m.state ? 1 : 0);
     this.legsConnected.set({}, m.legsConnected);
     this.legsAdmitted.set({}, m.legsAdmitted);
+    if (m.inFlight !== undefined) this.inFlight.set({}, m.inFlight);
   }
 
   recordRequest(r: RequestMetricsInput): void {

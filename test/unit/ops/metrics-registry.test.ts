@@ -155,7 +155,7 @@ describe('sglang relabelling', () => {
 describe('EngyMetrics', () => {
   it('serves every documented name with its declared type, in strict exposition format', () => {
     const m = new EngyMetrics();
-    m.observeMiner({ state: 'probing', legsConnected: 8, legsAdmitted: 7 });
+    m.observeMiner({ state: 'probing', legsConnected: 8, legsAdmitted: 7, inFlight: 3 });
     m.recordRequest({ outcome: 'ok', ttftSeconds: 1.2, tpotSeconds: 0.03, promptTokens: 100, completionTokens: 20, cachedTokens: 64 });
     m.recordRequest({ outcome: 'error' });
     m.recordProofBuild(0.02);

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { EngyMetrics } from '../../../electron/engine/metrics/engy-metrics.ts';
+import { engineLabel, SnapshotFeeds } from '../../../electron/engine/metrics/snapshot-feeds.ts';
+import type { MinerRequestRecord, MinerSnapshot } from '../../../shared/miner.ts';
+import type { ServeSnapshot } from '../../../shared/serve.ts';
+import type { SubmissionRecord, ValidatorSnapshot } from '../../../shared/validator.ts';
+
+// Only the fields the feeds read; the rest of each snapshot is irrelevant here.
+function minerSnap(recent: MinerRequestRecord[], phase: MinerSnapshot['phase'] = 'active'): MinerSnapshot {
+  return {
+    phase,
+    legs: [
+      { index: 0, url: 'wss://gw/0', status: 'admitted' },
+      { index: 1, url: 'wss://gw/1', status: 'open' },
+      { index: 2, url: 'wss://gw/2', status: 'backoff' },
+    ],
+    stats: { inflight: 2 },
+    recent,
+  } as unknown as MinerSnapshot;
+}
+
+function req(corrId: string, outcome: MinerRequestRecord['outcome'] = 'ok'): MinerRequestRecord {
+  return { corrId, outcome, ttftMs: 1500, tpotMs: 30, promptTokens: 100, completionTokens: 10, cachedTokens: 40, proofMs: 12 } as MinerRequestRecord;
+}
+
+function sub(at: number, ok: boolean, errorCode: string | null = null): SubmissionRecord {
+  return { at, kind: 'fresh', epochIndex: 7, digest: null, block: 100, uids: [], weights: [], droppedShare: 0, ok, extrinsicHash: ok ? `0x${at}` : null, includedBlock: null, errorCode, error: null };
+}
+
+describe('SnapshotFeeds', () => {
+  it('mirrors the miner snapshot and counts each request once, not the history it started with', () => {
+    const m = new EngyMetrics();
+    const feeds = new SnapshotFeeds(m);
+    feeds.miner(minerSnap([req('old')]));
+    feeds.miner(minerSnap([req('old'), req('a'), req('b', 'error')]));
+    feeds.miner(minerSnap([req('a'), req('b', 'error')], 'probing'));
+    const text = m.renderMetrics();
+    expect(text).toContain('engy_miner_state{state="probing"} 1\n');
+    expect(text).toContain('engy_miner_legs_connected 2\n');
+    expect(text).toContain('engy_miner_legs_admitted 1\n');
+    expect(text).toContain('engy_miner_requests_in_flight 2\n');
+    expect(text).toContain('engy_miner_requests_total{outcome="ok"} 1\n');
+    expect(text).toContain('engy_miner_requests_total{outcome="error"} 1\n');
+    expect(text).toContain('engy_miner_tokens_total{kind="prompt"} 200\n');
+    expect(text).toContain('engy_miner_ttft_seconds_bucket{le="2"} 2\n');
+    expect(text).toContain('engy_proof_build_seconds_count 2\n');
+  });
+
+  it('maps engines and the latest GPU point into seconds, bytes and ratios', () => {
+    const m = new EngyMetrics();
+    const serve = {
+      engines: [
+        { index: 0, gpuIndices: [0, 1], status: { state: 'ready', restarts: 1 } },
+        { index: 1, gpuIndices: [], status: { state: 'crashed', restarts: 3 } },
+      ],
+      gpus: [{ index: 0, name: 'NVIDIA GeForce RTX 4090', points: [{ at: 1, utilizationPct: 10, memoryUsedMiB: 1, memoryTotalMiB: 2, temperatureC: 40, powerDrawW: 100 }, { at: 2, utilizationPct: 87, memoryUsedMiB: 20480, memoryTotalMiB: 24564, temperatureC: 71, powerDrawW: 390 }] }],
+    } as unknown as ServeSnapshot;
+    new SnapshotFeeds(m).serve(serve);
+    const text = m.renderMetrics();
+    expect(text).toContain('engy_serve_engine_up{engine="gpu0-1"} 1\n');
+    expect(text).toContain('engy_serve_state{engine="engine1",state="crashed"} 1\n');
+    expect(text).toContain('engy_serve_restarts_total{engine="engine1"} 3\n');
+    expect(text).toContain('engy_gpu_utilization_ratio{gpu="0",uuid="NVIDIA GeForce RTX 4090"} 0.87\n');
+    expect(text).toContain(`engy_gpu_memory_used_bytes{gpu="0",uuid="NVIDIA GeForce RTX 4090"} ${20480 * 1024 * 1024}\n`);
+    expect(engineLabel({ index: 3, gpuIndices: [2] })).toBe('gpu2');
+  });
+
+  it('derives blocks since the last landed weights and counts new submissions by outcome', () => {
+    const m = new EngyMetrics();
+    const feeds = new SnapshotFeeds(m);
+    const v = (subs: SubmissionRecord[], block: number): ValidatorSnapshot =>
+      ({ applied: { epochIndex: 7, block: 1000, at: 1, digest: null }, chain: { health: 'ok', block, error: null, at: 1 }, recentSubmissions: subs }) as unknown as ValidatorSnapshot;
+    feeds.validator(v([sub(1, true)], 1010));
+    feeds.validator(v([sub(1, true), sub(2, false, 'SettingWeightsTooFast'), sub(3, true)], 1125));
+    const text = m.renderMetrics();
+    expect(text).toContain('engy_validator_last_submit_block 1000\n');
+    expect(text).toContain('engy_validator_blocks_since_update 125\n');
+    expect(text).toContain('engy_validator_submissions_total{outcome="accepted"} 1\n');
+    expect(text).toContain('engy_validator_submissions_total{outcome="SettingWeightsTooFast"} 1\n');
+  });
+});
