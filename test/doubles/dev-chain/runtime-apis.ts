@@ -30,6 +30,8 @@ const HANDLERS: Record<string, Handler> = {
     const s = chain.state.subnet(Number(netuid?.toString()));
     return s ? s.lastEpochBlock + s.tempo : null;
   },
+  // The double charges no fees, and says so: paymentInfo() answers a zero fee.
+  TransactionPaymentApi_query_info: () => ({ weight: { refTime: 100_000_000, proofSize: 4_096 }, class: 'Normal', partialFee: 0 }),
   SwapRuntimeApi_current_alpha_price: (chain, [netuid]) => {
     const s = chain.state.subnet(Number(netuid?.toString()));
     if (!s || s.subnetAlphaInRao === 0n) return 0n;
