@@ -196,3 +196,28 @@ export interface RuntimeReport {
   /** Plain words: why this one, and what is missing for the others. */
   notes: string[];
 }
+
+// ---- the whole serve side, as the UI sees it ----
+
+export type ServeSetupPhase = 'idle' | 'preparing' | 'running' | 'blocked';
+
+export interface ServeSettings {
+  runtime: 'auto' | ServeRuntimeKind;
+  /** Interpreter with sglang (python runtime); detected when absent. */
+  python?: string | null;
+  docker?: string | null;
+  /** Serves the user runs (external runtime). */
+  externalUrls?: string[];
+  /** A checkpoint folder the user already has; the data dir's copy otherwise. */
+  checkpointDir?: string | null;
+}
+
+export interface ServeServiceSnapshot {
+  version: number;
+  phase: ServeSetupPhase;
+  /** Why the serve cannot start, and what to do; set in phase "blocked". */
+  blocker: { message: string; fix: string } | null;
+  fleet: ServeSnapshot | null;
+  runtimes: RuntimeReport | null;
+  checkpoint: CheckpointSnapshot;
+}

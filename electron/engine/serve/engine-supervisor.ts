@@ -20,6 +20,7 @@ import { PollLoop } from './poll-loop.ts';
 import { isPortFree } from './port-check.ts';
 import { defaultSpawn, LineSplitter, signalGroup, terminateGroup, type SpawnFn } from './process-group.ts';
 import { metricsPoint } from './sglang-metrics.ts';
+import type { ProcessRegistry } from './process-registry.ts';
 import { pushCapped } from './series.ts';
 import { StallDetector } from './stall-detector.ts';
 import { trimStatusOfLine } from './trim-status.ts';
@@ -71,6 +72,8 @@ export interface EngineSupervisorOptions {
   timings?: Partial<EngineTimings>;
   /** Run when a docker serve must go: removes the container a killed CLI would leave behind. */
   removeContainer?: (name: string) => Promise<void>;
+  /** Records spawned groups on disk so a later app start can end what a crashed app left running. */
+  registry?: ProcessRegistry;
 }
 
 type Internal = { kind: 'idle' } | { kind: 'running'; child: ChildProcess; pid: number; exited: Promise<void> };
@@ -91,6 +94,7 @@ export class EngineSupervisor implements Disposable {
   private readonly env: NodeJS.ProcessEnv;
   private readonly trimDir: string | null;
   private readonly removeContainer: ((name: string) => Promise<void>) | undefined;
+  private readonly registry: ProcessRegistry | undefined;
   private readonly backoff: Backoff;
   private readonly evidence = new CrashEvidence();
   private readonly stall: StallDetector;
@@ -130,6 +134,7 @@ export class EngineSupervisor implements Disposable {
     this.env = opts.env ?? process.env;
     this.trimDir = opts.trimDir ?? null;
     this.removeContainer = opts.removeContainer;
+    this.registry = opts.registry;
     this.backoff = new Backoff(this.t.backoff);
     this.stall = new StallDetector(this.t.stallMs);
     this.trim = this.initialTrim();
@@ -253,6 +258,7 @@ export class EngineSupervisor implements Disposable {
       return;
     }
     const pid = child.pid;
+    this.registry?.add(pid, `--port ${spec.port}`);
     const exited = new Promise<void>((resolve) => {
       child.once('exit', (code, signal) => {
         this.onExit(gen, pid, code, signal);
@@ -306,6 +312,7 @@ export class EngineSupervisor implements Disposable {
   private onExit(gen: number, pid: number, code: number | null, signal: NodeJS.Signals | null): void {
     // Whatever the leader's fate, nothing of its group may outlive it.
     signalGroup(pid, 'SIGKILL');
+    this.registry?.remove(pid);
     if (this.proc.kind === 'running' && this.proc.pid === pid) this.proc = { kind: 'idle' };
     if (gen !== this.generation) return;
     this.health.stop();

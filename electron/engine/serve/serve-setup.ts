@@ -7,6 +7,7 @@ import type { FetchFn } from './http.ts';
 import { buildLaunchSpec, type LaunchSpec, type RuntimeTarget } from './launch-plan.ts';
 import { findFreePort } from './port-check.ts';
 import { defaultSpawn, type SpawnFn } from './process-group.ts';
+import type { ProcessRegistry } from './process-registry.ts';
 import { ServeFleet } from './serve-fleet.ts';
 
 export const DEFAULT_BASE_PORT = 30000;
@@ -42,6 +43,7 @@ export interface FleetServices {
   env?: NodeJS.ProcessEnv;
   timings?: Partial<EngineTimings>;
   gpuSampler?: GpuSampler | null;
+  registry?: ProcessRegistry;
 }
 
 function removeContainerWith(docker: string, spawn: SpawnFn): (name: string) => Promise<void> {
@@ -69,6 +71,7 @@ export function createServeFleet(plan: ServePlan, specs: LaunchSpec[], trimDir: 
         ...(services.timings ? { timings: services.timings } : {}),
         ...(services.logHub ? { logger: services.logHub.logger(`serve:${spec.engineIndex}`) } : {}),
         ...(spec.runtime === 'docker' ? { removeContainer: removeContainerWith(spec.command, spawn) } : {}),
+        ...(services.registry ? { registry: services.registry } : {}),
       }),
   );
   return new ServeFleet({ runtime, engines, maxInflight: plan.maxInflight, gpuSampler: services.gpuSampler ?? null });
