@@ -123,8 +123,8 @@ export class MinerKeyStore {
     if (problem) out.warning = problem;
     else if (storage === 'file') out.warning = PLAIN_FILE_WARNING;
     else if (storage === 'env-file' && this.envFile && key) {
-      const mode = statSync(this.envFile).mode & 0o077;
-      if (mode !== 0) out.warning = `${this.envFile} can be read by other users: run \`chmod 600 ${this.envFile}\`.`;
+      const mode = statSync(this.envFile, { throwIfNoEntry: false })?.mode ?? 0;
+      if ((mode & 0o077) !== 0) out.warning = `${this.envFile} can be read by other users: run \`chmod 600 ${this.envFile}\`.`;
     }
     return out;
   }

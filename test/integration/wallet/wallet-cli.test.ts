@@ -1,25 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { run } from '../../../electron/cli/wallet.ts';
-import type { CliIo } from '../../../electron/cli/types.ts';
+import { recordingIo } from '../../helpers/cli-io.ts';
 import { DEV_MNEMONIC_A, DEV_MNEMONIC_B, TEST_KDF, tempWalletDirs, writeColdkey } from '../../doubles/btcli-wallet.ts';
 
 const dirs = tempWalletDirs();
 afterEach(() => dirs.cleanup());
 
-function io(stdin = ''): CliIo & { out: string; err: string } {
-  const r = {
-    out: '',
-    err: '',
-    stdin: Readable.from([stdin]),
-    stdout: (t: string) => void (r.out += t),
-    stderr: (t: string) => void (r.err += t),
-    env: {} as NodeJS.ProcessEnv,
-    stopSignal: new Promise<string>(() => {}),
-  };
-  return r;
-}
+const io = recordingIo;
 
 describe('engy-panel wallet', () => {
   it('creates a hotkey, prints its mnemonic once with a warning, then lists it', async () => {

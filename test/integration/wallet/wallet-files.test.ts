@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringToU8a } from '@polkadot/util';
 import { decodeAddress, sr25519Verify } from '@polkadot/util-crypto';
@@ -8,7 +8,8 @@ import { loadHotkeySigner } from '../../../electron/engine/wallet/hotkey-signer.
 import { listWallets } from '../../../electron/engine/wallet/wallet-scan.ts';
 import { parseKeyfile } from '../../../electron/engine/wallet/keyfile-format.ts';
 import { resolveWalletPath } from '../../../electron/engine/wallet/wallet-location.ts';
-import { DEV_MNEMONIC_A, DEV_MNEMONIC_B, tempWalletDirs, appFailure, writeColdkey, writeLegacyHotkey, TEST_KDF } from '../../doubles/btcli-wallet.ts';
+import { naclSealOffThread } from '../../../electron/engine/wallet/nacl-off-thread.ts';
+import { DEV_MNEMONIC_A, DEV_MNEMONIC_B, keyfileJson, tempWalletDirs, appFailure, writeColdkey, writeLegacyHotkey, TEST_KDF } from '../../doubles/btcli-wallet.ts';
 
 const dirs = tempWalletDirs();
 const tmp = () => dirs.make();
@@ -101,5 +102,18 @@ describe('btcli wallet files', () => {
     expect(resolveWalletPath('/a/b', { BT_WALLET_PATH: '/c' })).toBe('/a/b');
     expect(resolveWalletPath(undefined, { BT_WALLET_PATH: '/c' })).toBe('/c');
     expect(resolveWalletPath(undefined, {})).toMatch(/\.bittensor\/wallets$/);
+  });
+});
+
+describe('password-protected hotkeys (btcli --use-password)', () => {
+  it('load with the password and explain a missing or wrong one', async () => {
+    const walletPath = tmp();
+    mkdirSync(join(walletPath, 'w', 'hotkeys'), { recursive: true });
+    const { json, address } = keyfileJson(DEV_MNEMONIC_A);
+    writeFileSync(join(walletPath, 'w', 'hotkeys', 'locked'), await naclSealOffThread(new TextEncoder().encode(json), 'hotpw', TEST_KDF));
+    expect((await failure(loadHotkeySigner({ walletPath, wallet: 'w', hotkey: 'locked', env: {}, kdf: TEST_KDF }))).code).toBe('wallet-locked');
+    expect((await failure(loadHotkeySigner({ walletPath, wallet: 'w', hotkey: 'locked', password: 'nope', kdf: TEST_KDF }))).code).toBe('wallet-bad-password');
+    expect((await loadHotkeySigner({ walletPath, wallet: 'w', hotkey: 'locked', password: 'hotpw', kdf: TEST_KDF })).address).toBe(address);
+    expect(listWallets(walletPath).wallets[0]?.hotkeys[0]).toEqual({ name: 'locked', ss58Address: null, encryption: 'nacl', hasPublicFile: false });
   });
 });
