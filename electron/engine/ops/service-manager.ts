@@ -101,11 +101,21 @@ export async function installService(host: SystemdHost, o: InstallOptions): Prom
   steps.push(`write ${paths.unitFile}`);
   if (existsSync(paths.envFile)) steps.push(`keep ${paths.envFile} (already there: your settings)`);
   else steps.push(`write ${paths.envFile} (mode 0600: edit it)`);
-  if (!systemManaged) steps.push(`mkdir ${o.dataDir}`);
+  // A system service runs as `user`: a data dir we create as root must be handed over, or the
+  // engine cannot write its lock. An existing dir is left as it is (it may hold other files).
+  const createDir = !systemManaged && !existsSync(o.dataDir);
+  if (createDir) steps.push(`mkdir ${o.dataDir}`);
   if (!dry) {
     writeFileAtomic(paths.unitFile, unit, 0o644);
     if (!existsSync(paths.envFile)) writeFileAtomic(paths.envFile, envTemplate, 0o600);
-    if (!systemManaged) mkdirSync(o.dataDir, { recursive: true });
+    if (createDir) mkdirSync(o.dataDir, { recursive: true });
+  }
+  if (createDir && user) {
+    steps.push(`chown ${user}: ${o.dataDir}`);
+    if (!dry) {
+      const r = await host.run('chown', [`${user}:`, o.dataDir]);
+      if (r.code !== 0) steps.push(`  failed (exit ${r.code}): ${(r.stderr || r.stdout).trim()}`);
+    }
   }
   const name = unitName(o.role);
   let ok = await runStep(host, steps, dry, systemctlArgs(o.scope, 'daemon-reload'));

@@ -36,6 +36,8 @@ export function unitName(role: ServiceRole): string {
  * EnvironmentFile; a literal `$` elsewhere is doubled.
  */
 export function quoteExecArg(arg: string): string {
+  // A newline would end the directive and start another: refuse rather than escape.
+  if (/[\x00-\x1f\x7f]/.test(arg)) throw new Error(`argument ${JSON.stringify(arg)} contains a control character`);
   const parts = arg.split(/(\$\{[A-Za-z_][A-Za-z0-9_]*\})/);
   const body = parts
     .map((p, i) => (i % 2 === 1 ? p : p.replace(/%/g, '%%').replace(/\$/g, '$$$$')))
@@ -80,6 +82,7 @@ function hardening(o: UnitOptions): string[] {
 export function renderUnit(o: UnitOptions): string {
   if (!o.nodePath.startsWith('/') || !o.binPath.startsWith('/')) throw new Error('nodePath and binPath must be absolute');
   if (o.scope === 'system' && !o.user) throw new Error('a system unit needs the account to run as (user)');
+  if (o.user !== undefined && !/^[A-Za-z_][A-Za-z0-9_.-]*\$?$/.test(o.user)) throw new Error(`"${o.user}" is not a valid account name`);
   const stop = o.role === 'miner' ? MINER_STOP_TIMEOUT_S : VALIDATOR_STOP_TIMEOUT_S;
   const exec = [o.nodePath, o.binPath, ...o.args].map(quoteExecArg).join(' ');
   const lines = [

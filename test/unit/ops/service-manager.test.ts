@@ -46,6 +46,19 @@ describe('service install/uninstall/status', () => {
     expect(r.paths.unitFile).toBe(join(host.root, 'etc', 'systemd', 'system', 'engy-panel-miner.service'));
   });
 
+  it('system scope with a new custom data dir hands it to the service account', async () => {
+    const host = recordingSystemdHost('op');
+    const dataDir = join(host.root, 'srv', 'engy');
+    const r = await installService(host, { ...base, role: 'miner', scope: 'system', dataDir });
+    expect(r.ok).toBe(true);
+    expect(host.calls[0]).toBe(`chown op: ${dataDir}`);
+    expect(r.unit).toContain(`ReadWritePaths=${dataDir}`);
+    expect(r.unit).not.toContain('StateDirectory=');
+    host.calls.length = 0;
+    await installService(host, { ...base, role: 'miner', scope: 'system', dataDir });
+    expect(host.calls.some((c) => c.startsWith('chown'))).toBe(false); // existing dir: left alone
+  });
+
   it('stops at the first failing systemctl call and reports it', async () => {
     const host = recordingSystemdHost();
     host.answers.set('systemctl --user enable', { code: 1, stdout: '', stderr: 'Failed to connect to bus: No medium found' });

@@ -77,7 +77,9 @@ describe('renderUnit', () => {
     expect(quoteExecArg('$HOME')).toBe('$$HOME');
     expect(quoteExecArg('say "hi"')).toBe('"say \\"hi\\""');
     expect(quoteExecArg('')).toBe('""');
+    expect(() => quoteExecArg('x\nExecStartPre=/bin/sh')).toThrow(/control character/);
     expect(() => renderUnit({ ...options('miner', 'system'), user: undefined })).toThrow(/account/);
+    expect(() => renderUnit({ ...options('miner', 'system'), user: 'op\nExecStartPre=/bin/sh' })).toThrow(/not a valid account name/);
   });
 });
 
