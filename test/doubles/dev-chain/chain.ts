@@ -4,6 +4,7 @@ import type { Header } from '@polkadot/types/interfaces';
 import { bnToU8a, compactToU8a, u8aConcat, u8aToHex } from '@polkadot/util';
 import { blake2AsHex } from '@polkadot/util-crypto';
 import { Emitter } from '../../../electron/engine/lib/emitter.ts';
+import { runToyEpoch } from './epoch.ts';
 import { applyRegister, applySetWeights, type DispatchResult } from './dispatch.ts';
 import { checkExtrinsic, type PoolTx, type RpcError } from './extrinsic-check.ts';
 import type { DevRuntime } from './runtime.ts';
@@ -102,7 +103,9 @@ export class DevChain {
     for (const f of finalizing) this.statusEmitter.fire({ hash: f.hash, status: { finalized: f.block } });
     this.state.block = this.best.number + 1;
     for (const s of this.state.subnets.values()) {
-      if (this.state.block >= s.lastEpochBlock + s.tempo) s.lastEpochBlock = this.state.block;
+      if (this.state.block < s.lastEpochBlock + s.tempo) continue;
+      s.lastEpochBlock = this.state.block;
+      if (s.simulateEpochs) runToyEpoch(s, this.state.block);
     }
     const records: Uint8Array[] = [];
     txs.forEach((tx, i) => {

@@ -32,6 +32,8 @@ export interface SeedSubnet {
   registrationAllowed?: boolean;
   subnetTaoRao?: Big;
   subnetAlphaInRao?: Big;
+  /** Recompute Incentive/Dividends/Emission at each epoch from the landed weights (a toy, not Yuma). */
+  simulateEpochs?: boolean;
   neurons?: SeedNeuron[];
 }
 
@@ -74,6 +76,7 @@ export interface DevSubnet {
   subnetTaoRao: bigint;
   subnetAlphaInRao: bigint;
   lastEpochBlock: number;
+  simulateEpochs: boolean;
   neurons: DevNeuron[];
 }
 
@@ -137,6 +140,7 @@ export class DevChainState {
       subnetTaoRao: big(s.subnetTaoRao, 10_000_000_000_000n),
       subnetAlphaInRao: big(s.subnetAlphaInRao, 1_000_000_000_000_000n),
       lastEpochBlock: this.block,
+      simulateEpochs: s.simulateEpochs ?? false,
       neurons: [],
     };
     this.subnets.set(s.netuid, subnet);

@@ -118,3 +118,22 @@ describe('dev chain pool', () => {
     expect(chain.submit(signed(chain, 0))).toMatchObject({ ok: false, error: { data: 'Transaction is outdated' } });
   });
 });
+
+describe('dev chain toy epoch', () => {
+  it('moves incentive and emission to where the active validators put their weight', () => {
+    const s = new DevChainState(sn53Seed(keys));
+    const subnet = s.subnet(SN53)!;
+    subnet.simulateEpochs = true;
+    subnet.tempo = 10;
+    const chain = new DevChain(loadDevRuntime(), s);
+    chain.produceBlock();
+    expect(applySetWeights(s, keys.validator.address, sw([3, 4], [1, 3]))).toMatchObject({ ok: true });
+    const start = subnet.lastEpochBlock;
+    while (subnet.lastEpochBlock === start) chain.produceBlock();
+    expect(subnet.neurons.map((n) => n.incentive)).toEqual([0, 0, 0, 16383, 49151]);
+    expect(subnet.neurons[1]?.dividends).toBe(65535);
+    // 10 blocks * 1 alpha * 41% to miners, 1/4 of it to uid 3.
+    expect(subnet.neurons[3]?.emissionRao).toBe((4_100_000_000n * 16383n) / 65535n);
+    expect(subnet.neurons[2]?.emissionRao).toBe(0n);
+  });
+});
