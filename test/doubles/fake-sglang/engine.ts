@@ -6,6 +6,10 @@ import type { FakeModel, ModelState } from './model.ts';
 import type { PrefixCache } from './prefix-cache.ts';
 import type { Detokenizer } from './detokenizer.ts';
 import { perturbRow } from './perturb.ts';
+import { log } from './startup-log.ts';
+
+// sglang's default --decode-log-interval.
+const DECODE_LOG_INTERVAL = 40;
 
 export interface GenerateRequest {
   rid: string;
@@ -207,6 +211,7 @@ export class FakeEngine {
       p.outputIds.push(next.token);
       p.logprobs.push(next.logprob);
       this.metrics.generationTokensTotal += 1;
+      if (this.metrics.generationTokensTotal % DECODE_LOG_INTERVAL === 0) this.logDecode();
       const now = performance.now();
       if (p.outputIds.length === 1) this.metrics.ttft.push((now - p.startedAt) / 1000);
       else this.metrics.itl.push((now - lastTokenAt) / 1000);
@@ -231,6 +236,18 @@ export class FakeEngine {
     this.metrics.lastGenThroughput = p.outputIds.length / Math.max(elapsed, 1e-3);
     // What stays in the tree: every token whose KV exists (not the last sampled one).
     if (p.finish?.type !== 'abort') this.cache.insert([...ids, ...p.outputIds.slice(0, -1)]);
+  }
+
+  private lastDecodeLogAt = performance.now();
+
+  private logDecode(): void {
+    const m = this.metrics;
+    const now = performance.now();
+    // Like sglang, the gauge is the decode rate over the last log interval.
+    m.lastGenThroughput = DECODE_LOG_INTERVAL / Math.max((now - this.lastDecodeLogAt) / 1000, 1e-3);
+    this.lastDecodeLogAt = now;
+    const used = this.cache.cachedTokens;
+    log(`Decode batch, #running-req: ${m.running}, #full token: ${used}, full token usage: ${(used / this.args.maxTotalTokens).toFixed(2)}, mamba num: ${m.running}, mamba usage: 0.00, cuda graph: True, gen throughput (token/s): ${m.lastGenThroughput.toFixed(2)}, #queue-req: ${m.queued}`, true);
   }
 
   private finishFor(req: GenerateRequest, p: ReqProgress, token: number, stops: Set<number>): FinishReason | null {

@@ -24,6 +24,8 @@ export interface ServeState {
   architectures: string[];
 }
 
+const STATUS_TEXT: Record<number, string> = { 200: 'OK', 400: 'Bad Request', 404: 'Not Found', 500: 'Internal Server Error', 503: 'Service Unavailable' };
+
 class HttpError extends Error {
   readonly status: number;
   constructor(status: number, message: string) {
@@ -150,6 +152,8 @@ export async function route(s: ServeState, req: IncomingMessage, res: ServerResp
   if (s.engine.hung) return; // --hang: accept the connection, never answer
   const path = (req.url ?? '/').split('?')[0]!;
   const method = req.method ?? 'GET';
+  // uvicorn's access log line, once the response has gone out.
+  res.on('finish', () => log(`INFO:     ${req.socket.remoteAddress ?? '127.0.0.1'}:${req.socket.remotePort ?? 0} - "${method} ${req.url ?? '/'} HTTP/1.1" ${res.statusCode} ${STATUS_TEXT[res.statusCode] ?? ''}`.trimEnd()));
   try {
     if (path === '/generate' && (method === 'POST' || method === 'PUT')) return await generate(s, req, res);
     if (path === '/health' || path === '/ping') return void res.writeHead(s.ready && !s.draining ? 200 : 503).end();
