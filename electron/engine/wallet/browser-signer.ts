@@ -1,5 +1,6 @@
 // A @polkadot/api `Signer` (structurally: signPayload -> {id, signature}) backed by the user's browser
 // wallet through a one-shot signing page. The chain client passes it to `signAndSend(address, {signer})`.
+import type { KeySigner } from '../chain/ports.ts';
 import { startBrowserSigningSession, type SigningPayload } from './browser-signing-session.ts';
 
 export interface PayloadSigner {
@@ -39,6 +40,29 @@ export function browserPayloadSigner(opts: BrowserSignerOptions): PayloadSigner 
         throw e;
       }
       return { id: ++id, signature: await session.result };
+    },
+  };
+}
+
+/**
+ * A coldkey held by a browser extension, shaped as the KeySigner port plus `signPayload`. Extensions
+ * only sign whole SignerPayloadJSON (their signRaw wraps bytes in <Bytes>…</Bytes>, which is not a
+ * valid extrinsic signature), so `sign()` refuses: the chain client must hand this object to
+ * `signAndSend(address, { signer })` instead of building its own Signer over `sign()`.
+ */
+export interface PayloadKeySigner extends KeySigner, PayloadSigner {}
+
+export function isPayloadKeySigner(k: KeySigner): k is PayloadKeySigner {
+  return typeof (k as Partial<PayloadKeySigner>).signPayload === 'function';
+}
+
+export function browserColdkeySigner(opts: BrowserSignerOptions): PayloadKeySigner {
+  const payloadSigner = browserPayloadSigner(opts);
+  return {
+    address: opts.address,
+    signPayload: (payload) => payloadSigner.signPayload(payload),
+    sign(): Uint8Array {
+      throw new Error('a browser-wallet key signs whole transaction payloads only (signPayload), not raw bytes');
     },
   };
 }

@@ -7,7 +7,7 @@ import { stringToU8a, u8aConcat, u8aToHex } from '@polkadot/util';
 import { cryptoWaitReady, signatureVerify } from '@polkadot/util-crypto';
 import type { KeyringPair } from '@polkadot/keyring/types';
 import { startBrowserSigningSession } from '../../../electron/engine/wallet/browser-signing-session.ts';
-import { browserPayloadSigner } from '../../../electron/engine/wallet/browser-signer.ts';
+import { browserColdkeySigner, browserPayloadSigner, isPayloadKeySigner } from '../../../electron/engine/wallet/browser-signer.ts';
 import { launchBrowser } from '../../helpers/browser.ts';
 
 let coldkey: KeyringPair;
@@ -94,5 +94,14 @@ describe('browser signing session', () => {
     } finally {
       await context.close();
     }
+  });
+});
+
+describe('browserColdkeySigner', () => {
+  it('is a KeySigner the chain client can recognise, and refuses raw signing', () => {
+    const k = browserColdkeySigner({ address: coldkey.address, describe: () => 'x', open: () => undefined });
+    expect(isPayloadKeySigner(k)).toBe(true);
+    expect(isPayloadKeySigner({ address: coldkey.address, sign: () => new Uint8Array() })).toBe(false);
+    expect(() => k.sign(new Uint8Array([1]))).toThrow(/signPayload/);
   });
 });
