@@ -7,6 +7,8 @@ The trim keeps what the engy proof needs and drops the rest:
     they are complete; every earlier step carries an empty list.
 """
 
+import re
+
 ARMED_TEMPLATE = (
     "[engy] hidden-states trim armed on sglang {version} "
     "(prefill keeps its last row; hidden states ride only the finishing step)"
@@ -98,3 +100,11 @@ def source_problems(prefill_src, stream_src):
         if kw not in stream_src:
             problems.append("stream_output_generation no longer passes " + kw.split("=")[0] + " by keyword")
     return problems
+
+
+_TYPE_CHECK = re.compile(r"isinstance\([^)]*\bBatchTokenIDOutput\b")
+
+
+def type_checks_batch_output(module_src):
+    """True when the module isinstance-checks the name the wrap rebinds to a function."""
+    return _TYPE_CHECK.search(module_src) is not None

@@ -108,7 +108,7 @@ def _check_and_patch(version):
     except (OSError, TypeError) as e:
         return "cannot read sglang's source to verify it: %r" % (e,)
     problems = logic.source_problems(prefill_src, stream_src)
-    if "isinstance(" in module_src and "BatchTokenIDOutput)" in module_src:
+    if logic.type_checks_batch_output(module_src):
         problems.append("the mixin type-checks BatchTokenIDOutput, which the wrap would break")
     if problems:
         return "; ".join(problems)

@@ -110,6 +110,11 @@ class LogicTests(unittest.TestCase):
         problems = logic.source_problems("pass", "pass")
         self.assertEqual(len(problems), 5)
 
+    def test_type_check_detection(self):
+        self.assertTrue(logic.type_checks_batch_output("if isinstance(out, BatchTokenIDOutput):"))
+        self.assertTrue(logic.type_checks_batch_output("isinstance(o, (X, BatchTokenIDOutput))"))
+        self.assertFalse(logic.type_checks_batch_output("from m import (\n    BatchTokenIDOutput,\n)\nisinstance(a, int)"))
+
     def test_supported_versions_is_not_empty(self):
         self.assertIn("0.5.12.post1", SUPPORTED_SGLANG_VERSIONS)
 
@@ -276,6 +281,16 @@ class HookAgainstFakeSglangTests(unittest.TestCase):
         out, err = _run_driver("0.5.12.post1", env_extra={"ENGY_TRIM_DISABLE": "1"})
         self.assertIn("(reason: disabled by ENGY_TRIM_DISABLE)", err)
         self.assertEqual(out["prefill"][1], [[3.0], [4.0]])
+
+    def test_still_runs_the_sitecustomize_it_shadows(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(tmp, "sitecustomize.py"), "w") as f:
+                f.write("import sys\nsys.stderr.write('other hook ran\\n')\n")
+            env = dict(os.environ)
+            env["PYTHONPATH"] = os.pathsep.join([PKG_ROOT, tmp])
+            proc = subprocess.run([sys.executable, "-c", "print('ok')"], env=env, capture_output=True, text=True, timeout=60)
+        self.assertEqual(proc.stdout.strip(), "ok")
+        self.assertIn("other hook ran", proc.stderr)
 
     def test_silent_in_a_process_that_never_imports_the_scheduler(self):
         env = dict(os.environ)
