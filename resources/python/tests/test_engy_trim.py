@@ -16,6 +16,10 @@ import tempfile
 import textwrap
 import unittest
 
+# Leave no __pycache__ behind in the source tree (this test and its subprocesses).
+sys.dont_write_bytecode = True
+os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 PKG_ROOT = os.path.dirname(HERE)
 sys.path.insert(0, PKG_ROOT)
