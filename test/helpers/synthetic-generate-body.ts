@@ -10,6 +10,8 @@ export interface SyntheticBodySpec {
   /** SSE framing (`data: ...\n\ndata: [DONE]\n\n`) instead of a plain JSON body. */
   sse?: boolean;
   seed?: number;
+  /** Hand out the same buffer for every chunk (the consumer must be done with it before the next). */
+  reuseChunks?: boolean;
 }
 
 export interface SyntheticBody {
@@ -88,7 +90,7 @@ export function syntheticGenerateBody(spec: SyntheticBodySpec): SyntheticBody {
         off += take;
         if (len === buf.length) {
           yield buf;
-          buf = new Uint8Array(spec.chunkBytes);
+          if (!spec.reuseChunks) buf = new Uint8Array(spec.chunkBytes);
           len = 0;
         }
       }

@@ -145,9 +145,19 @@ export class HiddenRowSink {
     if (!this.rowDone || end !== this.blockRowLen) throw new GenerateBodyError('malformed /generate body: a prefill row is not a list of numbers');
   }
 
-  /** The collected rows, copied to an exact-size buffer that can be transferred. */
+  /**
+   * The collected rows in an exact-size buffer of their own (transferable). The buffer is handed
+   * over, not copied, where the runtime can shrink it in place; the sink starts a new one.
+   */
   take(): Bf16Rows {
-    return { data: this.data.slice(0, this.written), rowCount: this.rowCount, hiddenSize: this.hiddenSize };
+    const buffer = this.data.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer };
+    const data =
+      typeof buffer.transfer === 'function' && this.data.byteOffset === 0
+        ? new Uint16Array(buffer.transfer(this.written * 2))
+        : this.data.slice(0, this.written);
+    this.data = new Uint16Array(1 << 16);
+    this.written = 0;
+    return { data, rowCount: this.rowCount, hiddenSize: this.hiddenSize };
   }
 
   private finishRow(pos: number): number {
