@@ -41,6 +41,8 @@ export const VALIDATOR_MIGRATIONS: DomainMigrations = {
   ],
 };
 
+const KEEP_TICKS = 50_000;
+
 export interface ValidatorHistory {
   recordTick(t: TickRecord): void;
   recordSubmission(s: SubmissionRecord): void;
@@ -57,9 +59,12 @@ export class SqliteValidatorHistory implements ValidatorHistory {
   }
 
   recordTick(t: TickRecord): void {
-    this.database.db
+    const r = this.database.db
       .prepare('INSERT INTO validator_ticks(at, outcome, epoch_index, block, detail) VALUES (?, ?, ?, ?, ?)')
       .run(t.at, t.outcome, t.epochIndex, t.block, t.detail);
+    // A tick every 5 min is ~100k rows a year: keep the recent ones (submissions are few and all kept).
+    const id = Number(r.lastInsertRowid);
+    if (id % 1000 === 0) this.database.db.prepare('DELETE FROM validator_ticks WHERE id <= ?').run(id - KEEP_TICKS);
   }
 
   recordSubmission(s: SubmissionRecord): void {
