@@ -7,54 +7,24 @@ import type {
   ServeRuntimeKind,
   TrimStatus,
 } from '../../../shared/serve.ts';
-import { Backoff, type BackoffOptions } from '../lib/backoff.ts';
+import { Backoff } from '../lib/backoff.ts';
 import { systemClock, type Clock } from '../lib/clock.ts';
 import type { Disposable } from '../lib/disposable.ts';
 import { Emitter } from '../lib/emitter.ts';
 import { silentLogger, type Logger } from '../lib/logger.ts';
 import { CrashEvidence, causeOf } from './crash-causes.ts';
+import { DEFAULT_TIMINGS, type EngineTimings } from './engine-timings.ts';
 import { defaultFetch, getJsonFirst, getText, type FetchFn } from './http.ts';
 import { childEnv, type LaunchSpec } from './launch-plan.ts';
 import { isReadyLine, phaseOfLine } from './log-phase.ts';
 import { PollLoop } from './poll-loop.ts';
 import { isPortFree } from './port-check.ts';
-import { defaultSpawn, LineSplitter, signalGroup, terminateGroup, type SpawnFn } from './process-group.ts';
+import { defaultSpawn, signalGroup, spawnGrouped, terminateGroup, type SpawnFn } from './process-group.ts';
 import { metricsPoint } from './sglang-metrics.ts';
 import type { ProcessRegistry } from './process-registry.ts';
 import { pushCapped } from './series.ts';
 import { StallDetector } from './stall-detector.ts';
 import { trimStatusOfLine } from './trim-status.ts';
-
-export interface EngineTimings {
-  backoff: BackoffOptions;
-  /** Ready this long without trouble: the next crash starts the backoff from the beginning again. */
-  stableUptimeMs: number;
-  stopGraceMs: number;
-  readyTimeoutMs: number;
-  /** Probe cadence between the ready line and the first healthy answer. */
-  startupProbeMs: number;
-  healthIntervalMs: number;
-  /** /health_generate itself may take up to 20 s (sglang's own timeout) on a loaded serve. */
-  healthTimeoutMs: number;
-  unhealthyAfter: number;
-  metricsIntervalMs: number;
-  stallMs: number;
-  seriesCap: number;
-}
-
-export const DEFAULT_TIMINGS: EngineTimings = {
-  backoff: { initialMs: 5_000, maxMs: 300_000, factor: 2, jitter: 0.2 },
-  stableUptimeMs: 600_000,
-  stopGraceMs: 30_000,
-  readyTimeoutMs: 2_400_000,
-  startupProbeMs: 2_000,
-  healthIntervalMs: 10_000,
-  healthTimeoutMs: 30_000,
-  unhealthyAfter: 3,
-  metricsIntervalMs: 15_000,
-  stallMs: 300_000,
-  seriesCap: 240,
-};
 
 export interface EngineSupervisorOptions {
   index: number;
@@ -241,23 +211,12 @@ export class EngineSupervisor implements Disposable {
     }
     if (gen !== this.generation || this.stopRequested) return;
     this.log.info(`launching: ${spec.shellLine}`);
-    let child: ChildProcess;
-    try {
-      child = this.spawnFn(spec.command, spec.args, {
-        detached: true,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: childEnv(spec, this.env, this.trimDir),
-      });
-    } catch (e) {
-      this.fail(causeOf('runtime-missing', String(e)), null, null);
+    const started = await spawnGrouped(this.spawnFn, spec.command, spec.args, childEnv(spec, this.env, this.trimDir), (l) => this.onLine(gen, l));
+    if (!started.ok) {
+      this.fail(causeOf('runtime-missing', `${spec.command}: ${started.error}`), null, null);
       return;
     }
-    if (child.pid === undefined) {
-      const err = await new Promise<Error>((r) => child.once('error', r));
-      this.fail(causeOf('runtime-missing', `${spec.command}: ${err.message}`), null, null);
-      return;
-    }
-    const pid = child.pid;
+    const { child, pid } = started;
     this.registry?.add(pid, `--port ${spec.port}`);
     const exited = new Promise<void>((resolve) => {
       child.once('exit', (code, signal) => {
@@ -267,12 +226,6 @@ export class EngineSupervisor implements Disposable {
     });
     child.on('error', (e) => this.log.error(`engine ${this.index} process error: ${e.message}`));
     this.proc = { kind: 'running', child, pid, exited };
-    const out = new LineSplitter((l) => this.onLine(gen, l));
-    const err = new LineSplitter((l) => this.onLine(gen, l));
-    child.stdout?.on('data', (c: Buffer) => out.push(c));
-    child.stderr?.on('data', (c: Buffer) => err.push(c));
-    child.stdout?.once('end', () => out.end());
-    child.stderr?.once('end', () => err.end());
     this.setStatus({ ...this.common(pid), state: 'starting', phase: 'launching', progressPct: null });
     this.readyDeadline = this.clock.setTimeout(() => {
       this.readyDeadline = null;

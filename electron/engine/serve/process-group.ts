@@ -77,3 +77,33 @@ export class LineSplitter {
     this.partial = '';
   }
 }
+
+/**
+ * Starts `command` detached, as the leader of its own process group (so one signal reaches every
+ * process it forks), feeding each stdout/stderr line to `onLine`.
+ */
+export async function spawnGrouped(
+  spawnFn: SpawnFn,
+  command: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  onLine: (line: string) => void,
+): Promise<{ ok: true; child: ChildProcess; pid: number } | { ok: false; error: string }> {
+  let child: ChildProcess;
+  try {
+    child = spawnFn(command, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
+  } catch (e) {
+    return { ok: false, error: String(e) };
+  }
+  if (child.pid === undefined) {
+    const err = await new Promise<Error>((r) => child.once('error', r));
+    return { ok: false, error: err.message };
+  }
+  for (const stream of [child.stdout, child.stderr]) {
+    if (!stream) continue;
+    const split = new LineSplitter(onLine);
+    stream.on('data', (c: Buffer) => split.push(c));
+    stream.once('end', () => split.end());
+  }
+  return { ok: true, child, pid: child.pid };
+}

@@ -7,7 +7,7 @@ import type { Disposable } from '../lib/disposable.ts';
 import { Emitter } from '../lib/emitter.ts';
 import type { LogHub } from '../lib/logger.ts';
 import { CheckpointService } from './checkpoint/checkpoint-service.ts';
-import type { EngineTimings } from './engine-supervisor.ts';
+import type { EngineTimings } from './engine-timings.ts';
 import type { GpuSampler } from './gpu-sampler.ts';
 import type { FetchFn } from './http.ts';
 import { PINNED_DOCKER_IMAGE, type RuntimeTarget } from './launch-plan.ts';

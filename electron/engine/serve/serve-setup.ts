@@ -1,7 +1,8 @@
 import type { ServePlan } from '../../../shared/hardware.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { LogHub } from '../lib/logger.ts';
-import { EngineSupervisor, type EngineTimings } from './engine-supervisor.ts';
+import { EngineSupervisor } from './engine-supervisor.ts';
+import type { EngineTimings } from './engine-timings.ts';
 import type { GpuSampler } from './gpu-sampler.ts';
 import type { FetchFn } from './http.ts';
 import { buildLaunchSpec, type LaunchSpec, type RuntimeTarget } from './launch-plan.ts';

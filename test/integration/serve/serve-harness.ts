@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EngineSnapshot } from '../../../shared/serve.ts';
-import type { EngineTimings } from '../../../electron/engine/serve/engine-supervisor.ts';
+import type { EngineTimings } from '../../../electron/engine/serve/engine-timings.ts';
 import type { Disposable } from '../../../electron/engine/lib/disposable.ts';
 
 export const ROOT = join(import.meta.dirname, '..', '..', '..');
