@@ -28,6 +28,8 @@ export interface RunningDevChain {
   url: string;
   state: DevChainState;
   chain: DevChain;
+  /** RPC method -> number of calls (`state_call:<Api_method>` for runtime calls). */
+  rpcCalls: Map<string, number>;
   produceBlock(): void;
   /** Drop every client connection (the server keeps running), to exercise reconnects. */
   dropConnections(): void;
@@ -45,6 +47,7 @@ export async function startDevChain(opts: DevChainOptions = {}): Promise<Running
     url: server.url,
     state,
     chain,
+    rpcCalls: server.calls,
     produceBlock: () => void chain.produceBlock(),
     dropConnections: () => server.dropConnections(),
     async close() {

@@ -38,6 +38,8 @@ function headerJson(b: DevBlock) {
 
 export interface RpcServer {
   url: string;
+  /** How often each method was called (`state_call:<Api_method>` for runtime calls), for tests. */
+  calls: Map<string, number>;
   /** Close every client connection (to test reconnects) without stopping the server. */
   dropConnections(): void;
   close(): Promise<void>;
@@ -166,6 +168,7 @@ export async function startRpcServer(chain: DevChain, port: number, host = '127.
     wss.once('error', reject);
   });
   const conns = new Set<Connection>();
+  const calls = new Map<string, number>();
   wss.on('connection', (ws) => {
     const conn: Connection = { ws, subs: new Map() };
     conns.add(conn);
@@ -185,7 +188,10 @@ export async function startRpcServer(chain: DevChain, port: number, host = '127.
       const reply = (body: object) => {
         if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ jsonrpc: '2.0', id: req.id, ...body }));
       };
-      const fn = methods[String(req.method)];
+      const name = String(req.method);
+      const counted = name === 'state_call' && Array.isArray(req.params) ? `state_call:${String(req.params[0])}` : name;
+      calls.set(counted, (calls.get(counted) ?? 0) + 1);
+      const fn = methods[name];
       if (!fn) {
         reply({ error: { code: -32601, message: `Method not found: ${String(req.method)} (dev chain test double)` } });
         return;
@@ -202,6 +208,7 @@ export async function startRpcServer(chain: DevChain, port: number, host = '127.
   const { port: bound } = wss.address() as AddressInfo;
   return {
     url: `ws://${host}:${bound}`,
+    calls,
     dropConnections() {
       for (const c of conns) c.ws.terminate();
     },

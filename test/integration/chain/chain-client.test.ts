@@ -229,6 +229,23 @@ describe('PolkadotChainClient connection', () => {
     }
   });
 
+  it('reuses cached metadata on the next connect instead of downloading it', async () => {
+    const entry = client.metadataCacheEntry();
+    expect(entry.key).toBe(`${dev.chain.genesisHash}-424`);
+    const downloads = () => (dev.rpcCalls.get('state_getMetadata') ?? 0) + (dev.rpcCalls.get('state_call:Metadata_metadata_at_version') ?? 0);
+    const before = downloads();
+    const again = await PolkadotChainClient.connect({ endpoint: dev.url, metadataCache: { [entry.key]: entry.hex } });
+    try {
+      expect(downloads()).toBe(before);
+      expect((await again.subnetFacts(SN53)).tempo).toBe(360);
+    } finally {
+      await again.close();
+    }
+    const fresh = await PolkadotChainClient.connect({ endpoint: dev.url });
+    await fresh.close();
+    expect(downloads()).toBeGreaterThan(before);
+  });
+
   it('reconnects after the connection drops and reads again', async () => {
     const events: string[] = [];
     const sub = client.onConnection((e) => events.push(e.state));
