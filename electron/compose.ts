@@ -14,12 +14,15 @@ import { HardwareService } from './engine/hardware/hardware-service.ts';
 import { writeDiagnostics } from './engine/lib/diagnostics.ts';
 import { resourcesDir } from './engine/lib/model-catalog.ts';
 import { Database } from './engine/store/database.ts';
-import { queryRequestHistory } from './engine/store/request-history.ts';
+import { queryRequestHistory, querySelfAudits } from './engine/store/request-history.ts';
 import { MinerKeyStore, type SecretBox } from './engine/wallet/miner-key-store.ts';
 import { MiningController } from './engine/roles/mining-controller.ts';
 import { ValidatingController } from './engine/roles/validating-controller.ts';
 import { WalletController } from './engine/roles/wallet-controller.ts';
 import type { ChainPort } from './engine/chain/ports.ts';
+import { EarningsService } from './engine/earnings/earnings-service.ts';
+import { loadHotkeyAddress } from './engine/wallet/hotkey-address.ts';
+import { PINNED_MASTER_HOTKEY } from '../shared/settings.ts';
 
 export interface ComposeOptions {
   dataDir: string;
@@ -87,6 +90,31 @@ export async function composeEngine(opts: ComposeOptions): Promise<Engine> {
   stack.add(hub.bind('validator', () => validating.snapshot(), (l) => validating.onDidChange(l)));
   const wallet = new WalletController({ settings, minerKeys, logs, openChain });
   stack.add(hub.bind('wallet', () => wallet.snapshot(), (l) => wallet.onDidChange(l)));
+  const selectedHotkey = (): string | null => {
+    const w = settings.get().wallet;
+    if (!w.name || !w.hotkey) return null;
+    try {
+      return loadHotkeyAddress({ ...(w.path ? { walletPath: w.path } : {}), wallet: w.name, hotkey: w.hotkey });
+    } catch {
+      return null;
+    }
+  };
+  const earnings = stack.add(
+    new EarningsService(
+      () => {
+        const v = settings.get().validating;
+        return { hotkey: selectedHotkey, providerUrl: v.providerUrl, masterHotkey: v.masterHotkey, netuid: v.netuid, ownerHotkey: PINNED_MASTER_HOTKEY };
+      },
+      db,
+      async () => {
+        const { PolkadotChainClient } = await import('./engine/chain/polkadot-chain-client.ts');
+        return PolkadotChainClient.connect({ endpoint: settings.get().validating.chainUrl, logger: logs.logger('chain') });
+      },
+      logs.logger('earnings'),
+    ),
+  );
+  stack.add(hub.bind('earnings', () => earnings.snapshot(), (l) => earnings.onDidChange(l)));
+  earnings.start(simulated ? 20_000 : 600_000);
   try {
     wallet.list();
   } catch (e) {
@@ -142,6 +170,8 @@ export async function composeEngine(opts: ComposeOptions): Promise<Engine> {
     'wallet.registration': () => wallet.refreshRegistration(),
     'wallet.register': (req) => wallet.register(req.mode, req.limitTao, req.password),
     'history.requests': (req) => queryRequestHistory(db, req),
+    'earnings.refresh': () => earnings.refresh(),
+    'history.audits': (req) => querySelfAudits(db, req.limit),
   };
 
   log.info(`engine started (${opts.shell}, data dir ${paths.root}, network ${info.network})`);

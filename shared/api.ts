@@ -1,7 +1,8 @@
 // The one contract between engine and UI. Method and event names live here and nowhere else.
+import type { EarningsSnapshot } from './earnings.ts';
 import type { HardwareReport } from './hardware.ts';
 import type { LogLine } from './logs.ts';
-import type { MinerRequestRecord, MinerSnapshot } from './miner.ts';
+import type { MinerRequestRecord, MinerSnapshot, SelfAuditRecord } from './miner.ts';
 import type { CheckpointSnapshot, ServeSnapshot } from './serve.ts';
 import type { ValidatorSnapshot } from './validator.ts';
 import type { MinerKeyStatus, RegistrationMode, RegistrationStatusSnapshot, RegistrationSuccess, WalletListing } from './wallet.ts';
@@ -38,6 +39,8 @@ export interface InvokeMap {
   /** The coldkey password travels once to the engine, unlocks the coldkey for this registration only, and is dropped. */
   'wallet.register': { req: { mode: RegistrationMode; limitTao: string | null; password: string }; res: RegistrationSuccess };
   'history.requests': { req: { outcome?: 'ok' | 'error' | 'cancelled'; limit?: number }; res: MinerRequestRecord[] };
+  'earnings.refresh': { req: null; res: EarningsSnapshot };
+  'history.audits': { req: { limit?: number }; res: SelfAuditRecord[] };
 }
 
 export type InvokeMethod = keyof InvokeMap;
@@ -61,6 +64,8 @@ export const INVOKE_METHODS: readonly InvokeMethod[] = [
   'wallet.registration',
   'wallet.register',
   'history.requests',
+  'earnings.refresh',
+  'history.audits',
 ];
 
 /** The wallet as the UI sees it: addresses and statuses, never a secret. */
@@ -80,6 +85,7 @@ export interface SnapshotTopics {
   miner: MinerSnapshot | null;
   validator: ValidatorSnapshot | null;
   wallet: WalletView;
+  earnings: EarningsSnapshot;
 }
 export type SnapshotTopic = keyof SnapshotTopics;
 

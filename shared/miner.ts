@@ -156,3 +156,13 @@ export interface MinerSnapshot {
   audit: SelfAuditSummary;
   recent: MinerRequestRecord[];
 }
+
+/** One self-audit: the sent proof re-verified locally against recomputed activations. */
+export interface SelfAuditRecord {
+  at: number;
+  requestId: string;
+  /** Mean top-k exponent mismatches / k; null when the audit could not run. */
+  score: number | null;
+  chunks: number;
+  error: string | null;
+}

@@ -71,6 +71,8 @@ const CHECKS: { [M in InvokeMethod]: Check } = {
     limitTao: (v) => v === null || (typeof v === 'string' && /^\d{1,9}(\.\d{1,9})?$/.test(v)),
     password: (v) => typeof v === 'string' && v.length <= 1024,
   }),
+  'earnings.refresh': isNull,
+  'history.audits': only({ limit: int(1, 10_000) }),
   'history.requests': only({ outcome: oneOf('ok', 'error', 'cancelled'), limit: int(1, 10_000) }),
 };
 

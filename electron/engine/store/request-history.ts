@@ -1,4 +1,4 @@
-import type { MinerRequestRecord, RequestOutcome } from '../../../shared/miner.ts';
+import type { MinerRequestRecord, RequestOutcome, SelfAuditRecord } from '../../../shared/miner.ts';
 import { MINER_MIGRATIONS } from '../miner/request-records.ts';
 import type { Database } from './database.ts';
 
@@ -45,4 +45,12 @@ export function queryRequestHistory(db: Database, opts: { outcome?: RequestOutco
     finishReason: r.finish_reason,
     cause: r.cause,
   }));
+}
+
+
+/** Self-audit results, newest first: the mismatch score the auditor would have seen per sampled request. */
+export function querySelfAudits(db: Database, limit = 500): SelfAuditRecord[] {
+  db.migrate(MINER_MIGRATIONS);
+  const rows = db.db.prepare('SELECT at, request_id, score, chunks, error FROM miner_audits ORDER BY at DESC, id DESC LIMIT ?').all(limit) as Array<{ at: number; request_id: string; score: number | null; chunks: number; error: string | null }>;
+  return rows.map((r) => ({ at: r.at, requestId: r.request_id, score: r.score, chunks: r.chunks, error: r.error }));
 }

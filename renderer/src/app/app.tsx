@@ -5,9 +5,10 @@ import { PageIcon } from './icons.tsx';
 import { SetupPage } from '../features/setup/setup-page.tsx';
 import { LogsPage } from '../features/logs/logs-page.tsx';
 import { SettingsPage } from '../features/settings/settings-page.tsx';
-import { NotBuiltYet } from '../features/common/empty-state.tsx';
 import { MinePage } from '../features/mine/mine-page.tsx';
 import { ValidatePage } from '../features/validate/validate-page.tsx';
+import { EarningsPage } from '../features/earnings/earnings-page.tsx';
+import { HistoryPage } from '../features/history/history-page.tsx';
 
 const LABELS: Record<Page, string> = { setup: 'Setup', mine: 'Mine', validate: 'Validate', earnings: 'Earnings', history: 'History', logs: 'Logs', settings: 'Settings' };
 
@@ -24,9 +25,9 @@ function PageBody({ page }: { page: Page }) {
     case 'validate':
       return <ValidatePage />;
     case 'earnings':
-      return <NotBuiltYet title="Earnings" what="per-epoch tokens, gate results, weight share and on-chain emission in TAO" first="Earnings appear after your miner has served in a finished epoch." />;
+      return <EarningsPage />;
     case 'history':
-      return <NotBuiltYet title="History" what="audit verdicts, score history, self-audit results and your request history" first="History fills in as your miner serves requests." />;
+      return <HistoryPage />;
   }
 }
 
