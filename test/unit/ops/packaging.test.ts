@@ -185,8 +185,8 @@ describe('electron-builder.yml', () => {
     expect(python.to).toBe('/res/python');
     const real = sourceFiles().filter((f) => f.startsWith('resources/python/')).map((f) => f.slice('resources/python/'.length));
     // What the serve loads from there (electron/engine/serve/trim-module.ts), whether or not it is checked in yet.
-    const runtime = ['sitecustomize.py', 'engy_trim/__init__.py', 'engy_trim/versions.py', ...real.filter((f) => !/(^|\/)(tests?\/|test_[^/]*\.py$|__pycache__\/)|\.py[co]$/.test(f))];
-    const junk = ['engy_trim/__pycache__/versions.cpython-312.pyc', 'tests/test_trim.py', 'engy_trim/test_hook.py', 'engy_trim/x.pyo'];
+    const runtime = ['sitecustomize.py', 'engy_trim/__init__.py', 'engy_trim/versions.py', ...real.filter((f) => !/(^|\/)(tests?\/|test_[^/]*\.py$|__pycache__\/|\.venv\/|venv\/|\.(pytest|mypy|ruff)_cache\/|[^/]*\.egg-info\/)|\.py[co]$/.test(f))];
+    const junk = ['engy_trim/__pycache__/versions.cpython-312.pyc', 'tests/test_trim.py', 'engy_trim/test_hook.py', 'engy_trim/x.pyo', '.venv/bin/python', '.pytest_cache/v/cache/nodeids', 'engy_trim.egg-info/PKG-INFO'];
     const shipped = packed(python, [...new Set([...runtime, ...junk, ...real])]);
     expect([...shipped].sort()).toEqual([...new Set(runtime)].sort());
 
