@@ -155,7 +155,7 @@ export function renderEnvTemplate(role: ServiceRole, dataDir: string): string {
   return [
     ...head,
     'ENGY_MINER_SERVE_URL=http://127.0.0.1:30000',
-    `ENGY_MINER_CHECKPOINT=${dataDir}/checkpoints/Qwen3.6-35B-A3B-FP8`,
+    `ENGY_MINER_CHECKPOINT=${dataDir}/checkpoints/Qwen/Qwen3.6-35B-A3B-FP8`,
     '# Wallet whose hotkey mines (hotkey only; the coldkey is never needed to mine).',
     'ENGY_SN53_WALLET=default',
     'ENGY_SN53_WALLET_HOTKEY=default',
