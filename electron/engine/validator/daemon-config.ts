@@ -77,10 +77,13 @@ export function resolveDaemonConfig(flags: DaemonFlags, env: NodeJS.ProcessEnv):
   // The provider and its master key are one pair: the master signs only for its own provider.
   const api = pick(flags.api, env.ENGY_SN53_API);
   const master = pick(flags.master, env.ENGY_SN53_MASTER_HOTKEY);
-  if ((api === undefined) !== (master === undefined)) {
+  // Naming the default value of one half (as the service's env template does) changes nothing, so it is no override.
+  const changesApi = api !== undefined && api.replace(/\/+$/, '') !== DEFAULT_PROVIDER_URL;
+  const changesMaster = master !== undefined && master !== PINNED_MASTER_HOTKEY;
+  if ((changesApi && master === undefined) || (changesMaster && api === undefined)) {
     errors.push('the provider URL and the master hotkey are overridden together or not at all: set both --api and --master (or ENGY_SN53_API and ENGY_SN53_MASTER_HOTKEY)');
   }
-  const providerUrl = api ?? DEFAULT_PROVIDER_URL;
+  const providerUrl = (api ?? DEFAULT_PROVIDER_URL).replace(/\/+$/, '');
   const masterHotkey = master ?? PINNED_MASTER_HOTKEY;
   if (!/^https?:\/\/\S+$/.test(providerUrl)) errors.push(`--api must be an http(s) URL, got "${providerUrl}"`);
   try {
@@ -89,7 +92,7 @@ export function resolveDaemonConfig(flags: DaemonFlags, env: NodeJS.ProcessEnv):
     errors.push(`--master must be an SS58 address, got "${masterHotkey}"`);
   }
 
-  const dataDir = flags.dataDir ?? defaultHeadlessDataDir(env);
+  const dataDir = flags.dataDir ?? (env.ENGY_PANEL_DATA_DIR && env.ENGY_PANEL_DATA_DIR.length > 0 ? env.ENGY_PANEL_DATA_DIR : defaultHeadlessDataDir(env));
   const statePath = pick(flags.stateFile, env.ENGY_SN53_STATE_FILE) ?? join(dataDir, 'validator', 'state.json');
   const heartbeatFile = env.ENGY_SN53_HEARTBEAT_FILE && env.ENGY_SN53_HEARTBEAT_FILE.length > 0 ? env.ENGY_SN53_HEARTBEAT_FILE : join(dirname(statePath), 'heartbeat.json');
   if (errors.length > 0 || !wallet || !hotkey) return { ok: false, errors };

@@ -53,6 +53,11 @@ describe('validate daemon configuration', () => {
     expect(errors.some((e) => e.includes('overridden together'))).toBe(true);
     expect(errors.some((e) => e.startsWith('--resubmit-blocks'))).toBe(true);
     expect(errors.some((e) => e.startsWith('--chain'))).toBe(true);
+    // Naming the production default of one half is not an override (the service's env template does it).
+    expect(resolveDaemonConfig({ wallet: 'w', hotkey: 'h' }, { ENGY_SN53_API: 'https://provider.engy.ai/', ENGY_PANEL_DATA_DIR: '/srv/engy' })).toMatchObject({
+      ok: true,
+      config: { providerUrl: 'https://provider.engy.ai', masterHotkey: '5DXSBCCKH5ENuyHFNaAvtaMfbhEEWpjSJB4rzc4mJfsc1uvJ', statePath: '/srv/engy/validator/state.json' },
+    });
     expect(resolveDaemonConfig({}, {})).toMatchObject({ ok: false, errors: [expect.stringContaining('--wallet'), expect.stringContaining('--hotkey')] });
   });
 });
