@@ -116,8 +116,7 @@ export class FakeEngine {
     };
     this.metrics.requestsTotal += 1;
     try {
-      await this.acquire(live);
-      if (live.aborted) return this.finishAbort(p, 'Abort in waiting queue');
+      if (!(await this.acquire(live))) return this.finishAbort(p, 'Abort in waiting queue');
       try {
         await this.decodeLoop(req, p, live, onEvent);
       } finally {
@@ -129,30 +128,37 @@ export class FakeEngine {
     }
   }
 
-  private async acquire(live: Live): Promise<void> {
+  /** Takes a running slot, waiting in FIFO order; false when aborted while still queued. */
+  private async acquire(live: Live): Promise<boolean> {
     if (this.metrics.running < this.maxRunning) {
       this.metrics.running += 1;
-      return;
+      return true;
     }
     this.metrics.queued += 1;
+    let granted = false;
+    let grant = (): void => {};
     await new Promise<void>((resolve) => {
-      const go = (): void => {
-        live.wake = null;
+      grant = (): void => {
+        granted = true;
         resolve();
       };
-      this.waiters.push(go);
-      live.wake = go;
+      this.waiters.push(grant);
+      live.wake = resolve; // an abort wakes it without a slot
     });
+    live.wake = null;
     this.metrics.queued -= 1;
-    const i = this.waiters.indexOf(live.wake ?? ((): void => {}));
-    if (i >= 0) this.waiters.splice(i, 1);
-    this.metrics.running += 1;
+    if (!granted) {
+      const i = this.waiters.indexOf(grant);
+      if (i >= 0) this.waiters.splice(i, 1);
+    }
+    return granted;
   }
 
   private release(): void {
-    this.metrics.running -= 1;
     const next = this.waiters.shift();
-    next?.();
+    // Hand the slot straight to the next queued request, or give it back.
+    if (next) next();
+    else this.metrics.running -= 1;
   }
 
   private finishAbort(p: ReqProgress, message: string): ReqProgress {

@@ -172,6 +172,15 @@ describe('fake sglang serve (stock, untrimmed)', () => {
           const m = await (await fetch(`${ourl}/metrics`)).text();
           sawQueue = /^sglang:num_queue_reqs\{[^}]*\} 1\.0$/m.test(m) && /^sglang:num_running_reqs\{[^}]*\} 1\.0$/m.test(m);
         }
+        // A third request aborted while still queued ends at once and does not cost a slot.
+        const third = post(`${ourl}/generate`, { input_ids: prompt(3), sampling_params: { max_new_tokens: 3 }, rid: 'queued-then-aborted' });
+        for (let i = 0; i < 200; i++) {
+          if (/^sglang:num_queue_reqs\{[^}]*\} 2\.0$/m.test(await (await fetch(`${ourl}/metrics`)).text())) break;
+        }
+        await post(`${ourl}/abort_request`, { rid: 'queued-then-aborted' });
+        const t = (await (await third).json()) as GenerateBody;
+        expect(t.meta_info.finish_reason).toMatchObject({ type: 'abort', message: 'Abort in waiting queue' });
+        expect(t.meta_info.completion_tokens).toBe(0);
         await post(`${ourl}/abort_request`, { rid: 'holder' });
       });
       const { events } = await first;
@@ -179,6 +188,9 @@ describe('fake sglang serve (stock, untrimmed)', () => {
       expect(events.at(-1)!.meta_info.finish_reason).toMatchObject({ type: 'abort' });
       const res = await (second as unknown as Promise<Response>);
       expect(((await res.json()) as GenerateBody).meta_info.completion_tokens).toBe(3);
+      const m = await (await fetch(`${ourl}/metrics`)).text();
+      expect(m).toMatch(/^sglang:num_running_reqs\{[^}]*\} 0\.0$/m);
+      expect(m).toMatch(/^sglang:num_queue_reqs\{[^}]*\} 0\.0$/m);
     } finally {
       await one.stop();
     }
