@@ -119,7 +119,7 @@ export class MinerService implements Disposable {
     this.auditor = o.audit
       ? new SelfAuditor({
           proof: o.proof, agent: agents.generate, log: o.log, sampleRate: o.audit.sampleRate, minIntervalMs: o.audit.minIntervalMs,
-          maxRows: o.audit.maxRows ?? 16_384, onChange: () => this.changed(),
+          maxRows: o.audit.maxRows ?? 16_384, serveUrls: o.serveUrls, onChange: () => this.changed(),
           onResult: (rid, score, chunks, error) => this.records.addAudit(this.clock.now(), rid, score, chunks, error),
         })
       : null;

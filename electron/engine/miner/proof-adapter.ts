@@ -1,7 +1,7 @@
-// Binds the miner's ProofPort to the proof engine. Body parsing: an interim whole-body parser
-// on the calling thread, until the proof engine's incremental parser and worker pool land
-// (then openBodyParser moves to the pool and nothing else in the miner changes).
-import { buildProofs, float64ToBf16, verifyProofs, type Bf16Rows } from '../proof/index.ts';
+// Binds the miner's ProofPort to the proof engine: its incremental /generate body parser
+// (linear time, rows straight into one bf16 buffer, never the body as a string), build, verify.
+// When the engine's worker pool lands, these move off this thread and nothing else changes.
+import { buildProofs, GenerateBodyParser, NO_HIDDEN_STATES_MESSAGE, verifyProofs, type Bf16Rows, type GenerateBody } from '../proof/index.ts';
 import type { BodyParseSession, GenerateCallParse, ProofPort, ProofVerifyResult } from './proof-port.ts';
 
 function flatten(rows: Uint16Array[]): Bf16Rows {
@@ -13,7 +13,7 @@ function flatten(rows: Uint16Array[]): Bf16Rows {
 
 export function createProofPort(): ProofPort {
   return {
-    openBodyParser: (kind) => new WholeBodyParser(kind),
+    openBodyParser: (kind) => parserSession(kind),
     buildProofs: async (rows, topk, batching) => buildProofs(flatten(rows), { topk, decodeBatchingSize: batching, skipPrefill: true }),
     verifyProofs: async (proofs, rows, topk, batching): Promise<ProofVerifyResult> => {
       const checks = verifyProofs(flatten(rows), proofs, { topk, decodeBatchingSize: batching, skipPrefill: true });
@@ -24,78 +24,35 @@ export function createProofPort(): ProofPort {
   };
 }
 
-interface GenerateBody {
-  text?: unknown;
-  error?: unknown;
-  meta_info?: {
-    output_token_logprobs?: unknown[][];
-    hidden_states?: unknown[];
-    finish_reason?: { type?: unknown; message?: unknown } | null;
-    cached_tokens?: unknown;
+function parserSession(kind: 'json' | 'sse'): BodyParseSession {
+  let parser: GenerateBodyParser | null = new GenerateBodyParser({ format: kind });
+  return {
+    push: (chunk) => parser?.push(chunk),
+    discard: () => {
+      parser = null;
+    },
+    end: async () => {
+      if (!parser) throw new Error('the body parser was discarded');
+      const body = parser.end();
+      parser = null;
+      return fromBody(body);
+    },
   };
 }
 
-class WholeBodyParser implements BodyParseSession {
-  private parts: Buffer[] = [];
-  private readonly kind: 'json' | 'sse';
-
-  constructor(kind: 'json' | 'sse') {
-    this.kind = kind;
-  }
-
-  push(chunk: Buffer): void {
-    this.parts.push(Buffer.from(chunk));
-  }
-
-  discard(): void {
-    this.parts = [];
-  }
-
-  async end(): Promise<GenerateCallParse> {
-    const text = Buffer.concat(this.parts).toString('utf8');
-    this.parts = [];
-    let body: GenerateBody | GenerateBody[] | null = null;
-    if (this.kind === 'json') body = JSON.parse(text) as GenerateBody;
-    else {
-      for (const line of text.split('\n')) {
-        const data = line.startsWith('data:') ? line.slice(5).trim() : '';
-        if (data.length === 0 || data === '[DONE]') continue;
-        const ev = JSON.parse(data) as GenerateBody;
-        if (ev.error !== undefined) throw new Error(`serve error: ${JSON.stringify(ev.error).slice(0, 200)}`);
-        body = ev;
-      }
-    }
-    const out = Array.isArray(body) ? body[0] : body;
-    if (!out?.meta_info) throw new Error('the serve answered without meta_info');
-    return fromBody(out);
-  }
-}
-
-function fromBody(out: GenerateBody): GenerateCallParse {
-  const meta = out.meta_info!;
-  const rows: Uint16Array[] = [];
-  let offset = 0;
-  let seen = false;
-  for (const item of meta.hidden_states ?? []) {
-    const arr = item as unknown[];
-    if (!Array.isArray(arr) || arr.length === 0) {
-      if (!seen) offset += 1;
-      continue;
-    }
-    seen = true;
-    const row = (Array.isArray(arr[0]) ? arr[arr.length - 1] : arr) as number[];
-    const bits = new Uint16Array(row.length);
-    for (let i = 0; i < row.length; i++) bits[i] = float64ToBf16(row[i]!);
-    rows.push(bits);
-  }
-  const fr = meta.finish_reason ?? null;
+function fromBody(b: GenerateBody): GenerateCallParse {
+  if (b.serveError !== null) throw new Error(`serve error: ${b.serveError}`);
+  if (!b.hiddenStatesPresent) throw new Error(NO_HIDDEN_STATES_MESSAGE);
+  const h = b.rows.hiddenSize;
+  // Views into the parser's one buffer: no copy per row.
+  const rows = Array.from({ length: b.rows.rowCount }, (_, i) => b.rows.data.subarray(i * h, (i + 1) * h));
   return {
-    outputIds: (meta.output_token_logprobs ?? []).map((t) => Number(t[1])),
+    outputIds: b.outputTokenIds,
     rows,
-    offset,
-    finishType: fr && typeof fr.type === 'string' ? fr.type : null,
-    finishMessage: fr && typeof fr.message === 'string' ? fr.message : null,
-    cachedTokens: typeof meta.cached_tokens === 'number' ? meta.cached_tokens : 0,
-    text: typeof out.text === 'string' ? out.text : null,
+    offset: b.rowOffset,
+    finishType: b.finishReason?.type ?? null,
+    finishMessage: b.finishReason?.message ?? null,
+    cachedTokens: b.cachedTokens ?? 0,
+    text: b.text,
   };
 }

@@ -23,6 +23,8 @@ export interface SelfAuditOptions {
   minIntervalMs: number;
   /** Larger requests are skipped: the audit parses the prefill body on this thread. */
   maxRows: number;
+  /** All serve URLs: the audit prefers one that did not serve the request (its prefix cache would hide the rows). */
+  serveUrls: readonly string[];
   onResult?(requestId: string, score: number | null, chunks: number, error: string | null): void;
   onChange?(): void;
   random?: () => number;
@@ -75,15 +77,21 @@ export class SelfAuditor {
   async run(sample: AuditSample): Promise<number | null> {
     const t = sample.commitment.toploc;
     const ids = [...t.prompt_ids, ...sample.commitment.output_token_ids.slice(0, -1)];
+    const other = this.o.serveUrls.find((u) => u !== sample.serveUrl) ?? sample.serveUrl;
     try {
-      const rows = await this.prefillRows(sample.serveUrl, ids, t.prompt_ids.length - 1);
-      if (rows.length !== t.n_tokens) {
-        // A prefix-cache hit or a serve that trims prefill hidden states returns fewer rows.
+      const rows = await this.prefillRows(other, ids, t.prompt_ids.length - 1);
+      // The serve returns rows only for positions its prefix cache did not hold: verify the proof
+      // chunks whose rows all came back (chunk j covers output rows [B*j, B*(j+1))).
+      const missing = t.n_tokens - rows.length;
+      const first = Math.ceil(missing / t.decode_batching_size);
+      const proofs = t.proofs.slice(first);
+      const usable = rows.slice(first * t.decode_batching_size - missing);
+      if (proofs.length === 0 || usable.length === 0) {
         this.skipped += 1;
-        this.o.onResult?.(sample.requestId, null, 0, `prefill gave ${rows.length} rows for ${t.n_tokens} tokens (prefix cache or trimmed hidden states)`);
+        this.o.onResult?.(sample.requestId, null, 0, `prefill gave ${rows.length} rows for ${t.n_tokens} tokens: the prefix cache holds the request (a second engine avoids this) or the serve trims prefill hidden states`);
         return null;
       }
-      const v = await this.o.proof.verifyProofs(t.proofs, rows, t.topk, t.decode_batching_size);
+      const v = await this.o.proof.verifyProofs(proofs, usable, t.topk, t.decode_batching_size);
       this.audited += 1;
       this.scores.push(v.score);
       this.failedChunks += v.mismatches.filter((m) => m > TOPLOC_V).length;

@@ -20,8 +20,16 @@ export interface FakeServe {
   stop(): Promise<void>;
 }
 
-export async function startFakeServe(extra: string[] = []): Promise<FakeServe> {
-  const proc = spawn(process.execPath, [join(ROOT, 'test/doubles/fake-sglang/main.ts'), '--model-path', CHECKPOINT, '--port', '0', '--enable-return-hidden-states', '--enable-metrics', '--max-running-requests', '80', '--trim-hidden-states', ...extra], {
+/** The fake serve as a child process: hidden states on, and the upstream trim hook (small bodies) unless told. */
+export function startFakeServe(extra: string[] = []): Promise<FakeServe> {
+  return startFakeServeWith(extra, {});
+}
+
+export async function startFakeServeWith(extra: string[], o: { trim?: boolean; hidden?: boolean }): Promise<FakeServe> {
+  const flags = ['--enable-metrics', '--max-running-requests', '80'];
+  if (o.hidden ?? true) flags.push('--enable-return-hidden-states');
+  if (o.trim ?? true) flags.push('--trim-hidden-states');
+  const proc = spawn(process.execPath, [join(ROOT, 'test/doubles/fake-sglang/main.ts'), '--model-path', CHECKPOINT, '--port', '0', ...flags, ...extra], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const url = await new Promise<string>((resolve, reject) => {
@@ -88,7 +96,7 @@ export function waitFor(m: MinerService, pred: (s: MinerSnapshot) => boolean, ms
     });
     const t = setTimeout(() => {
       void sub.dispose();
-      reject(new Error(`timed out waiting; last phase ${last.phase}: ${last.detail}`));
+      reject(new Error(`timed out waiting; last phase ${last.phase}: ${last.detail}; audit ${JSON.stringify(last.audit)}`));
     }, ms);
   });
 }
