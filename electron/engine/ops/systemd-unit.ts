@@ -126,9 +126,10 @@ export function renderUnit(o: UnitOptions): string {
 
 /** The default command line per role: `${VAR}` comes from the EnvironmentFile at start. */
 export function defaultRoleArgs(role: ServiceRole): string[] {
+  // --data-dir keeps the daemon on the folder the unit grants it (ReadWritePaths, StateDirectory).
   return role === 'validator'
-    ? ['validate', '--wallet', '${ENGY_SN53_WALLET}', '--hotkey', '${ENGY_SN53_WALLET_HOTKEY}']
-    : ['mine', '--serve-url', '${ENGY_MINER_SERVE_URL}', '--checkpoint', '${ENGY_MINER_CHECKPOINT}'];
+    ? ['validate', '--wallet', '${ENGY_SN53_WALLET}', '--hotkey', '${ENGY_SN53_WALLET_HOTKEY}', '--data-dir', '${ENGY_PANEL_DATA_DIR}']
+    : ['mine', '--serve-url', '${ENGY_MINER_SERVE_URL}', '--checkpoint', '${ENGY_MINER_CHECKPOINT}', '--data-dir', '${ENGY_PANEL_DATA_DIR}'];
 }
 
 /** The EnvironmentFile written once on install (never overwritten: it is the operator's config). */

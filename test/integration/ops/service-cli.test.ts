@@ -21,7 +21,7 @@ describe('engy-panel service (real CLI process)', () => {
     expect(r.status).toBe(0);
     const unitFile = join(home, 'systemd', 'user', 'engy-panel-validator.service');
     expect(r.stdout).toContain(`# ${unitFile}\n`);
-    expect(r.stdout).toContain(`ExecStart=${process.execPath} ${BIN} validate --wallet \${ENGY_SN53_WALLET} --hotkey \${ENGY_SN53_WALLET_HOTKEY}\n`);
+    expect(r.stdout).toContain(`ExecStart=${process.execPath} ${BIN} validate --wallet \${ENGY_SN53_WALLET} --hotkey \${ENGY_SN53_WALLET_HOTKEY} --data-dir \${ENGY_PANEL_DATA_DIR}\n`);
     expect(r.stdout).toContain('ENGY_SN53_WALLET_HOTKEY=default\n');
     expect(r.stdout).toContain('  systemctl --user enable engy-panel-validator.service\n');
     expect(existsSync(unitFile)).toBe(false);

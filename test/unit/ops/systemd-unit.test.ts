@@ -35,7 +35,7 @@ describe('renderUnit', () => {
   it('runs the resolved node + bin + role command line, restarts on failure, logs to journald', () => {
     const d = directives(renderUnit(options('validator', 'user')));
     expect(d.get('ExecStart')).toEqual([
-      `${process.execPath} ${join(REPO, 'bin', 'engy-panel.mjs')} validate --wallet \${ENGY_SN53_WALLET} --hotkey \${ENGY_SN53_WALLET_HOTKEY}`,
+      `${process.execPath} ${join(REPO, 'bin', 'engy-panel.mjs')} validate --wallet \${ENGY_SN53_WALLET} --hotkey \${ENGY_SN53_WALLET_HOTKEY} --data-dir \${ENGY_PANEL_DATA_DIR}`,
     ]);
     expect(d.get('EnvironmentFile')).toEqual(['/home/op/.config/engy-panel/validator.env']);
     expect(d.get('Restart')).toEqual(['on-failure']);
