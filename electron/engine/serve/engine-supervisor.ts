@@ -204,6 +204,9 @@ export class EngineSupervisor implements Disposable {
       return;
     }
     const spec = this.spec;
+    // A container of the same name (a previous run's, or one a killed CLI left) holds the port and the name.
+    await this.removeContainerIfAny();
+    if (gen !== this.generation || this.stopRequested) return;
     if (!(await isPortFree(spec.port, spec.host))) {
       if (gen !== this.generation || this.stopRequested) return;
       this.fail(causeOf('port-in-use', `${spec.host}:${spec.port} is already taken, checked before launch`), null, null);

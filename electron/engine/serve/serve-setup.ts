@@ -47,10 +47,10 @@ export interface FleetServices {
   registry?: ProcessRegistry;
 }
 
-function removeContainerWith(docker: string, spawn: SpawnFn): (name: string) => Promise<void> {
+function removeContainerWith(docker: string, spawn: SpawnFn, env: NodeJS.ProcessEnv): (name: string) => Promise<void> {
   return (name) =>
     new Promise((resolve) => {
-      const p = spawn(docker, ['rm', '-f', name], { stdio: 'ignore' });
+      const p = spawn(docker, ['rm', '-f', name], { stdio: 'ignore', env });
       p.once('error', () => resolve());
       p.once('exit', () => resolve());
     });
@@ -71,7 +71,7 @@ export function createServeFleet(plan: ServePlan, specs: LaunchSpec[], trimDir: 
         ...(services.env ? { env: services.env } : {}),
         ...(services.timings ? { timings: services.timings } : {}),
         ...(services.logHub ? { logger: services.logHub.logger(`serve:${spec.engineIndex}`) } : {}),
-        ...(spec.runtime === 'docker' ? { removeContainer: removeContainerWith(spec.command, spawn) } : {}),
+        ...(spec.runtime === 'docker' ? { removeContainer: removeContainerWith(spec.command, spawn, services.env ?? process.env) } : {}),
         ...(services.registry ? { registry: services.registry } : {}),
       }),
   );

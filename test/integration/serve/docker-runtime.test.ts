@@ -1,0 +1,76 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ServePlan } from '../../../shared/hardware.ts';
+import type { ExecText } from '../../../electron/engine/hardware/nvidia-smi.ts';
+import { PINNED_DOCKER_IMAGE } from '../../../electron/engine/serve/launch-plan.ts';
+import { detectRuntimes } from '../../../electron/engine/serve/runtime-detect.ts';
+import { createServeFleet, planLaunches } from '../../../electron/engine/serve/serve-setup.ts';
+import { enginePlan } from '../../fixtures/serve/engine-plan.ts';
+import { CHECKPOINT, FAKE_PYTHON, FAST, ROOT, fakeEnv, fakeTrimDir, pidAlive, waitFor } from './serve-harness.ts';
+
+const FAKE_DOCKER = join(ROOT, 'test', 'doubles', 'fake-docker', 'docker');
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+const execWith =
+  (env: Record<string, string>): ExecText =>
+  (file, args, timeoutMs) =>
+    new Promise((resolve, reject) => {
+      execFile(file, args, { timeout: timeoutMs, env: { ...process.env, ...env } }, (e, out, err) => (e ? reject(Object.assign(e, { stderr: String(err) })) : resolve(String(out))));
+    });
+
+describe('docker runtime (against the fake docker CLI)', () => {
+  it('is detected and recommended when no Python has sglang', async () => {
+    const r = await detectRuntimes({ dataDir: '/nonexistent', pythonCandidates: [FAKE_PYTHON], docker: FAKE_DOCKER, exec: execWith({ FAKE_PYTHON_SGLANG: 'none' }) });
+    expect(r.recommended).toBe('docker');
+    expect(r.docker).toMatchObject({ available: true, serverVersion: '27.3.1', nvidiaRuntime: true, imagePresent: false, image: PINNED_DOCKER_IMAGE });
+    expect(r.notes.join(' ')).toMatch(/pulled on first start/);
+    const down = await detectRuntimes({ dataDir: '/nonexistent', pythonCandidates: [FAKE_PYTHON], docker: FAKE_DOCKER, exec: execWith({ FAKE_PYTHON_SGLANG: 'none', FAKE_DOCKER_DAEMON: 'down' }) });
+    expect(down.recommended).toBeNull();
+    expect(down.docker.problem).toMatch(/daemon does not answer/);
+  });
+
+  it('runs the engine in a container, and removes a container its killed CLI left behind', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'engy-docker-'));
+    const trimDir = fakeTrimDir();
+    const plan: ServePlan = { modelId: 'qwen3.6-35b-a3b', engines: [enginePlan({ gpuIndices: [1], tp: 1, env: {}, extraArgs: ['--slow-start-ms', '200'] })], maxInflight: 24, rationale: [] };
+    const specs = await planLaunches(plan, {
+      modelPath: CHECKPOINT,
+      target: { kind: 'docker', docker: FAKE_DOCKER, image: PINNED_DOCKER_IMAGE, shmSize: '16g' },
+      trimDir,
+      basePort: 20000 + Math.floor(Math.random() * 20000),
+    });
+    const fleet = createServeFleet(plan, specs, trimDir, { env: fakeEnv({ FAKE_DOCKER_STATE: stateDir }), timings: FAST });
+    cleanups.push(async () => {
+      await fleet.dispose();
+      rmSync(stateDir, { recursive: true, force: true });
+      rmSync(trimDir, { recursive: true, force: true });
+    });
+    const engine = fleet.engines[0]!;
+    fleet.start();
+    const ready = await waitFor(engine, (s) => s.status.state === 'ready');
+    expect(ready.runtime).toBe('docker');
+    expect(ready.trim.state).toBe('armed');
+    expect(ready.command).toContain(`--gpus '"device=1"'`);
+    const record = join(stateDir, `${specs[0]!.containerName}.pid`);
+    const container = Number(readFileSync(record, 'utf8'));
+    expect(pidAlive(container)).toBe(true);
+
+    // The CLI dies hard; the container (its own session) would live on: the supervisor removes it and restarts.
+    process.kill(ready.status.pid!, 'SIGKILL');
+    const back = await waitFor(engine, (s) => s.status.state === 'ready' && s.status.restarts === 1);
+    expect(pidAlive(container)).toBe(false);
+    const second = Number(readFileSync(record, 'utf8'));
+    expect(second).not.toBe(container);
+
+    await fleet.stop();
+    expect(pidAlive(back.status.pid!)).toBe(false);
+    expect(pidAlive(second)).toBe(false);
+    expect(existsSync(record)).toBe(false);
+  });
+});
