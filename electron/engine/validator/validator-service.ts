@@ -48,7 +48,8 @@ export class ValidatorService implements Disposable {
   private loopTimer: unknown = undefined;
   private watchdogTimer: unknown = undefined;
   private generation = 0;
-  private inFlight: Promise<unknown> | null = null;
+  /** The tick running now: never two at once, a second could submit the same vector twice. */
+  private inFlight: Promise<TickReport> | null = null;
   private pendingHeartbeats = new Set<Promise<HeartbeatResult>>();
   private lastCompletedMs: number | null = null;
   private loopStartedMs = 0;
@@ -162,7 +163,16 @@ export class ValidatorService implements Disposable {
     await Promise.allSettled(chains.map((c) => c.close()));
   }
 
-  private async tickGuarded(gen: number): Promise<TickReport> {
+  private tickGuarded(gen: number): Promise<TickReport> {
+    if (this.inFlight) return this.inFlight;
+    const p = this.tickBody(gen).finally(() => {
+      if (this.inFlight === p) this.inFlight = null;
+    });
+    this.inFlight = p;
+    return p;
+  }
+
+  private async tickBody(gen: number): Promise<TickReport> {
     const opened: ChainPort[] = [];
     const run = runTick(this.opts.config, {
       openChain: async () => {
@@ -182,14 +192,12 @@ export class ValidatorService implements Disposable {
       this.opts.logger.error(`[tick] error: ${msg}`);
       return blankReport(this.clock.now(), state, this.opts.config.resubmitBlocks, `the tick failed: ${msg}`);
     });
-    this.inFlight = run;
     const report = await run;
     // Close what this tick opened: the next tick that needs the chain opens it again (the pre-gate's point).
     for (const c of opened) {
       this.openChains.delete(c);
       await c.close().catch(() => {});
     }
-    if (this.inFlight === run) this.inFlight = null;
     if (gen !== this.generation && this.status === 'running') return report; // a tick the watchdog gave up on
     this.lastCompletedMs = this.clock.now();
     this.absorb(report);

@@ -77,6 +77,15 @@ describe('validator service', () => {
     expect(again.recentTicks(10).map((t) => t.outcome)).toEqual(['submit-failed', 'applied']);
   });
 
+  it('never runs two ticks at once: a second request joins the running one', async () => {
+    h = await makeHarness();
+    h.provider.publish(4, [[MINER_A, 1]]);
+    const [a, b] = await Promise.all([h.svc.runOnce(), h.svc.runOnce()]);
+    expect(a).toBe(b);
+    expect(h.chain.submissions).toHaveLength(1);
+    expect(h.history.recentTicks(10)).toHaveLength(1);
+  });
+
   it('warns in plain words about a missing permit and an inactive validator', async () => {
     h = await makeHarness();
     h.provider.publish(4, [[MINER_A, 1]]);
