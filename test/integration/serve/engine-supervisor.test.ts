@@ -156,4 +156,29 @@ describe('engine supervisor against the fake sglang (real child processes)', () 
     expect(r.status.cause.code).toBe('stalled');
     expect(r.status.cause.evidence).toContain('3 running requests');
   });
+
+  // Every failure the fake serve can print, through the real process and log path.
+  it.each([
+    ['kv-memory', 'not-enough-memory'],
+    ['cuda-graph-oom', 'cuda-oom-graph'],
+    ['nvcc', 'nvcc-missing'],
+    ['fp8-arch', 'fp8-unsupported'],
+    ['p2p', 'p2p-nccl'],
+  ])('--fail %s is classified as %s and stops', async (mode, code) => {
+    const { sup, hub } = await supervisor({ extraArgs: ['--fail', mode] });
+    await sup.start();
+    const failed = await waitFor(sup, (s) => s.status.state === 'failed');
+    if (failed.status.state !== 'failed') throw new Error('unreachable');
+    expect(failed.status.cause.code).toBe(code);
+    expect(launches(hub)).toBe(1);
+  });
+
+  it('retries a warmup failure, whose cause it cannot name', async () => {
+    const { sup } = await supervisor({ extraArgs: ['--fail', 'warmup'] });
+    await sup.start();
+    const r = await waitFor(sup, (s) => s.status.state === 'restarting');
+    if (r.status.state !== 'restarting') throw new Error('unreachable');
+    expect(r.status.cause.code).toBe('exited');
+    expect(r.status.stderrTail.join('\n')).toContain('warmup error');
+  });
 });
