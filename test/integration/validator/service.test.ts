@@ -47,9 +47,16 @@ describe('validator service', () => {
     h.provider.publish(4, [[MINER_A, 1]]);
     h.chain.hangBlockNumber = true;
     h.svc.start();
-    await vi.waitFor(() => expect(h.svc.snapshot().watchdogRestarts).toBeGreaterThanOrEqual(1), { timeout: 10_000 });
+    // Under load a restart can come before the hung tick even reached the chain; the next one closes its connection.
+    await vi.waitFor(
+      () => {
+        expect(h.svc.snapshot().watchdogRestarts).toBeGreaterThanOrEqual(1);
+        expect(h.chain.closes).toBeGreaterThanOrEqual(1);
+      },
+      { timeout: 10_000 },
+    );
     expect(h.logs.some((l) => l.includes('[health] no completed tick'))).toBe(true);
-    expect(h.chain.closes).toBeGreaterThanOrEqual(1);
+    expect(h.chain.landed()).toHaveLength(0);
     h.chain.hangBlockNumber = false;
     await vi.waitFor(() => expect(h.chain.landed()).toHaveLength(1), { timeout: 10_000 });
     await h.svc.stop();
