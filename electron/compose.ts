@@ -21,6 +21,8 @@ import { ValidatingController } from './engine/roles/validating-controller.ts';
 import { WalletController } from './engine/roles/wallet-controller.ts';
 import type { ChainPort } from './engine/chain/ports.ts';
 import { EarningsService } from './engine/earnings/earnings-service.ts';
+import { NotificationService } from './engine/notify/notification-service.ts';
+import { minerAlerts, serveAlerts, validatorAlerts } from './engine/notify/alert-rules.ts';
 import { loadHotkeyAddress } from './engine/wallet/hotkey-address.ts';
 import { PINNED_MASTER_HOTKEY } from '../shared/settings.ts';
 
@@ -42,6 +44,7 @@ export interface Engine {
   settings: SettingsStore;
   hardware: HardwareService;
   mining: MiningController;
+  notifications: NotificationService;
   validating: ValidatingController;
   wallet: WalletController;
   info: AppInfo;
@@ -90,6 +93,16 @@ export async function composeEngine(opts: ComposeOptions): Promise<Engine> {
   stack.add(hub.bind('validator', () => validating.snapshot(), (l) => validating.onDidChange(l)));
   const wallet = new WalletController({ settings, minerKeys, logs, openChain });
   stack.add(hub.bind('wallet', () => wallet.snapshot(), (l) => wallet.onDidChange(l)));
+  const notifications = new NotificationService(() => settings.get().mutedNotifications);
+  stack.add(hub.bind('notifications', () => notifications.snapshot(), (l) => notifications.onDidChange(l)));
+  stack.add(
+    mining.onDidChange(() => {
+      notifications.update('miner', minerAlerts(mining.minerSnapshot()));
+      notifications.update('serve', serveAlerts(mining.serveSnapshot()));
+    }),
+  );
+  stack.add(validating.onDidChange(() => notifications.update('validator', validatorAlerts(validating.snapshot(), Date.now()))));
+
   const selectedHotkey = (): string | null => {
     const w = settings.get().wallet;
     if (!w.name || !w.hotkey) return null;
@@ -177,5 +190,5 @@ export async function composeEngine(opts: ComposeOptions): Promise<Engine> {
   log.info(`engine started (${opts.shell}, data dir ${paths.root}, network ${info.network})`);
   void hardware.get().catch((e: unknown) => log.error(`hardware detection failed: ${e instanceof Error ? e.message : String(e)}`));
 
-  return { paths, hub, logs, table, settings, hardware, mining, validating, wallet, info, dispose: () => stack.dispose() };
+  return { paths, hub, logs, table, settings, hardware, mining, notifications, validating, wallet, info, dispose: () => stack.dispose() };
 }

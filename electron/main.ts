@@ -65,7 +65,13 @@ async function boot(): Promise<void> {
     log.info('system resumed from sleep: re-checking the hardware');
     void engine?.hardware.get(true);
   });
-  if (Notification.isSupported()) log.info('desktop notifications available');
+  if (Notification.isSupported()) {
+    engine.notifications.onNotification((n) => {
+      const note = new Notification({ title: `engy panel: ${n.title}`, body: n.body });
+      note.on('click', showWindow);
+      note.show();
+    });
+  } else log.warn('desktop notifications are not supported here: alerts show inside the window');
   buildTray();
   showWindow();
 }

@@ -2,6 +2,7 @@
 import type { EarningsSnapshot } from './earnings.ts';
 import type { HardwareReport } from './hardware.ts';
 import type { LogLine } from './logs.ts';
+import type { NotificationsSnapshot } from './notifications.ts';
 import type { MinerRequestRecord, MinerSnapshot, SelfAuditRecord } from './miner.ts';
 import type { CheckpointSnapshot, ServeSnapshot } from './serve.ts';
 import type { ValidatorSnapshot } from './validator.ts';
@@ -86,6 +87,7 @@ export interface SnapshotTopics {
   validator: ValidatorSnapshot | null;
   wallet: WalletView;
   earnings: EarningsSnapshot;
+  notifications: NotificationsSnapshot;
 }
 export type SnapshotTopic = keyof SnapshotTopics;
 

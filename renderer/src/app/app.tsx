@@ -9,6 +9,7 @@ import { MinePage } from '../features/mine/mine-page.tsx';
 import { ValidatePage } from '../features/validate/validate-page.tsx';
 import { EarningsPage } from '../features/earnings/earnings-page.tsx';
 import { HistoryPage } from '../features/history/history-page.tsx';
+import { Toasts } from '../features/common/toasts.tsx';
 
 const LABELS: Record<Page, string> = { setup: 'Setup', mine: 'Mine', validate: 'Validate', earnings: 'Earnings', history: 'History', logs: 'Logs', settings: 'Settings' };
 
@@ -115,6 +116,7 @@ export function App() {
           <PageBody page={page} />
         </PageBoundary>
       </main>
+      <Toasts />
     </div>
   );
 }

@@ -1,9 +1,20 @@
-import type { SettingsPatch, ThemePref } from '../../../../shared/settings.ts';
+import { NOTIFICATION_KINDS, type NotificationKind, type SettingsPatch, type ThemePref } from '../../../../shared/settings.ts';
 import { engineApi, useEngine, useSnapshot } from '../../stores/engine-store.ts';
 
 function update(patch: SettingsPatch) {
   void engineApi().invoke('settings.update', patch);
 }
+
+const KIND_LABEL: Record<NotificationKind, string> = {
+  'miner-offline': 'Miner offline',
+  'miner-pulled': 'Miner pulled or denied by the gateway',
+  'serve-crashed': 'Serve crashed',
+  'serve-stalled': 'Serve stalled',
+  'gate-at-risk': 'Gate forecast at risk',
+  'validator-stalled': 'Validator stalled',
+  'validator-failing': 'Weight submissions failing',
+  'activity-cutoff-near': 'Activity cutoff near',
+};
 
 export function SettingsPage() {
   const s = useSnapshot('settings');
@@ -41,6 +52,19 @@ export function SettingsPage() {
           <dt>Provider</dt>
           <dd className="mono">{s.validating.providerUrl}</dd>
         </dl>
+      </section>
+      <section className="card stack">
+        <h2>Notifications</h2>
+        {NOTIFICATION_KINDS.map((k) => (
+          <label key={k} className="toggle">
+            <input
+              type="checkbox"
+              checked={!s.mutedNotifications.includes(k)}
+              onChange={(e) => update({ mutedNotifications: e.target.checked ? s.mutedNotifications.filter((x) => x !== k) : [...s.mutedNotifications, k] })}
+            />
+            {KIND_LABEL[k]}
+          </label>
+        ))}
       </section>
       <section className="card stack">
         <h2>Desktop</h2>

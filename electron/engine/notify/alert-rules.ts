@@ -1,0 +1,62 @@
+// Which states deserve an alert. Pure functions of the snapshots, so each rule is tested alone.
+import type { MinerSnapshot } from '../../../shared/miner.ts';
+import type { NotificationKind } from '../../../shared/settings.ts';
+import type { ServeSnapshot } from '../../../shared/serve.ts';
+import type { ValidatorSnapshot } from '../../../shared/validator.ts';
+
+export interface Alert {
+  /** Same key = same ongoing condition: alerted once until it clears. */
+  key: string;
+  kind: NotificationKind;
+  severity: 'warn' | 'error';
+  title: string;
+  body: string;
+}
+
+export function minerAlerts(m: MinerSnapshot | null): Alert[] {
+  if (!m) return [];
+  const out: Alert[] = [];
+  if (m.phase === 'pulled' || m.phase === 'denied') {
+    out.push({ key: `miner-${m.phase}`, kind: 'miner-pulled', severity: 'error', title: m.phase === 'denied' ? 'The gateway denied this miner' : 'The gateway pulled this miner', body: `${m.detail}. Open Mine for the reason and what to check.` });
+  }
+  if (m.phase === 'failed' || (m.phase === 'reconnecting' && m.legsLive === 0)) {
+    out.push({ key: 'miner-offline', kind: 'miner-offline', severity: 'error', title: 'The miner is offline', body: `${m.detail}. It is not serving: nothing is earned until it reconnects.` });
+  }
+  if (m.forecast.status === 'at-risk' || m.forecast.status === 'failing') {
+    out.push({ key: `gate-${m.forecast.gate ?? 'any'}-${m.forecast.status}`, kind: 'gate-at-risk', severity: m.forecast.status === 'failing' ? 'error' : 'warn', title: `Gate forecast: ${m.forecast.status === 'failing' ? 'failing' : 'at risk'}`, body: `${m.forecast.text}. A failed gate costs this epoch's score.` });
+  }
+  return out;
+}
+
+export function serveAlerts(s: ServeSnapshot | null): Alert[] {
+  if (!s) return [];
+  const out: Alert[] = [];
+  for (const e of s.engines) {
+    const st = e.status;
+    if (st.state === 'failed' || st.state === 'crashed' || st.state === 'restarting') {
+      out.push({ key: `serve-${e.index}-down`, kind: 'serve-crashed', severity: 'error', title: `Engine ${e.index} ${st.state === 'failed' ? 'gave up' : 'crashed'}`, body: `${st.cause.cause} Fix: ${st.cause.fix}` });
+    }
+    if (st.state === 'degraded' && st.cause.code === 'stalled') {
+      out.push({ key: `serve-${e.index}-stalled`, kind: 'serve-stalled', severity: 'error', title: `Engine ${e.index} stalled`, body: `${st.cause.cause} Fix: ${st.cause.fix}` });
+    }
+  }
+  return out;
+}
+
+export function validatorAlerts(v: ValidatorSnapshot | null, now: number): Alert[] {
+  if (!v || v.status === 'stopped') return [];
+  const out: Alert[] = [];
+  if (v.status === 'failed') out.push({ key: 'validator-failed', kind: 'validator-stalled', severity: 'error', title: 'The validator stopped', body: v.failure ?? 'See Validate for the reason.' });
+  if (v.lastTickAt !== null && now - v.lastTickAt > 30 * 60_000) {
+    out.push({ key: 'validator-stalled', kind: 'validator-stalled', severity: 'error', title: 'The validator has not ticked for 30 minutes', body: 'The watchdog restarts a wedged loop; if this persists, check the Logs page.' });
+  }
+  const lastTwo = v.recentSubmissions.slice(0, 2);
+  if (lastTwo.length === 2 && lastTwo.every((s) => !s.ok)) {
+    out.push({ key: `validator-failing-${lastTwo[0]!.errorCode ?? 'x'}`, kind: 'validator-failing', severity: 'error', title: 'Weight submissions are failing', body: lastTwo[0]!.error ?? 'See Validate for the chain error.' });
+  }
+  const n = v.neuron;
+  if (n && n.blocksSinceUpdate !== null && n.activityCutoff !== null && n.blocksSinceUpdate >= 0.8 * n.activityCutoff) {
+    out.push({ key: 'cutoff-near', kind: 'activity-cutoff-near', severity: 'warn', title: 'Activity cutoff near', body: `${n.blocksSinceUpdate} of ${n.activityCutoff} blocks since your last weights: past the cutoff this validator drops out of consensus.` });
+  }
+  return out;
+}
