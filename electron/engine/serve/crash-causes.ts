@@ -143,17 +143,34 @@ export function causeOf(code: ServeCauseCode, evidence?: string): ServeCause {
  */
 export class CrashEvidence {
   private best: { code: ServeCauseCode; rank: number; line: string } | null = null;
+  // Kernel-compile lines interleave with graph capture; track capture itself, not the last phase.
+  private inCapture = false;
+  private initBegun = false;
+  private initEnded = false;
 
   observe(line: string, phase: ServeStartPhase | null): void {
+    if (/Capture cuda graph begin|Capturing batches/.test(line)) this.inCapture = true;
+    else if (/Capture cuda graph end/.test(line)) this.inCapture = false;
+    if (/Init torch distributed begin/.test(line)) this.initBegun = true;
+    else if (/Init torch distributed ends/.test(line)) this.initEnded = true;
     const sig = signatureOfLine(line);
     if (sig === null) return;
-    const code: ServeCauseCode = sig === 'oom' ? (phase === 'capturing-cuda-graphs' ? 'cuda-oom-graph' : 'cuda-oom-load') : sig;
+    const duringCapture = this.inCapture || phase === 'capturing-cuda-graphs';
+    const code: ServeCauseCode = sig === 'oom' ? (duringCapture ? 'cuda-oom-graph' : 'cuda-oom-load') : sig;
     const rank = SIGNATURES.findIndex(([, c]) => c === sig);
     if (this.best === null || rank < this.best.rank) this.best = { code, rank, line };
   }
 
   reset(): void {
     this.best = null;
+    this.inCapture = false;
+    this.initBegun = false;
+    this.initEnded = false;
+  }
+
+  /** Began setting up the GPUs' process group and never finished: the NCCL hang of consumer multi-GPU. */
+  stuckInDistributedInit(): boolean {
+    return this.initBegun && !this.initEnded;
   }
 
   /** The cause for an exit; `signal` SIGKILL we did not send means the OS killed it. */

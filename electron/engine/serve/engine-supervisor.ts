@@ -233,7 +233,12 @@ export class EngineSupervisor implements Disposable {
     this.readyDeadline = this.clock.setTimeout(() => {
       this.readyDeadline = null;
       if (gen === this.generation && this.status.state === 'starting') {
-        this.killForRestart(causeOf('never-ready', `no healthy answer within ${Math.round(this.t.readyTimeoutMs / 1000)} s`));
+        const multiGpu = spec.gpuIndices.length > 1;
+        this.killForRestart(
+          multiGpu && this.evidence.stuckInDistributedInit()
+            ? causeOf('p2p-nccl', "stuck after 'Init torch distributed begin.': the GPUs never finished connecting")
+            : causeOf('never-ready', `no healthy answer within ${Math.round(this.t.readyTimeoutMs / 1000)} s`),
+        );
       }
     }, this.t.readyTimeoutMs);
   }

@@ -80,3 +80,23 @@ describe('line splitting', () => {
     expect(lines).toEqual(['abc', ' 50%', '0123456789', 'tail']);
   });
 });
+
+describe('crash evidence across a start', () => {
+  it('an OOM while kernels compile during graph capture is a graph-capture OOM', () => {
+    const ev = new CrashEvidence();
+    ev.observe('[.. TP0] Capture cuda graph begin. This can take up to several minutes.', 'capturing-cuda-graphs');
+    ev.observe('[.. TP0] Try DeepGEMM JIT Compiling for <GEMM_NT_F8F8BF16> N=2048, K=512', 'compiling-kernels');
+    ev.observe('torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 448.00 MiB', 'compiling-kernels');
+    expect(ev.classify({ code: 1, signal: null }).code).toBe('cuda-oom-graph');
+  });
+
+  it('knows a start that never got past the distributed init', () => {
+    const ev = new CrashEvidence();
+    ev.observe('[.. TP0] Init torch distributed begin.', 'launching');
+    expect(ev.stuckInDistributedInit()).toBe(true);
+    ev.observe('[.. TP0] Init torch distributed ends. elapsed=0.31 s, mem usage=0.12 GB', 'launching');
+    expect(ev.stuckInDistributedInit()).toBe(false);
+    ev.reset();
+    expect(ev.stuckInDistributedInit()).toBe(false);
+  });
+});
