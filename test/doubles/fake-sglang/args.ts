@@ -38,6 +38,8 @@ export interface FakeServeArgs {
   maxTotalTokens: number;
   /** Overrides config.json's hidden_size (smaller rows for cheap tests). */
   hiddenSize: number | null;
+  /** Warmup waits until this file exists: lets a test observe the bound-but-not-ready window. */
+  warmupGate: string | null;
 }
 
 type Kind = 'str' | 'int' | 'float' | 'bool';
@@ -90,6 +92,7 @@ const FLAGS: Record<string, FlagSpec> = {
   '--seed': { kind: 'int', key: 'seed' },
   '--max-total-tokens': { kind: 'int', key: 'maxTotalTokens' },
   '--hidden-size': { kind: 'int', key: 'hiddenSize' },
+  '--warmup-gate': { kind: 'str', key: 'warmupGate' },
 };
 
 export function defaultArgs(): FakeServeArgs {
@@ -99,7 +102,7 @@ export function defaultArgs(): FakeServeArgs {
     enableCacheReport: false, enableMetrics: false, host: '127.0.0.1', port: 30000, cpuOffloadGb: 0,
     disableCustomAllReduce: false, streamInterval: 1, numericsNoise: 0, quantize: null, ttftMs: 20,
     tokensPerS: 400, crashAfterS: null, fail: null, hang: false, slowStartMs: 0, trimHiddenStates: false,
-    sglangVersion: '0.5.12.post1', seed: 53, maxTotalTokens: 1_048_576, hiddenSize: null,
+    sglangVersion: '0.5.12.post1', seed: 53, maxTotalTokens: 1_048_576, hiddenSize: null, warmupGate: null,
   };
 }
 

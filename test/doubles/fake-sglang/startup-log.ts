@@ -1,6 +1,7 @@
 // TEST DOUBLE (fake sglang): the start-up log lines sglang prints (see SGLANG.md A7) and the
 // failure signatures of A9, so the serve supervisor's phase detection and crash
 // classification can be exercised without a GPU.
+import { existsSync } from 'node:fs';
 import type { FailMode, FakeServeArgs } from './args.ts';
 
 function stamp(): string {
@@ -94,6 +95,7 @@ export function uvicornLines(host: string, port: number): void {
 
 export async function warmupLog(args: FakeServeArgs): Promise<void> {
   await sleep(args.slowStartMs / 5);
+  while (args.warmupGate !== null && !existsSync(args.warmupGate)) await sleep(50);
   log('INFO:     127.0.0.1:40000 - "GET /get_model_info HTTP/1.1" 200 OK');
   log('Prefill batch, #new-seq: 1, #new-token: 7, #cached-token: 0, full token usage: 0.00, mamba usage: 0.00, #running-req: 0, #queue-req: 0', true);
   if (args.fail === 'warmup') die('warmup');

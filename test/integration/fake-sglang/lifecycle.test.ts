@@ -1,17 +1,22 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startFakeSglang } from '../../doubles/fake-sglang/spawn.ts';
 
 describe('fake sglang serve lifecycle', () => {
   it('/health and /health_generate answer 200 only once the ready line is out', async () => {
-    const serve = startFakeSglang(['--slow-start-ms', '4000']);
+    const gate = join(mkdtempSync(join(tmpdir(), 'fake-sglang-')), 'warmup-may-finish');
+    const serve = startFakeSglang(['--warmup-gate', gate]);
     try {
       const url = await serve.url();
-      // The port is bound (uvicorn up) but warmup is still running.
+      // The port is bound (uvicorn up) but warmup is held.
       expect((await fetch(`${url}/health_generate`)).status).toBe(503);
       expect((await fetch(`${url}/health`)).status).toBe(503);
       expect((await fetch(`${url}/model_info`)).status).toBe(200);
       expect(serve.lines.some((l) => l.includes('fired up'))).toBe(false);
+      writeFileSync(gate, '');
       await serve.waitForLine(/The server is fired up and ready to roll!/);
       expect((await fetch(`${url}/health_generate`)).status).toBe(200);
       expect((await fetch(`${url}/health`)).status).toBe(200);
@@ -80,7 +85,7 @@ describe('fake sglang serve lifecycle', () => {
     serve.proc.kill('SIGTERM');
     await serve.waitForLine(/SIGTERM received\. signum=15 .*Draining requests and shutting down/);
     expect((await fetch(`${url}/health`)).status).toBe(503);
-    expect(serve.lines.join('\n')).toMatch(/Gracefully exiting\.\.\. Remaining number of requests 1\./);
+    await serve.waitForLine(/Gracefully exiting\.\.\. Remaining number of requests 1\./);
     const res = await running;
     expect(res.status).toBe(200);
     expect(((await res.json()) as { meta_info: { completion_tokens: number } }).meta_info.completion_tokens).toBe(25);
