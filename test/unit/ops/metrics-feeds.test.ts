@@ -79,3 +79,17 @@ describe('SnapshotFeeds', () => {
     expect(text).toContain('engy_validator_submissions_total{outcome="SettingWeightsTooFast"} 1\n');
   });
 });
+
+describe('watchEventLoopLag', () => {
+  it('reports at once (so the instance appears on the dashboard) and stops on dispose', async () => {
+    const { watchEventLoopLag } = await import('../../../electron/engine/metrics/event-loop-lag.ts');
+    const samples: number[] = [];
+    const d = watchEventLoopLag((s) => samples.push(s), 60_000);
+    expect(samples).toEqual([0]);
+    await d.dispose();
+    const m = new EngyMetrics();
+    const d2 = watchEventLoopLag((s) => m.setEventLoopLag(s));
+    expect(m.renderMetrics()).toContain('engy_event_loop_lag_seconds 0\n');
+    await d2.dispose();
+  });
+});
