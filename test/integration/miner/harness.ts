@@ -60,10 +60,15 @@ export async function startFakeServeWith(extra: string[], o: { trim?: boolean; h
   };
 }
 
-export async function abortedAtServe(serveUrl: string): Promise<number> {
+/** One sglang:* sample from the serve's /metrics (0 when absent). */
+export async function serveMetric(serveUrl: string, name: string): Promise<number> {
   const text = await (await fetch(`${serveUrl}/metrics`)).text();
-  const m = /^sglang:num_aborted_requests_total\{[^}]*\} ([\d.e+]+)/m.exec(text);
+  const m = new RegExp(`^sglang:${name}\\{[^}]*\\} ([\\d.e+]+)`, 'm').exec(text);
   return m ? Number(m[1]) : 0;
+}
+
+export function abortedAtServe(serveUrl: string): Promise<number> {
+  return serveMetric(serveUrl, 'num_aborted_requests_total');
 }
 
 export function startGateway(opts: Partial<GatewayDoubleOptions> = {}): GatewayDouble {

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayDouble } from '../../doubles/gateway/gateway-double.ts';
-import { abortedAtServe, startFakeServe, startGateway, startMiner, until, waitFor, type FakeServe } from './harness.ts';
+import { abortedAtServe, serveMetric, startFakeServe, startGateway, startMiner, until, waitFor, type FakeServe } from './harness.ts';
 
 const ask = (text: string, max = 32) => ({ messages: [{ role: 'user', content: text }], max_tokens: max });
 
 describe('miner against the gateway double and a fake serve', () => {
   let serve: FakeServe;
   beforeAll(async () => {
-    serve = await startFakeServe(['--tokens-per-s', '150']);
+    serve = await startFakeServe(['--tokens-per-s', '20']);
   });
   afterAll(async () => {
     await serve.stop();
@@ -26,23 +26,33 @@ describe('miner against the gateway double and a fake serve', () => {
   }
 
   it('a cancel aborts the serve request and sends nothing for that corr_id', async () => {
+    // A slow serve of its own, so the answer is still being generated when the cancel lands.
+    const slow = await startFakeServe(['--tokens-per-s', '5']);
     const gw = startGateway({ probe: false });
-    await withMiner(gw, {}, async (m) => {
+    await gw.start();
+    const m = startMiner(gw.url, [slow.url]);
+    try {
+      await m.start();
       await waitFor(m, (s) => s.phase === 'waiting-for-probe');
-      const before = await abortedAtServe(serve.url);
+      const before = await abortedAtServe(slow.url);
       const { corrId, done } = gw.serve(ask('Please explain the result step by step, then give the final answer.', 2000), { stream: false, leg: 2 });
-      await until(() => m.snapshot().stats.inflight === 1, 10_000, 'the request to start');
-      await new Promise((r) => setTimeout(r, 300));
+      for (let i = 0; i < 200 && (await serveMetric(slow.url, 'num_running_reqs')) < 1; i++) await new Promise((r) => setTimeout(r, 25));
+      expect(await serveMetric(slow.url, 'num_running_reqs')).toBe(1);
       gw.cancel(corrId);
       expect((await done).cancelled).toBe(true);
       await until(() => m.snapshot().recent.some((r) => r.corrId === corrId), 10_000, 'the cancelled record');
       expect(m.snapshot().recent.find((r) => r.corrId === corrId)?.outcome).toBe('cancelled');
       await until(() => m.snapshot().stats.inflight === 0, 5000, 'the job to end');
-      // A later answer would have been recorded as a frame after the cancel.
-      await new Promise((r) => setTimeout(r, 300));
+      for (let i = 0; i < 200 && (await abortedAtServe(slow.url)) === before; i++) await new Promise((r) => setTimeout(r, 25));
+      expect(await abortedAtServe(slow.url)).toBe(before + 1);
+      expect(await serveMetric(slow.url, 'num_running_reqs')).toBe(0);
+      // A late chunk or response for that corr_id would be recorded here.
       expect(gw.framesAfterCancel).toEqual([]);
-      expect(await abortedAtServe(serve.url)).toBeGreaterThan(before);
-    });
+    } finally {
+      await m.stop();
+      await gw.stop();
+      await slow.stop();
+    }
   });
 
   it('a reconnect dials a fresh leg at once and drains the old socket without losing the request', async () => {
@@ -50,7 +60,8 @@ describe('miner against the gateway double and a fake serve', () => {
     await withMiner(gw, {}, async (m) => {
       await waitFor(m, (s) => s.phase === 'waiting-for-probe');
       const { done } = gw.serve(ask('Tell me about the river and the morning.', 200), { stream: true, leg: 3 });
-      await until(() => m.snapshot().stats.inflight === 1, 10_000, 'the request to start');
+      for (let i = 0; i < 200 && (await serveMetric(serve.url, 'num_running_reqs')) < 1; i++) await new Promise((r) => setTimeout(r, 25));
+      expect(await serveMetric(serve.url, 'num_running_reqs')).toBe(1);
       gw.reconnect(3);
       await until(() => gw.socketsOn(3) === 2, 10_000, 'the fresh leg next to the draining one');
       const r = await done;
