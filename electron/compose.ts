@@ -13,6 +13,7 @@ import { SettingsStore } from './engine/settings/settings-store.ts';
 import { HardwareService } from './engine/hardware/hardware-service.ts';
 import { writeDiagnostics } from './engine/lib/diagnostics.ts';
 import { resourcesDir } from './engine/lib/model-catalog.ts';
+import { acquireInstanceLock } from './engine/lib/instance-lock.ts';
 import { Database } from './engine/store/database.ts';
 import { queryRequestHistory, querySelfAudits } from './engine/store/request-history.ts';
 import { MinerKeyStore, type SecretBox } from './engine/wallet/miner-key-store.ts';
@@ -62,7 +63,19 @@ function appVersion(): string {
 
 export async function composeEngine(opts: ComposeOptions): Promise<Engine> {
   const stack = new DisposableStack();
+  try {
+    return await build(opts, stack);
+  } catch (e) {
+    // Release what was built (the data dir lock first of all) so a corrected retry can start.
+    await stack.dispose().catch(() => undefined);
+    throw e;
+  }
+}
+
+async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engine> {
   const paths = dataPaths(opts.dataDir);
+  // Two engines on one data dir would fight over the serve, the database and the worker identity.
+  stack.add(acquireInstanceLock(paths.root));
   const logs = new LogHub(opts.echo ? { dir: paths.logs, echo: opts.echo } : { dir: paths.logs });
   const log = logs.logger('app');
   const hub = new SnapshotHub();
