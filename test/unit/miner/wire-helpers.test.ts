@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { DeltaCoalescer } from '../../../electron/engine/miner/delta-coalescer.ts';
+import type { StreamDelta } from '../../../electron/engine/miner/frames.ts';
+import { errorResponseFrame, parseGatewayFrame } from '../../../electron/engine/miner/frames.ts';
+import { derivePhase, PhaseHistory, type PhaseInputs } from '../../../electron/engine/miner/miner-state.ts';
+import { leadingText, SseTextScanner } from '../../../electron/engine/miner/sse-text.ts';
+
+describe('SSE text scanner', () => {
+  it('reads cumulative text from events split anywhere, and the end marker', () => {
+    const events: (string | null | 'DONE')[] = [];
+    const s = new SseTextScanner((e) => events.push(e.done ? 'DONE' : e.text));
+    const body = Buffer.from('data: {"text": "He", "meta_info": {}}\n\ndata: {"text": "Hello \\u00e9\\"x", "meta_info": {}}\n\ndata: [DONE]\n\n');
+    for (let i = 0; i < body.length; i += 7) s.push(body.subarray(i, i + 7));
+    s.end();
+    expect(events).toEqual(['He', 'Hello é"x', 'DONE']);
+  });
+
+  it('takes text from the prefix of an event too large to hold', () => {
+    const got: (string | null)[] = [];
+    const s = new SseTextScanner((e) => got.push(e.text), 64);
+    s.push(Buffer.from(`data: {"text": "short", "meta_info": {"hidden_states": [${'0.5,'.repeat(100)}1]}}\n`));
+    expect(got).toEqual(['short']);
+    expect(leadingText('{"text":"a\\nb", "x": 1')).toBe('a\nb');
+    expect(leadingText('{"meta_info": {}, "text": "late"}')).toBeNull();
+  });
+
+  it('reports an error event', () => {
+    const errors: (string | null)[] = [];
+    new SseTextScanner((e) => errors.push(e.error)).push(Buffer.from('data: {"error": {"message": "boom"}}\n'));
+    expect(errors).toEqual(['boom']);
+  });
+});
+
+describe('frames', () => {
+  it('parses gateway frames and refuses malformed ones with a reason', () => {
+    expect(parseGatewayFrame('{"type":"deny","reason":"unknown miner key"}')).toEqual({ ok: true, frame: { type: 'deny', reason: 'unknown miner key' } });
+    expect(parseGatewayFrame('{"type":"serve","corr_id":"c","request":{"messages":[]},"stream":true}')).toMatchObject({ ok: true, frame: { stream: true } });
+    expect(parseGatewayFrame('{"type":"serve","corr_id":"c"}')).toEqual({ ok: false, reason: 'serve without request.messages' });
+    expect(parseGatewayFrame('nope')).toEqual({ ok: false, reason: 'frame is not JSON' });
+    expect(parseGatewayFrame('{"type":"shout"}')).toEqual({ ok: false, reason: 'unknown frame type "shout"' });
+  });
+
+  it('caps the error of a failed response at 300 characters', () => {
+    const f = errorResponseFrame('c', 'r', 'x'.repeat(1000));
+    expect(f.error).toHaveLength(300);
+    expect(f.commitment).toBeNull();
+  });
+});
+
+describe('delta coalescer', () => {
+  it('merges deltas of one kind into one frame per flush', () => {
+    const sent: StreamDelta[] = [];
+    const c = new DeltaCoalescer((d) => sent.push(d), 60_000);
+    c.push([{ reasoning_content: 'a' }, { reasoning_content: 'b' }]);
+    c.push([{ content: 'c' }, { content: 'd' }]);
+    c.close();
+    expect(sent).toEqual([{ reasoning_content: 'ab' }, { content: 'cd' }]);
+    c.push([{ content: 'late' }]);
+    c.flush();
+    expect(sent).toHaveLength(2);
+  });
+});
+
+describe('miner phase', () => {
+  const base: PhaseInputs = {
+    stopped: false, startingServe: false, failure: null, planned: 8, live: 8, admitted: 8, denyReasons: [], wasComplete: true,
+    servedOk: 0, firstServeAt: null, now: 1000, probeWindowMs: 600_000, probeMinRequests: 20,
+  };
+  it('walks connecting -> waiting -> probing -> active, and says pulled after active', () => {
+    expect(derivePhase({ ...base, live: 5, admitted: 5, wasComplete: false }, false)).toEqual({ phase: 'connecting', detail: 'connecting (5 of 8 legs)' });
+    expect(derivePhase({ ...base, live: 7, admitted: 7 }, false).phase).toBe('reconnecting');
+    expect(derivePhase(base, false).phase).toBe('waiting-for-probe');
+    expect(derivePhase({ ...base, firstServeAt: 900, servedOk: 3 }, false).phase).toBe('probing');
+    expect(derivePhase({ ...base, firstServeAt: 0, servedOk: 30, now: 700_000 }, false).phase).toBe('active');
+    expect(derivePhase({ ...base, denyReasons: ['latency'] }, true)).toEqual({ phase: 'pulled', detail: 'pulled: latency' });
+    expect(derivePhase({ ...base, denyReasons: ['unknown miner key'] }, false)).toEqual({ phase: 'denied', detail: 'denied: unknown miner key' });
+  });
+
+  it('keeps a history of transitions, updating the detail within one phase', () => {
+    const h = new PhaseHistory(3);
+    expect(h.update(1, 'connecting', 'connecting (1 of 8 legs)')).toBe(true);
+    expect(h.update(2, 'connecting', 'connecting (2 of 8 legs)')).toBe(false);
+    h.update(3, 'waiting-for-probe', 'w');
+    h.update(4, 'probing', 'p');
+    h.update(5, 'active', 'a');
+    expect(h.list().map((t) => t.phase)).toEqual(['waiting-for-probe', 'probing', 'active']);
+    expect(h.everActive()).toBe(true);
+  });
+});
