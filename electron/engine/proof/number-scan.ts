@@ -1,11 +1,11 @@
 // JSON number scanning straight from UTF-8 bytes to bf16, without making a string per number.
 //
 // The reference reads the text with Python's json (correctly rounded float64), then numpy rounds to
-// float32 and torch to bf16. The fast path builds the decimal mantissa in a double: up to 15 digits
-// and |exp10| <= 22 that is exact (Clinger's fast path). Longer mantissas (sglang's float32 reprs
-// have 16-17 digits) give a value within a few float64 ulps; if every float64 that close rounds to
-// the same float32 the answer is exact anyway, otherwise (about 1 in 10^5 numbers, and the
-// double-rounding traps) the bytes go through Number(), which rounds correctly.
+// float32 and torch to bf16. The fast path builds the decimal mantissa in a double: while it stays
+// below 2^53 and |exp10| <= 22 the result is exact (Clinger's fast path). Longer mantissas
+// (sglang's float32 reprs have 16-17 digits) give a value within a few float64 ulps; if every
+// float64 that close rounds to the same float32 the answer is exact anyway, otherwise (rarely, and
+// for the double-rounding traps) the bytes go through Number(), which rounds correctly.
 
 /** Returned when the buffer ended inside the number and more bytes may follow. */
 export const SCAN_INCOMPLETE = -1;
@@ -40,23 +40,20 @@ export function scanNumberToBf16(buf: Uint8Array, pos: number, end: number, fina
     p++;
   }
   if (p >= end) return final ? SCAN_INVALID : SCAN_INCOMPLETE;
+  const digitsStart = p;
   let c = buf[p]! - 48;
   let mant = 0;
-  let nd = 0; // significant digits folded into mant
   let exp10 = 0;
-  let dropped = false; // non-zero digits beyond the 19 kept
   let isInt = true;
   if (c === 0) {
     p++;
   } else if (c > 0 && c <= 9) {
-    while (p < end && (c = buf[p]! - 48) >= 0 && c <= 9) {
-      if (nd < 19) {
-        mant = mant * 10 + c;
-        nd++;
-      } else {
-        exp10++;
-        if (c !== 0) dropped = true;
-      }
+    mant = c;
+    p++;
+    while (p < end) {
+      c = buf[p]! - 48;
+      if (c < 0 || c > 9) break;
+      mant = mant * 10 + c;
       p++;
     }
   } else return SCAN_INVALID;
@@ -64,18 +61,16 @@ export function scanNumberToBf16(buf: Uint8Array, pos: number, end: number, fina
     isInt = false;
     p++;
     const fracStart = p;
-    while (p < end && (c = buf[p]! - 48) >= 0 && c <= 9) {
-      if (nd < 19) {
-        if (mant !== 0 || c !== 0) {
-          mant = mant * 10 + c;
-          nd++;
-        }
-        exp10--;
-      } else if (c !== 0) dropped = true;
+    while (p < end) {
+      c = buf[p]! - 48;
+      if (c < 0 || c > 9) break;
+      mant = mant * 10 + c;
       p++;
     }
     if (p === fracStart) return p >= end && !final ? SCAN_INCOMPLETE : SCAN_INVALID;
+    exp10 = fracStart - p;
   }
+  const digits = p - digitsStart;
   if (p < end && (buf[p] === 101 || buf[p] === 69)) {
     isInt = false;
     p++;
@@ -101,10 +96,10 @@ export function scanNumberToBf16(buf: Uint8Array, pos: number, end: number, fina
   if (mant === 0) {
     // Python reads the integer literal -0 as int 0, so only a float -0 keeps its sign.
     v = neg && !isInt ? -0 : 0;
-  } else if (nd <= 15 && !dropped && exp10 >= -22 && exp10 <= 22) {
+  } else if (mant <= 9007199254740992 && exp10 >= -22 && exp10 <= 22) {
     v = exp10 >= 0 ? mant * POW10[exp10]! : mant / POW10[-exp10]!;
     if (neg) v = -v;
-  } else if (exp10 >= -44 && exp10 <= 44) {
+  } else if (exp10 >= -44 && exp10 <= 44 && digits <= 64) {
     v = mant;
     let e = exp10;
     if (e < -22) {
