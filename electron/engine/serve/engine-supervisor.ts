@@ -201,6 +201,12 @@ export class EngineSupervisor implements Disposable {
       this.readyLineSeen = true;
       this.health.intervalMs = this.t.startupProbeMs;
       this.health.start(0);
+      // Someone else's serve is either up or not: say so within a minute, and keep probing.
+      const waitMs = Math.min(this.t.readyTimeoutMs, 60_000);
+      this.readyDeadline = this.clock.setTimeout(() => {
+        this.readyDeadline = null;
+        if (gen === this.generation && this.status.state === 'starting') this.killForRestart(causeOf('never-ready', `${this.url} did not answer /health_generate within ${Math.round(waitMs / 1000)} s`));
+      }, waitMs);
       return;
     }
     const spec = this.spec;
@@ -330,7 +336,8 @@ export class EngineSupervisor implements Disposable {
     const st = this.status;
     if (r.status === 200) {
       this.healthFails = 0;
-      if (st.state === 'starting' && this.readyLineSeen) await this.becomeReady(gen);
+      const cameUp = (st.state === 'starting' && this.readyLineSeen) || (st.state === 'degraded' && st.cause.code === 'never-ready');
+      if (cameUp) await this.becomeReady(gen);
       else if (st.state === 'degraded' && st.cause.code === 'unhealthy') this.setStatus({ ...this.common(this.pidOrNull()), state: 'ready' });
       return;
     }

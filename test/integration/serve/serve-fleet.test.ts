@@ -76,8 +76,8 @@ describe('serve fleet', () => {
   });
 });
 
-async function runExternalServe(extra: string[]): Promise<{ url: string; child: ChildProcess }> {
-  const port = await findFreePort(20000 + Math.floor(Math.random() * 20000));
+async function runExternalServe(extra: string[], fixedPort?: number): Promise<{ url: string; child: ChildProcess }> {
+  const port = fixedPort ?? (await findFreePort(20000 + Math.floor(Math.random() * 20000)));
   const child = spawn(process.execPath, [FAKE_SGLANG, '--model-path', CHECKPOINT, '--port', String(port), '--enable-metrics', ...extra], { stdio: ['ignore', 'ignore', 'pipe'] });
   cleanups.push(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -124,5 +124,19 @@ describe('external serve', () => {
     if (s.status.state !== 'degraded') throw new Error('unreachable');
     expect(s.status.cause.code).toBe('hidden-states-disabled');
     expect(s.status.cause.fix).toContain('--enable-return-hidden-states');
+  });
+
+  it('says an external serve that does not answer is not ready, and picks it up once it does', async () => {
+    const port = await findFreePort(20000 + Math.floor(Math.random() * 20000));
+    const fleet = createExternalFleet([`http://127.0.0.1:${port}`], 8, { timings: { ...FAST, readyTimeoutMs: 500, healthTimeoutMs: 300 } });
+    cleanups.push(() => fleet.dispose());
+    fleet.start();
+    const engine = fleet.engines[0]!;
+    const down = await waitFor(engine, (s) => s.status.state === 'degraded');
+    if (down.status.state !== 'degraded') throw new Error('unreachable');
+    expect(down.status.cause.code).toBe('never-ready');
+    expect(down.status.cause.evidence).toContain(String(port));
+    await runExternalServe(['--enable-return-hidden-states'], port);
+    await waitFor(engine, (s) => s.status.state === 'ready');
   });
 });
