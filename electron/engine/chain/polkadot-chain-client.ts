@@ -2,12 +2,14 @@
 // writes signed by a KeySigner and followed to inclusion. All keys and types come from the node's metadata.
 import { ApiPromise, WsProvider } from '@polkadot/api';
 import type { SubmittableExtrinsic } from '@polkadot/api/types';
-import type { Codec } from '@polkadot/types/types';
 import type { HexString } from '@polkadot/util/types';
 import { AppFailure } from '../../../shared/errors.ts';
+import { toDisposable, type Disposable } from '../lib/disposable.ts';
 import { Emitter } from '../lib/emitter.ts';
 import { silentLogger, type Logger } from '../lib/logger.ts';
 import { MODULE_ERROR_TEXT } from './chain-errors.ts';
+import { account, big, bigVec, bool, boolVec, num, numVec } from './codec-values.ts';
+import { earningsMath, effectiveActivityCutoff, legacyNextEpochBlock } from './derived.ts';
 import type { ChainPort, EarningsFacts, KeySigner, MetagraphFacts, NeuronFacts, SubmitOutcome, SubnetFacts } from './ports.ts';
 import { submitAndWait } from './submit-extrinsic.ts';
 
@@ -40,14 +42,6 @@ const SUBTENSOR_EXTENSIONS = {
   SubtensorTransactionExtension: NO_DATA,
   DrandPriority: NO_DATA,
 };
-
-const num = (c: Codec | undefined): number => Number(c?.toString() ?? 0);
-const big = (c: Codec | undefined): bigint => BigInt(c?.toString() ?? 0);
-const bool = (c: Codec | undefined): boolean => c?.toJSON() === true;
-const numVec = (c: Codec | undefined): number[] => ((c?.toJSON() as (number | string)[] | null) ?? []).map(Number);
-const boolVec = (c: Codec | undefined): boolean[] => ((c?.toJSON() as boolean[] | null) ?? []).map((b) => b === true);
-/** AccountId storage defaults to the all-zero account: treat it as "none". */
-const account = (c: Codec | undefined): string | null => (!c || c.toU8a().every((b) => b === 0) ? null : c.toString());
 
 const unreachable = (endpoint: string, why: string) =>
   new AppFailure(
@@ -135,6 +129,12 @@ export class PolkadotChainClient implements ChainPort {
     return this.read(async () => (await this.api.rpc.chain.getHeader()).number.toNumber());
   }
 
+  /** Calls `listener` with each new best block number (re-subscribed by the provider after a reconnect). */
+  async subscribeNewBlocks(listener: (block: number) => void): Promise<Disposable> {
+    const unsub = await this.read(() => this.api.rpc.chain.subscribeNewHeads((h) => listener(h.number.toNumber())));
+    return toDisposable(() => unsub());
+  }
+
   async subnetFacts(netuid: number): Promise<SubnetFacts> {
     return this.read(async () => {
       const q = this.module('query');
@@ -165,8 +165,7 @@ export class PolkadotChainClient implements ChainPort {
         block,
         tempo: t,
         weightsRateLimit: num(rate),
-        // Spec 424: the effective cutoff scales with tempo (utils/misc.rs get_activity_cutoff_blocks).
-        activityCutoff: Math.max(1, Math.floor((num(cutoffMilli) * t) / 1000)),
+        activityCutoff: effectiveActivityCutoff(num(cutoffMilli), t),
         commitRevealEnabled: bool(cr),
         weightsVersionKey: big(versionKey),
         ownerHotkey: account(owner),
@@ -242,11 +241,9 @@ export class PolkadotChainClient implements ChainPort {
       ]);
       const [tempo, incentive, dividends, emission, tao, alphaIn] = values;
       const t = Math.max(1, num(tempo));
-      const emissionRao = BigInt((emission?.toJSON() as (number | string)[] | null)?.[uid] ?? 0);
+      const emissionRao = bigVec(emission)[uid] ?? 0n;
       const subnetTaoRao = big(tao);
       const subnetAlphaInRao = big(alphaIn);
-      const alphaPriceTao = subnetAlphaInRao === 0n ? 0 : Number(subnetTaoRao) / Number(subnetAlphaInRao);
-      const alphaPerDay = (Number(emissionRao) / 1e9) * (7200 / t);
       return {
         netuid,
         uid,
@@ -257,9 +254,7 @@ export class PolkadotChainClient implements ChainPort {
         emissionRao,
         subnetTaoRao,
         subnetAlphaInRao,
-        alphaPriceTao,
-        alphaPerDay,
-        taoPerDayAtSpot: alphaPerDay * alphaPriceTao,
+        ...earningsMath(emissionRao, t, subnetTaoRao, subnetAlphaInRao),
       };
     });
   }
@@ -339,8 +334,7 @@ export class PolkadotChainClient implements ChainPort {
     } catch (e) {
       this.log.debug(`get_next_epoch_start_block unavailable (${e instanceof Error ? e.message : String(e)}); using the legacy formula`);
     }
-    // Legacy (pre-spec-424) schedule, as btcli computes it.
-    return block + tempo - ((block + netuid + 1) % (tempo + 1));
+    return legacyNextEpochBlock(block, netuid, tempo);
   }
 
   /** SubtensorModule storage entries or calls by name; a missing one means the node runs another runtime. */
@@ -366,7 +360,9 @@ export class PolkadotChainClient implements ChainPort {
       return await fn();
     } catch (e) {
       if (e instanceof AppFailure) throw e;
-      throw new AppFailure('chain-unreachable', this.transportMessage(e));
+      if (!this.api.isConnected) throw new AppFailure('chain-unreachable', this.transportMessage(e));
+      const raw = e instanceof Error ? e.message : String(e);
+      throw new AppFailure('chain-rejected', `The node answered a read with an error (${raw}). Try again; if it persists, pick another endpoint.`);
     }
   }
 }

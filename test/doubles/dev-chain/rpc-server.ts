@@ -96,6 +96,9 @@ export async function startRpcServer(chain: DevChain, port: number, host = '127.
     },
     chain_getFinalizedHead: () => chain.finalized.hash,
     chain_subscribeNewHeads: heads('chain_newHead'),
+    // polkadot-js subscribes with the singular alias; substrate nodes answer both.
+    chain_subscribeNewHead: heads('chain_newHead'),
+    chain_unsubscribeNewHead: unsubscribe,
     chain_subscribeAllHeads: heads('chain_allHead'),
     chain_subscribeFinalizedHeads: heads('chain_finalizedHead'),
     chain_unsubscribeNewHeads: unsubscribe,

@@ -77,6 +77,22 @@ describe('PolkadotChainClient reads against the dev chain', () => {
     expect(g.validatorPermit.slice(0, 3)).toEqual([false, true, false]);
   });
 
+  it('follows new blocks until unsubscribed', async () => {
+    const seen: number[] = [];
+    let sub: { dispose(): void | Promise<void> } | undefined;
+    await new Promise<void>((resolve) => {
+      void client
+        .subscribeNewBlocks((n) => {
+          seen.push(n);
+          if (seen.length === 3) resolve();
+        })
+        .then((s) => (sub = s));
+    });
+    await sub?.dispose();
+    expect(seen[1]).toBe((seen[0] ?? -1) + 1);
+    expect(seen[2]).toBe((seen[0] ?? -1) + 2);
+  });
+
   it('reads balances and earnings', async () => {
     expect(await client.freeBalance(keys.poorColdkey.address)).toBe(TAO / 100n);
     expect(await client.freeBalance(keys.stranger.address)).toBe(0n);
