@@ -39,7 +39,8 @@ async function main(): Promise<void> {
   const trim = decideTrim(args.trimHiddenStates, args.sglangVersion, process.env);
   if (trim.line !== null) raw(trim.line);
   const trimActive = trim.active;
-  const engine = new FakeEngine(args, model, cache, new Detokenizer(args.modelPath), trimActive);
+  const detok = new Detokenizer(args.modelPath);
+  const engine = new FakeEngine(args, model, cache, detok, trimActive);
   await bootLog(args, { maxTotalTokens: args.maxTotalTokens, contextLength, maxRunning, chunkedPrefill: args.chunkedPrefillSize ?? -1 });
 
   let tokenizer: Tokenizer | null = null;
@@ -49,6 +50,7 @@ async function main(): Promise<void> {
       tokenizer ??= Tokenizer.fromFile(join(args.modelPath, 'tokenizer.json'));
       return (await tokenizer.encode(text)).getIds();
     },
+    decode: (ids) => detok.decode(ids, false),
     modelType: config.model_type ?? 'qwen3_5_moe',
     architectures: config.architectures ?? [],
   };

@@ -20,6 +20,7 @@ export interface ServeState {
   contextLength: number;
   maxTotalTokens: number;
   encode: (text: string) => Promise<number[]>;
+  decode: (ids: number[]) => string;
   modelType: string;
   architectures: string[];
 }
@@ -171,6 +172,17 @@ export async function route(s: ServeState, req: IncomingMessage, res: ServerResp
       });
     }
     if (path === '/server_info' || path === '/get_server_info') return json(res, 200, serverInfo(s));
+    if ((path === '/v1/tokenize' || path === '/tokenize') && method === 'POST') {
+      const body = await readJson(req);
+      if (typeof body.prompt !== 'string') throw new HttpError(400, 'fake sglang: prompt must be a string');
+      const tokens = await s.encode(body.prompt);
+      return json(res, 200, { tokens, count: tokens.length, max_model_len: s.contextLength });
+    }
+    if ((path === '/v1/detokenize' || path === '/detokenize') && method === 'POST') {
+      const body = await readJson(req);
+      if (!isIntArray(body.tokens)) throw new HttpError(400, 'fake sglang: tokens must be a list of token ids');
+      return json(res, 200, { text: s.decode(body.tokens) });
+    }
     if (path === '/v1/models') {
       const id = s.args.servedModelName ?? s.args.modelPath;
       return json(res, 200, { object: 'list', data: [{ id, object: 'model', created: 0, owned_by: 'sglang', root: s.args.modelPath, max_model_len: s.contextLength }] });

@@ -149,6 +149,12 @@ describe('fake sglang serve (stock, untrimmed)', () => {
     const model = (await (await fetch(`${url}/model_info`)).json()) as Record<string, unknown>;
     expect(model).toMatchObject({ model_path: CHECKPOINT_TINY, is_generation: true });
     expect((await fetch(`${url}/get_model_info`)).status).toBe(200);
+    const tok = (await (await post(`${url}/v1/tokenize`, { model: 'Qwen3.6', prompt: '<|im_start|>user\nHello<|im_end|>' })).json()) as { tokens: number[]; count: number; max_model_len: number };
+    expect(tok.tokens[0]).toBe(spec.vocab.imStart);
+    expect(tok.count).toBe(tok.tokens.length);
+    expect(tok.max_model_len).toBe(262144);
+    const detok = (await (await post(`${url}/v1/detokenize`, { model: 'Qwen3.6', tokens: tok.tokens })).json()) as { text: string };
+    expect(detok.text).toBe('<|im_start|>user\nHello<|im_end|>');
     const models = (await (await fetch(`${url}/v1/models`)).json()) as { data: Array<{ id: string }> };
     expect(models.data[0]!.id).toBe('Qwen3.6');
     const metrics = await (await fetch(`${url}/metrics`)).text();
