@@ -3,13 +3,46 @@
 import { decodeAddress } from '@polkadot/util-crypto';
 import { DEFAULT_NETUID, PINNED_MASTER_HOTKEY } from '../engine/validator/constants.ts';
 import { verifyPayload } from '../engine/validator/payload-verify.ts';
-import { flagString, parseArgs } from './args.ts';
-import { readStdin, type CliCommand } from './types.ts';
+import { existsSync } from 'node:fs';
+import type { SubmissionRecord, TickRecord } from '../../shared/validator.ts';
+import { dataPaths, defaultHeadlessDataDir } from '../engine/lib/paths.ts';
+import { Database } from '../engine/store/database.ts';
+import { defaultStatePath } from '../engine/validator/daemon-config.ts';
+import { SqliteValidatorHistory } from '../engine/validator/history.ts';
+import { readState } from '../engine/validator/state-file.ts';
+import { flagString, parseArgs, type ParsedArgs } from './args.ts';
+import { readStdin, type CliCommand, type CliIo } from './types.ts';
 
-const USAGE = 'usage: engy-panel validator check-payload [--master SS58] [--netuid N] < payload.json\n';
+const USAGE = `usage: engy-panel validator check-payload [--master SS58] [--netuid N] < payload.json
+       engy-panel validator status [--data-dir D] [--state-file F] [--limit N]
+`;
+
+/** What the headless validator last did, as one JSON document: the state file and the recent history. */
+function status(p: ParsedArgs, io: CliIo): number {
+  const dataDir = flagString(p, 'data-dir') ?? (io.env.ENGY_PANEL_DATA_DIR || defaultHeadlessDataDir(io.env));
+  const statePath = flagString(p, 'state-file') ?? (io.env.ENGY_SN53_STATE_FILE || defaultStatePath(dataDir));
+  const limit = Number(flagString(p, 'limit') ?? 10);
+  const { state, dropped } = readState(statePath);
+  const dbPath = dataPaths(dataDir).database;
+  let ticks: TickRecord[] = [];
+  let submissions: SubmissionRecord[] = [];
+  if (existsSync(dbPath)) {
+    const db = new Database(dbPath);
+    try {
+      const h = new SqliteValidatorHistory(db);
+      ticks = h.recentTicks(Number.isInteger(limit) && limit > 0 ? limit : 10);
+      submissions = h.recentSubmissions(Number.isInteger(limit) && limit > 0 ? limit : 10);
+    } finally {
+      db.close();
+    }
+  }
+  io.stdout(`${JSON.stringify({ state_file: statePath, state, unreadable_fields: dropped, recent_ticks: ticks, recent_submissions: submissions }, null, 2)}\n`);
+  return 0;
+}
 
 export const run: CliCommand = async (args, io) => {
   const p = parseArgs(args);
+  if (p.positionals[0] === 'status') return status(p, io);
   if (p.positionals[0] !== 'check-payload') {
     io.stderr(USAGE);
     return 2;

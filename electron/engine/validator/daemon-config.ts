@@ -50,6 +50,11 @@ function pick(flag: string | undefined, env: string | undefined): string | undef
   return env !== undefined && env.length > 0 ? env : undefined;
 }
 
+/** Where the headless validator keeps its state inside a data dir (the app can share it). */
+export function defaultStatePath(dataDir: string): string {
+  return join(dataDir, 'validator', 'state.json');
+}
+
 export function resolveDaemonConfig(flags: DaemonFlags, env: NodeJS.ProcessEnv): ConfigResult {
   const errors: string[] = [];
   const wallet = pick(flags.wallet, env.ENGY_SN53_WALLET);
@@ -93,7 +98,7 @@ export function resolveDaemonConfig(flags: DaemonFlags, env: NodeJS.ProcessEnv):
   }
 
   const dataDir = flags.dataDir ?? (env.ENGY_PANEL_DATA_DIR && env.ENGY_PANEL_DATA_DIR.length > 0 ? env.ENGY_PANEL_DATA_DIR : defaultHeadlessDataDir(env));
-  const statePath = pick(flags.stateFile, env.ENGY_SN53_STATE_FILE) ?? join(dataDir, 'validator', 'state.json');
+  const statePath = pick(flags.stateFile, env.ENGY_SN53_STATE_FILE) ?? defaultStatePath(dataDir);
   const heartbeatFile = env.ENGY_SN53_HEARTBEAT_FILE && env.ENGY_SN53_HEARTBEAT_FILE.length > 0 ? env.ENGY_SN53_HEARTBEAT_FILE : join(dirname(statePath), 'heartbeat.json');
   if (errors.length > 0 || !wallet || !hotkey) return { ok: false, errors };
   return {

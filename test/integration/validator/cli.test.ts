@@ -9,6 +9,11 @@ import { describe, expect, it } from 'vitest';
 import { run as validatorCmd } from '../../../electron/cli/validator.ts';
 import { run as validateCmd } from '../../../electron/cli/validate.ts';
 import type { CliCommand } from '../../../electron/cli/types.ts';
+import { dataPaths } from '../../../electron/engine/lib/paths.ts';
+import { Database } from '../../../electron/engine/store/database.ts';
+import { defaultStatePath } from '../../../electron/engine/validator/daemon-config.ts';
+import { SqliteValidatorHistory } from '../../../electron/engine/validator/history.ts';
+import { writeState } from '../../../electron/engine/validator/state-file.ts';
 import { epochMessage, sha256Hex } from '../../../electron/engine/validator/payload-verify.ts';
 import { DEV_MASTER_URI, DEV_WRONG_KEY_URI, devKey, signedPayload } from '../../doubles/provider.ts';
 
@@ -99,3 +104,26 @@ describe('engy-panel validate configuration', () => {
     expect(noKey.err).toContain('cannot load the hotkey w/h');
   });
 });
+
+describe('engy-panel validator status', () => {
+  it('prints the state file and the recent history of a data dir', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'engy-vstatus-'));
+    const db = new Database(dataPaths(dataDir).database);
+    const h = new SqliteValidatorHistory(db);
+    h.recordTick({ at: 1, outcome: 'applied', epochIndex: 4, block: 100, detail: 'landed' });
+    h.recordSubmission({ at: 1, kind: 'fresh', epochIndex: 4, digest: 'ab', block: 100, uids: [1], weights: [65535], droppedShare: 0, ok: true, extrinsicHash: '0x1', includedBlock: 101, errorCode: null, error: null });
+    db.close();
+    writeState(defaultStatePath(dataDir), { lastApplied: 4, lastSubmitBlock: 100, lastSubmitMs: 1000, cachedWeights: [[A, 1]], cachedDigest: null });
+    const r = await inProcess(validatorCmd, ['status', '--data-dir', dataDir]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({
+      state: { lastApplied: 4, lastSubmitBlock: 100, cachedWeights: [[A, 1]] },
+      unreadable_fields: [],
+      recent_ticks: [{ outcome: 'applied', epochIndex: 4 }],
+      recent_submissions: [{ ok: true, extrinsicHash: '0x1' }],
+    });
+    const empty = await inProcess(validatorCmd, ['status', '--data-dir', mkdtempSync(join(tmpdir(), 'engy-vstatus-'))]);
+    expect(JSON.parse(empty.out)).toMatchObject({ state: { lastApplied: null }, recent_ticks: [] });
+  });
+});
+
