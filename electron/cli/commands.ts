@@ -11,7 +11,7 @@ interface CommandEntry {
  */
 export const COMMANDS: Record<string, CommandEntry> = {
   validate: { summary: 'run the light validator without UI (--wallet, --hotkey; or the ENGY_SN53_* environment)', load: () => import('./validate.ts') },
-  validator: { summary: 'validator tools: check-payload < payload.json (--master SS58, --netuid N)', load: () => import('./validator.ts') },
+  validator: { summary: 'validator tools: check-payload < payload.json (--master SS58, --netuid N); status (--data-dir D)', load: () => import('./validator.ts') },
   service: { summary: 'install|uninstall|status the systemd unit of a headless miner or validator', load: () => import('./service.ts') },
   headless: { summary: 'run the engine without a display and serve the panel to a browser (--port, --host, --data-dir)', load: () => import('./headless.ts') },
   serve: { summary: 'sglang serve: plan (argv/env/port per engine), runtimes, checkpoint (download, identity), run', load: () => import('./serve.ts') },
