@@ -8,6 +8,7 @@ import { dataPaths, defaultHeadlessDataDir } from '../engine/lib/paths.ts';
 import { helloHw } from '../engine/miner/hello-hw.ts';
 import { DEFAULT_GATEWAY, DEFAULT_MODEL, MinerService } from '../engine/miner/miner-service.ts';
 import { createProofPort } from '../engine/miner/proof-adapter.ts';
+import { ProofPool } from '../engine/proof/proof-pool.ts';
 import { Database } from '../engine/store/database.ts';
 import { MinerKeyStore } from '../engine/wallet/miner-key-store.ts';
 import { flagNumber, flagString, parseArgs } from './args.ts';
@@ -59,6 +60,7 @@ export const run: CliCommand = async (args, io) => {
     return 1;
   }
   const db = new Database(paths.database);
+  const pool = new ProofPool();
   const miner = new MinerService({
     gatewayUrl: flagString(p, 'gateway') ?? io.env.ENGY_GATEWAY ?? DEFAULT_GATEWAY,
     serveUrls,
@@ -70,7 +72,7 @@ export const run: CliCommand = async (args, io) => {
     redactor: hub.redactor,
     hw: async () => helloHw(await detectHardware({ dataDir, includeOtherGpus: false })),
     versions: { 'engy-panel': version(), node: process.versions.node },
-    proof: createProofPort(),
+    proof: createProofPort(pool),
     log,
     db,
     audit: { sampleRate: 0.01, minIntervalMs: 300_000 },
@@ -95,6 +97,7 @@ export const run: CliCommand = async (args, io) => {
   } finally {
     await miner.dispose();
     await sub.dispose();
+    await pool.dispose();
     db.close();
     hub.flush();
   }

@@ -1,7 +1,9 @@
 // Binds the miner's ProofPort to the proof engine: its incremental /generate body parser
 // (linear time, rows straight into one bf16 buffer, never the body as a string), build, verify.
-// When the engine's worker pool lands, these move off this thread and nothing else changes.
-import { buildProofs, GenerateBodyParser, NO_HIDDEN_STATES_MESSAGE, verifyProofs, type Bf16Rows, type GenerateBody } from '../proof/index.ts';
+// With a ProofPool all of it runs in worker threads, so the thread answering the gateway never
+// parses a body or builds a proof; without one (tests, tools) it runs on the calling thread.
+import { buildProofs, GenerateBodyParser, NO_HIDDEN_STATES_MESSAGE, verifyProofs, type Bf16Rows, type ChunkVerification, type GenerateBody } from '../proof/index.ts';
+import type { ProofPool } from '../proof/proof-pool.ts';
 import type { BodyParseSession, GenerateCallParse, ProofPort, ProofVerifyResult } from './proof-port.ts';
 
 function flatten(rows: Uint16Array[]): Bf16Rows {
@@ -11,16 +13,33 @@ function flatten(rows: Uint16Array[]): Bf16Rows {
   return { data, rowCount: rows.length, hiddenSize: hidden };
 }
 
-export function createProofPort(): ProofPort {
+export function createProofPort(pool?: ProofPool): ProofPort {
+  if (pool) {
+    return {
+      openBodyParser: (kind) => poolSession(pool, kind),
+      buildProofs: (rows, topk, batching) => pool.buildProofs(flatten(rows), { topk, decodeBatchingSize: batching, skipPrefill: true }),
+      verifyProofs: async (proofs, rows, topk, batching) => summarise(await pool.verifyProofs(flatten(rows), proofs, { topk, decodeBatchingSize: batching, skipPrefill: true }), topk),
+    };
+  }
   return {
     openBodyParser: (kind) => parserSession(kind),
     buildProofs: async (rows, topk, batching) => buildProofs(flatten(rows), { topk, decodeBatchingSize: batching, skipPrefill: true }),
-    verifyProofs: async (proofs, rows, topk, batching): Promise<ProofVerifyResult> => {
-      const checks = verifyProofs(flatten(rows), proofs, { topk, decodeBatchingSize: batching, skipPrefill: true });
-      const unusable = checks.filter((c) => c.failure !== null).length;
-      const mean = checks.length > 0 ? checks.reduce((n, c) => n + c.expMismatches, 0) / checks.length : 0;
-      return { score: mean / topk, chunks: checks.length, unusable, mismatches: checks.map((c) => c.expMismatches) };
-    },
+    verifyProofs: async (proofs, rows, topk, batching) => summarise(verifyProofs(flatten(rows), proofs, { topk, decodeBatchingSize: batching, skipPrefill: true }), topk),
+  };
+}
+
+function summarise(checks: ChunkVerification[], topk: number): ProofVerifyResult {
+  const unusable = checks.filter((c) => c.failure !== null).length;
+  const mean = checks.length > 0 ? checks.reduce((n, c) => n + c.expMismatches, 0) / checks.length : 0;
+  return { score: mean / topk, chunks: checks.length, unusable, mismatches: checks.map((c) => c.expMismatches) };
+}
+
+function poolSession(pool: ProofPool, kind: 'json' | 'sse'): BodyParseSession {
+  const job = pool.openParse({ format: kind, prove: null });
+  return {
+    push: (chunk) => void job.push(chunk),
+    discard: () => job.abort(),
+    end: async () => fromBody((await job.end()).body),
   };
 }
 

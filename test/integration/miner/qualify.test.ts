@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProofPort } from '../../../electron/engine/miner/proof-adapter.ts';
+import { ProofPool } from '../../../electron/engine/proof/proof-pool.ts';
 import type { GatewayDouble } from '../../doubles/gateway/gateway-double.ts';
 import { startFakeServe, startGateway, startMiner, until, waitFor, type FakeServe } from './harness.ts';
 
@@ -16,7 +18,9 @@ describe('an honest worker', () => {
   });
 
   it('opens 8 legs, passes the probe wave with proofs that verify, and serves', { timeout: 60_000 }, async () => {
-    const miner = startMiner(gw.url, [serve.url]);
+    // Parsing and proving in the proof engine's worker threads, as the app runs it.
+    const pool = new ProofPool({ size: 1 });
+    const miner = startMiner(gw.url, [serve.url], { proof: createProofPort(pool) });
     try {
       await miner.start();
       await waitFor(miner, (s) => s.legsLive === 8);
@@ -31,6 +35,7 @@ describe('an honest worker', () => {
       expect(snap.workerId).toBe(w.workerId);
     } finally {
       await miner.stop();
+      await pool.dispose();
     }
   });
 });
