@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sodium from 'libsodium-wrappers-sumo';
 import { hexToU8a, stringToU8a } from '@polkadot/util';
@@ -16,29 +16,41 @@ afterEach(() => dirs.cleanup());
 
 describe('coldkey', () => {
   it(
-    'opens a $NACL coldkey encrypted here with libsodium and the real btcli parameters (Argon2i 8 / 512 MiB)',
+    'opens a $NACL coldkey made by libsodium with the real btcli parameters (Argon2i 8 / 512 MiB)',
     async () => {
+      // test/fixtures/wallet/make-nacl-coldkey.ts wrote it with libsodium directly: one real KDF here, not two.
       const walletPath = tmp();
       const dir = join(walletPath, 'real');
       mkdirSync(dir, { recursive: true });
-      const { json, address, publicKey } = keyfileJson(DEV_MNEMONIC_A);
-      // Independent of the code under test: the constants straight from btwallet keyfile.rs (CHAIN.md 1.5).
-      await sodium.ready;
-      const salt = Uint8Array.from(Buffer.from('137183dff15a09bc9c90b5518739e9b1', 'hex'));
-      const key = sodium.crypto_pwhash(32, stringToU8a('correct horse'), salt, 8, 536870912, sodium.crypto_pwhash_ALG_ARGON2I13);
-      const nonce = sodium.randombytes_buf(24);
-      const box = sodium.crypto_secretbox_easy(stringToU8a(json), nonce, key);
-      writeFileSync(join(dir, 'coldkey'), Buffer.concat([Buffer.from('$NACL'), nonce, box]), { mode: 0o600 });
+      copyFileSync(new URL('../../fixtures/wallet/nacl-coldkey.bin', import.meta.url), join(dir, 'coldkey'));
+      const { address, publicKey } = keyfileJson(DEV_MNEMONIC_A);
       writeFileSync(join(dir, 'coldkeypub.txt'), serializePublicKeyfile(hexToU8a(publicKey)), { mode: 0o600 });
 
       expect(readColdkeyInfo({ walletPath, wallet: 'real' })).toEqual({ address, encryption: 'nacl' });
       const signer = await unlockColdkey({ walletPath, wallet: 'real', password: 'correct horse' });
-      expect(signer.address).toBe(address);
+      expect(signer.address).toBe('5HDvhV6WDCjCKyrXqGQSDYqQAzkzabNhctmiDYEqgBC66BsX');
       signer.lock();
       expect(() => signer.sign(new Uint8Array([1]))).toThrow(/locked/);
     },
     180_000,
   );
+
+  it('opens a $NACL file sealed here with libsodium (low limits) and refuses a wrong password clearly', async () => {
+    const walletPath = tmp();
+    const dir = join(walletPath, 'sealed');
+    mkdirSync(dir, { recursive: true });
+    const { json, address } = keyfileJson(DEV_MNEMONIC_B);
+    await sodium.ready;
+    const salt = Uint8Array.from(Buffer.from('137183dff15a09bc9c90b5518739e9b1', 'hex'));
+    const key = sodium.crypto_pwhash(32, stringToU8a('pässword'), salt, TEST_KDF.opslimit, TEST_KDF.memlimit, sodium.crypto_pwhash_ALG_ARGON2I13);
+    const nonce = sodium.randombytes_buf(24);
+    writeFileSync(join(dir, 'coldkey'), Buffer.concat([Buffer.from('$NACL'), nonce, sodium.crypto_secretbox_easy(stringToU8a(json), nonce, key)]));
+    const signer = await unlockColdkey({ walletPath, wallet: 'sealed', password: 'pässword', kdf: TEST_KDF });
+    expect(signer.address).toBe(address);
+    signer.lock();
+    const bad = await failure(unlockColdkey({ walletPath, wallet: 'sealed', password: 'password', kdf: TEST_KDF }));
+    expect(bad).toMatchObject({ code: 'wallet-bad-password', message: 'That password does not open the coldkey: check it and try again (it is the one you chose in btcli).' });
+  });
 
   it('fails clearly with a wrong or missing password, and unlocks with the right one for one operation only', async () => {
     const walletPath = tmp();
