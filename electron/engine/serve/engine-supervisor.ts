@@ -202,11 +202,7 @@ export class EngineSupervisor implements Disposable {
       this.health.intervalMs = this.t.startupProbeMs;
       this.health.start(0);
       // Someone else's serve is either up or not: say so within a minute, and keep probing.
-      const waitMs = Math.min(this.t.readyTimeoutMs, 60_000);
-      this.readyDeadline = this.clock.setTimeout(() => {
-        this.readyDeadline = null;
-        if (gen === this.generation && this.status.state === 'starting') this.killForRestart(causeOf('never-ready', `${this.url} did not answer /health_generate within ${Math.round(waitMs / 1000)} s`));
-      }, waitMs);
+      this.armReadyDeadline(gen, Math.min(this.t.readyTimeoutMs, 60_000));
       return;
     }
     const spec = this.spec;
@@ -236,17 +232,20 @@ export class EngineSupervisor implements Disposable {
     child.on('error', (e) => this.log.error(`engine ${this.index} process error: ${e.message}`));
     this.proc = { kind: 'running', child, pid, exited };
     this.setStatus({ ...this.common(pid), state: 'starting', phase: 'launching', progressPct: null });
+    this.armReadyDeadline(gen, this.t.readyTimeoutMs);
+  }
+
+  private armReadyDeadline(gen: number, ms: number): void {
     this.readyDeadline = this.clock.setTimeout(() => {
       this.readyDeadline = null;
-      if (gen === this.generation && this.status.state === 'starting') {
-        const multiGpu = spec.gpuIndices.length > 1;
-        this.killForRestart(
-          multiGpu && this.evidence.stuckInDistributedInit()
-            ? causeOf('p2p-nccl', "stuck after 'Init torch distributed begin.': the GPUs never finished connecting")
-            : causeOf('never-ready', `no healthy answer within ${Math.round(this.t.readyTimeoutMs / 1000)} s`),
-        );
-      }
-    }, this.t.readyTimeoutMs);
+      if (gen !== this.generation || this.status.state !== 'starting') return;
+      const multiGpu = (this.spec?.gpuIndices.length ?? 0) > 1;
+      this.killForRestart(
+        multiGpu && this.evidence.stuckInDistributedInit()
+          ? causeOf('p2p-nccl', "stuck after 'Init torch distributed begin.': the GPUs never finished connecting")
+          : causeOf('never-ready', `${this.url} gave no healthy /health_generate within ${Math.round(ms / 1000)} s`),
+      );
+    }, ms);
   }
 
   private onLine(gen: number, line: string): void {
