@@ -281,7 +281,7 @@ describe('PolkadotChainClient connection', () => {
   });
 });
 
-describe('PolkadotChainClient dispatch-level refusals', () => {
+describe('PolkadotChainClient submission edge cases', () => {
   it('a submission that shares a block with an earlier one fails at dispatch with SettingWeightsTooFast', async () => {
     // No block timer: a block is sealed only once two transactions wait in the pool, so they share it and
     // both pass the pool's rate check; the chain refuses the second when it applies it.
@@ -313,6 +313,22 @@ describe('PolkadotChainClient dispatch-level refusals', () => {
       expect(manual.state.weightsOf(SN53, 1)).toEqual([[3, 65535]]);
     } finally {
       clearInterval(driver);
+      await c.close();
+      await manual.close();
+    }
+  });
+
+  it('a drop while waiting for inclusion is a transport outcome; the transaction may still land', async () => {
+    const manual = await startDevChain({ port: 0, blockMs: 0, startBlocks: 3, seed: sn53Seed(keys) });
+    const c = await PolkadotChainClient.connect({ endpoint: manual.url, connectTimeoutMs: 10_000, submitTimeoutMs: 10_000, reconnectMs: 100 });
+    try {
+      const pending = c.setWeights(keySignerFromPair(keys.validator), SN53, [3], [1], 0n);
+      while (manual.chain.pending().length === 0) await new Promise((r) => setTimeout(r, 5));
+      manual.dropConnections();
+      expect(await pending).toMatchObject({ ok: false, kind: 'transport', code: 'disconnected', extrinsicHash: expect.stringMatching(/^0x/) });
+      manual.produceBlock();
+      expect(manual.state.lastUpdateOf(SN53, 1)).toBe(manual.chain.best.number);
+    } finally {
       await c.close();
       await manual.close();
     }
