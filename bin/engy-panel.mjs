@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Runs the compiled CLI when built (packaged app, `npm run build`), else the TypeScript
-// sources directly: Node >= 22.18 strips types natively, so a fresh checkout needs no build step.
+// Runs the TypeScript sources when they are here (a checkout: Node >= 22.18 strips types natively,
+// so no build step and never a stale build), else the compiled CLI (an installed package).
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
@@ -12,6 +12,7 @@ if (major < 22 || (major === 22 && minor < 18)) {
 }
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const built = join(root, 'dist', 'electron', 'cli', 'main.js');
-const entry = existsSync(built) && !process.env.ENGY_FROM_SOURCE ? built : join(root, 'electron', 'cli', 'main.ts');
+const source = join(root, 'electron', 'cli', 'main.ts');
+const entry = existsSync(source) ? source : built;
 const { main } = await import(pathToFileURL(entry).href);
 process.exitCode = await main(process.argv.slice(2));

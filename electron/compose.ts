@@ -14,6 +14,9 @@ import { HardwareService } from './engine/hardware/hardware-service.ts';
 import { writeDiagnostics } from './engine/lib/diagnostics.ts';
 import { resourcesDir } from './engine/lib/model-catalog.ts';
 import { acquireInstanceLock } from './engine/lib/instance-lock.ts';
+import { EngyMetrics } from './engine/metrics/engy-metrics.ts';
+import { SnapshotFeeds } from './engine/metrics/snapshot-feeds.ts';
+import { watchEventLoopLag } from './engine/metrics/event-loop-lag.ts';
 import { Database } from './engine/store/database.ts';
 import { queryRequestHistory, querySelfAudits } from './engine/store/request-history.ts';
 import { MinerKeyStore, type SecretBox } from './engine/wallet/miner-key-store.ts';
@@ -46,6 +49,8 @@ export interface Engine {
   hardware: HardwareService;
   mining: MiningController;
   notifications: NotificationService;
+  /** Prometheus text for /metrics: stable engy_* names (docs/fleet-monitoring.md). */
+  renderMetrics(): string;
   validating: ValidatingController;
   wallet: WalletController;
   info: AppInfo;
@@ -106,6 +111,24 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
   stack.add(hub.bind('validator', () => validating.snapshot(), (l) => validating.onDidChange(l)));
   const wallet = new WalletController({ settings, minerKeys, logs, openChain });
   stack.add(hub.bind('wallet', () => wallet.snapshot(), (l) => wallet.onDidChange(l)));
+  const metrics = new EngyMetrics();
+  const feeds = new SnapshotFeeds(metrics);
+  stack.add(watchEventLoopLag((seconds) => metrics.setEventLoopLag(seconds)));
+  stack.add(
+    mining.onDidChange(() => {
+      const m = mining.minerSnapshot();
+      const sv = mining.serveSnapshot();
+      if (m) feeds.miner(m);
+      if (sv) feeds.serve(sv);
+    }),
+  );
+  stack.add(
+    validating.onDidChange(() => {
+      const v = validating.snapshot();
+      if (v) feeds.validator(v);
+    }),
+  );
+
   const notifications = new NotificationService(() => settings.get().mutedNotifications);
   stack.add(hub.bind('notifications', () => notifications.snapshot(), (l) => notifications.onDidChange(l)));
   stack.add(
@@ -203,5 +226,5 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
   log.info(`engine started (${opts.shell}, data dir ${paths.root}, network ${info.network})`);
   void hardware.get().catch((e: unknown) => log.error(`hardware detection failed: ${e instanceof Error ? e.message : String(e)}`));
 
-  return { paths, hub, logs, table, settings, hardware, mining, notifications, validating, wallet, info, dispose: () => stack.dispose() };
+  return { renderMetrics: () => metrics.renderMetrics(), paths, hub, logs, table, settings, hardware, mining, notifications, validating, wallet, info, dispose: () => stack.dispose() };
 }

@@ -4,6 +4,7 @@ import { composeEngine, type Engine } from './compose.ts';
 import { startHeadlessServer, isLoopback, type HeadlessServer } from './transport/headless-server.ts';
 import { WsTransport } from './transport/ws-transport.ts';
 import { resourcesDir } from './engine/lib/model-catalog.ts';
+import { metricsRoute } from './engine/metrics/metrics-route.ts';
 import type { NetworkProfile } from '../shared/settings.ts';
 
 export interface HeadlessOptions {
@@ -32,7 +33,15 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
   const transport = new WsTransport(engine.table, engine.hub, (e) => log.error(`handler failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
   let server: HeadlessServer;
   try {
-    server = await startHeadlessServer({ host: opts.host, port: opts.port, staticDir: opts.staticDir ?? rendererDir(), transport, ...(opts.token ? { token: opts.token } : {}) });
+    server = await startHeadlessServer({
+      host: opts.host,
+      port: opts.port,
+      staticDir: opts.staticDir ?? rendererDir(),
+      transport,
+      // Behind the same token as the UI: Prometheus sends it as a bearer token (docs/fleet-monitoring.md).
+      routes: { '/metrics': metricsRoute(() => engine.renderMetrics()) },
+      ...(opts.token ? { token: opts.token } : {}),
+    });
   } catch (e) {
     await transport.dispose();
     await engine.dispose();

@@ -9,7 +9,9 @@ export const run: CliCommand = async (args, io) => {
   const p = parseArgs(args, ['json']);
   const dataDir = flagString(p, 'data-dir') ?? defaultHeadlessDataDir(io.env);
   const report = await detectHardware({ dataDir });
-  if (p.flags.has('json')) io.stdout(JSON.stringify(report, null, 2) + '\n');
-  else io.stdout(formatHardwareReport(report));
+  const { serviceReport } = await import('../engine/ops/service-manager.ts');
+  const services = await serviceReport().catch((e: unknown) => ({ lines: [`systemd: not checked (${(e as Error).message})`], statuses: [] }));
+  if (p.flags.has('json')) io.stdout(JSON.stringify({ ...report, services: services.statuses }, null, 2) + '\n');
+  else io.stdout(`${formatHardwareReport(report)}\nServices:\n${services.lines.map((l) => `  ${l}`).join('\n')}\n`);
   return report.verdict === 'unsupported' ? 1 : 0;
 };

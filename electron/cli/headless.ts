@@ -3,16 +3,25 @@ import { flagNumber, flagString, parseArgs } from './args.ts';
 import { defaultHeadlessDataDir } from '../engine/lib/paths.ts';
 import { isLoopback } from '../transport/headless-server.ts';
 
-/** `engy-panel headless [--port N] [--host H] [--data-dir D]`: the engine for rigs without a display. */
+/**
+ * `engy-panel headless [--port N] [--host H] [--data-dir D]`: the engine for rigs without a display.
+ * The token is random per start; ENGY_PANEL_TOKEN (or --token-file) pins it for a Prometheus scraper.
+ */
 export const run: CliCommand = async (args, io) => {
   const p = parseArgs(args);
   const host = flagString(p, 'host') ?? '127.0.0.1';
   const port = flagNumber(p, 'port') ?? 7853;
   const dataDir = flagString(p, 'data-dir') ?? defaultHeadlessDataDir(io.env);
+  const tokenFile = flagString(p, 'token-file');
+  const pinned = tokenFile ? (await import('node:fs')).readFileSync(tokenFile, 'utf8').trim() : io.env.ENGY_PANEL_TOKEN?.trim();
+  if (pinned !== undefined && !/^[A-Za-z0-9_-]{24,}$/.test(pinned)) {
+    io.stderr('A pinned token must be at least 24 characters of A-Z, a-z, 0-9, _ or -: generate one with `openssl rand -base64 32 | tr "+/" "-_" | tr -d =`.\n');
+    return 2;
+  }
   const { startHeadless } = await import('../headless.ts');
   let running;
   try {
-    running = await startHeadless({ host, port, dataDir });
+    running = await startHeadless({ host, port, dataDir, ...(pinned ? { token: pinned } : {}) });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') io.stderr(`Port ${port} is in use: stop what uses it or pass --port N (0 picks a free one).\n`);
