@@ -71,7 +71,13 @@ export type SubmitOutcome =
       ok: false;
       /** pool: refused before inclusion (1010 Custom error N); dispatch: ExtrinsicFailed; transport: no answer. */
       kind: 'pool' | 'dispatch' | 'transport' | 'refused';
-      /** Module error name (NeuronNoValidatorPermit...), `Custom:N`, or a transport code. */
+      /**
+       * dispatch: module error name (NeuronNoValidatorPermit, SettingWeightsTooFast...).
+       * pool: `Custom:N` (SubtensorTransactionExtension), a standard validity code (Payment, Stale, BadProof...),
+       *   or Invalid/Dropped/Usurped.
+       * transport: `timeout`, `disconnected` (the tx may still land: re-read state first), `rpc-error`.
+       * refused (nothing sent): `CommitRevealEnabled`, `BadInput`.
+       */
       code: string;
       /** Plain words: what happened and what to do. */
       message: string;
