@@ -3,6 +3,7 @@
 // sentence for the operator; nothing is guessed for the wallet, which is the operator's own key.
 import { dirname, join } from 'node:path';
 import { decodeAddress } from '@polkadot/util-crypto';
+import { CHAIN_ENDPOINTS } from '../chain/endpoints.ts';
 import { defaultHeadlessDataDir } from '../lib/paths.ts';
 import { DEFAULT_NETUID, DEFAULT_POLL_S, DEFAULT_PROVIDER_URL, DEFAULT_RESUBMIT_BLOCKS, PINNED_MASTER_HOTKEY } from './constants.ts';
 
@@ -22,11 +23,8 @@ export interface DaemonConfig {
   heartbeatFile: string;
 }
 
-export const NETWORKS: Record<string, string> = {
-  finney: 'wss://entrypoint-finney.opentensor.ai:443',
-  test: 'wss://test.finney.opentensor.ai:443',
-  local: 'ws://127.0.0.1:9944',
-};
+/** `--chain` / ENGY_SN53_NETWORK names, as bittensor spells them. */
+export const NETWORKS: Record<string, string> = { ...CHAIN_ENDPOINTS, archive: 'wss://archive.chain.opentensor.ai:443' };
 
 export type ConfigResult = { ok: true; config: DaemonConfig } | { ok: false; errors: string[] };
 
@@ -77,7 +75,7 @@ export function resolveDaemonConfig(flags: DaemonFlags, env: NodeJS.ProcessEnv):
 
   const chainRaw = pick(flags.chain, env.ENGY_SN53_NETWORK) ?? 'finney';
   const chainUrl = NETWORKS[chainRaw] ?? chainRaw;
-  if (!/^wss?:\/\/\S+$/.test(chainUrl)) errors.push(`--chain must be finney, test, local or a ws:// or wss:// URL, got "${chainRaw}"`);
+  if (!/^wss?:\/\/\S+$/.test(chainUrl)) errors.push(`--chain must be finney, test, local, archive or a ws:// or wss:// URL, got "${chainRaw}"`);
 
   // The provider and its master key are one pair: the master signs only for its own provider.
   const api = pick(flags.api, env.ENGY_SN53_API);
