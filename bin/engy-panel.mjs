@@ -2,6 +2,7 @@
 // Runs the TypeScript sources when they are here (a checkout: Node >= 22.18 strips types natively,
 // so no build step and never a stale build), else the compiled CLI (an installed package).
 import { existsSync } from 'node:fs';
+import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
 
