@@ -6,6 +6,7 @@ import type { Clock } from '../lib/clock.ts';
 import type { Disposable } from '../lib/disposable.ts';
 import { Emitter } from '../lib/emitter.ts';
 import type { LogHub } from '../lib/logger.ts';
+import { checkCheckpointFolder } from './checkpoint/checkpoint-folder.ts';
 import { CheckpointService } from './checkpoint/checkpoint-service.ts';
 import type { EngineTimings } from './engine-timings.ts';
 import type { GpuSampler } from './gpu-sampler.ts';
@@ -116,8 +117,12 @@ export class ServeService implements Disposable {
           ? { kind: 'docker', docker: settings.docker ?? 'docker', image: PINNED_DOCKER_IMAGE, shmSize: '32g' }
           : { kind: 'python', python: settings.python ?? runtimes.python?.python ?? 'python3' };
       const modelPath = settings.checkpointDir ?? this.o.checkpoint.dir;
-      const ck = settings.checkpointDir ? null : await this.checkpoint.refresh();
-      if (ck && ck.state !== 'complete') return this.block('The checkpoint is not downloaded yet.', 'Download it first (about 35 GB); an interrupted download resumes where it stopped.');
+      if (settings.checkpointDir) {
+        const own = checkCheckpointFolder(settings.checkpointDir);
+        if (!own.complete) return this.block(`The checkpoint folder ${settings.checkpointDir} is not complete: ${own.problems.slice(0, 3).join('; ')}.`, 'Choose the folder that holds config.json and every .safetensors shard, or let the panel download it.');
+      } else if ((await this.checkpoint.refresh()).state !== 'complete') {
+        return this.block('The checkpoint is not downloaded yet.', 'Download it first (about 35 GB); an interrupted download resumes where it stopped.');
+      }
       let trimDir: string | null;
       try {
         trimDir = this.o.trimDir();

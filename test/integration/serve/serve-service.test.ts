@@ -75,6 +75,16 @@ describe('serve service', () => {
     expect(s.fleet).toBeNull();
   });
 
+  it('blocks when a folder the user chose is not a complete checkpoint', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'engy-not-a-checkpoint-'));
+    cleanups.push(() => rmSync(empty, { recursive: true, force: true }));
+    const { svc } = service({ runtime: 'python', python: FAKE_PYTHON, docker: '/nonexistent/docker', checkpointDir: empty });
+    const s = await svc.start();
+    expect(s.phase).toBe('blocked');
+    expect(s.blocker?.message).toMatch(/config\.json missing/);
+    expect(s.fleet).toBeNull();
+  });
+
   it('blocks with the hardware reason when there is no plan', async () => {
     const { svc } = service({ runtime: 'auto', python: FAKE_PYTHON, docker: '/nonexistent/docker' }, false);
     const s = await svc.start();
