@@ -127,8 +127,8 @@ async function callGenerate(o: GenerationOptions, inputIds: number[], maxNew: nu
       o.agent,
       (bytes) => {
         o.job.check();
-        session.push(bytes);
         scanner?.push(bytes);
+        if (!session.push(bytes)) return session.ready();
       },
       { timeoutMs: o.timeoutMs, signal: o.job.controller.signal },
     );

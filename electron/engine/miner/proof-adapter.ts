@@ -37,7 +37,8 @@ function summarise(checks: ChunkVerification[], topk: number): ProofVerifyResult
 function poolSession(pool: ProofPool, kind: 'json' | 'sse'): BodyParseSession {
   const job = pool.openParse({ format: kind, prove: null });
   return {
-    push: (chunk) => void job.push(chunk),
+    push: (chunk) => job.push(chunk),
+    ready: () => job.ready(),
     discard: () => job.abort(),
     end: async () => fromBody((await job.end()).body),
   };
@@ -46,7 +47,11 @@ function poolSession(pool: ProofPool, kind: 'json' | 'sse'): BodyParseSession {
 function parserSession(kind: 'json' | 'sse'): BodyParseSession {
   let parser: GenerateBodyParser | null = new GenerateBodyParser({ format: kind });
   return {
-    push: (chunk) => parser?.push(chunk),
+    push: (chunk) => {
+      parser?.push(chunk);
+      return true;
+    },
+    ready: () => Promise.resolve(),
     discard: () => {
       parser = null;
     },

@@ -17,7 +17,9 @@ export interface GenerateCallParse {
 }
 
 export interface BodyParseSession {
-  push(chunk: Buffer): void;
+  /** False when the parser is behind: wait for ready() before the next chunk (backpressure). */
+  push(chunk: Buffer): boolean;
+  ready(): Promise<void>;
   /** The body ended: resolves with the parse, or rejects with the body's error. */
   end(): Promise<GenerateCallParse>;
   /** Drop the session (cancel, HTTP failure): frees the worker's buffers. */

@@ -116,7 +116,7 @@ export class SelfAuditor {
       rid: `engy-audit-${globalThis.crypto.randomUUID().replace(/-/g, '')}`,
       return_hidden_states: true,
     };
-    await postGenerate(serveUrl, body, this.o.agent, (c) => parts.push(Buffer.from(c)), { timeoutMs: 600_000 });
+    await postGenerate(serveUrl, body, this.o.agent, (c) => void parts.push(Buffer.from(c)), { timeoutMs: 600_000 });
     const out = JSON.parse(Buffer.concat(parts).toString('utf8')) as { meta_info?: { hidden_states?: unknown[] } } | { meta_info?: { hidden_states?: unknown[] } }[];
     const one = Array.isArray(out) ? out[0] : out;
     const block = one?.meta_info?.hidden_states?.[0];

@@ -45,7 +45,7 @@ export function postGenerate(
   serveUrl: string,
   body: unknown,
   agent: http.Agent,
-  onBytes: (chunk: Buffer) => void,
+  onBytes: (chunk: Buffer) => void | Promise<void>,
   opts: { timeoutMs: number; signal?: AbortSignal },
 ): Promise<void> {
   const url = new URL('/generate', serveUrl);
@@ -75,7 +75,15 @@ export function postGenerate(
         }
         res.on('data', (c: Buffer) => {
           try {
-            onBytes(c);
+            const wait = onBytes(c);
+            // Backpressure: the parser is behind, so stop reading the socket until it catches up.
+            if (wait) {
+              res.pause();
+              wait.then(
+                () => res.resume(),
+                (e: unknown) => req.destroy(e as Error),
+              );
+            }
           } catch (e) {
             req.destroy(e as Error);
           }
