@@ -43,11 +43,39 @@ const SUBTENSOR_EXTENSIONS = {
   DrandPriority: NO_DATA,
 };
 
-const unreachable = (endpoint: string, why: string) =>
-  new AppFailure(
-    'chain-unreachable',
-    `Could not reach the chain at ${endpoint} (${why}). Check the internet connection, or pick another endpoint: finney, test network, a local node or a custom URL.`,
-  );
+/** WebSocket failures arrive as ErrorEvents whose message may be empty: never show "[object ErrorEvent]". */
+function errorText(e: unknown): string {
+  const m = e instanceof Error ? e.message : (e as { message?: unknown } | null)?.message;
+  return typeof m === 'string' && m.length > 0 ? m : 'the connection was refused or closed';
+}
+
+/** One attempt on the first URL of the list (the others are the provider's reconnect rotation). */
+async function connectOnce(endpoints: string[], opts: ChainClientOptions): Promise<{ api: ApiPromise; provider: WsProvider }> {
+  const timeoutMs = opts.connectTimeoutMs ?? 15_000;
+  const provider = new WsProvider(endpoints, opts.reconnectMs ?? 2_500);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const api = await Promise.race([
+      ApiPromise.create({
+        provider,
+        throwOnConnect: true,
+        noInitWarn: true,
+        signedExtensions: SUBTENSOR_EXTENSIONS,
+        ...(opts.metadataCache ? { metadata: opts.metadataCache } : {}),
+      }),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+      }),
+    ]);
+    return { api, provider };
+  } catch (e) {
+    // Without this the provider would keep redialling in the background forever.
+    await provider.disconnect().catch(() => undefined);
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 export class PolkadotChainClient implements ChainPort {
   readonly api: ApiPromise;
@@ -79,36 +107,27 @@ export class PolkadotChainClient implements ChainPort {
     });
   }
 
-  /** Connects and loads the runtime metadata, or throws AppFailure('chain-unreachable') within the timeout. */
+  /**
+   * Connects and loads the runtime metadata, or throws AppFailure('chain-unreachable'). With several endpoints
+   * each gets its own timeout, in order; the first that answers is used, and the rest stay as reconnect fallbacks.
+   */
   static async connect(opts: ChainClientOptions): Promise<PolkadotChainClient> {
     const endpoints = Array.isArray(opts.endpoint) ? opts.endpoint : [opts.endpoint];
-    const first = endpoints[0];
-    if (!first) throw new RangeError('PolkadotChainClient.connect needs at least one endpoint');
-    const timeoutMs = opts.connectTimeoutMs ?? 15_000;
-    const provider = new WsProvider(endpoints, opts.reconnectMs ?? 2_500);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    try {
-      const api = await Promise.race([
-        ApiPromise.create({
-          provider,
-          throwOnConnect: true,
-          noInitWarn: true,
-          signedExtensions: SUBTENSOR_EXTENSIONS,
-          ...(opts.metadataCache ? { metadata: opts.metadataCache } : {}),
-        }),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(unreachable(first, `no answer within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
-        }),
-      ]);
-      return new PolkadotChainClient(api, provider, opts);
-    } catch (e) {
-      // Without this the provider would keep redialling in the background forever.
-      await provider.disconnect().catch(() => undefined);
-      if (e instanceof AppFailure) throw e;
-      throw unreachable(first, e instanceof Error ? e.message : String(e));
-    } finally {
-      clearTimeout(timer);
+    if (endpoints.length === 0) throw new RangeError('PolkadotChainClient.connect needs at least one endpoint');
+    const failures: string[] = [];
+    for (let i = 0; i < endpoints.length; i++) {
+      const rotated = [...endpoints.slice(i), ...endpoints.slice(0, i)];
+      try {
+        const { api, provider } = await connectOnce(rotated, opts);
+        return new PolkadotChainClient(api, provider, opts);
+      } catch (e) {
+        failures.push(`${rotated[0]}: ${errorText(e)}`);
+      }
     }
+    throw new AppFailure(
+      'chain-unreachable',
+      `Could not reach the chain (${failures.join('; ')}). Check the internet connection, or pick another endpoint: finney, test network, a local node or a custom URL.`,
+    );
   }
 
   /** The URL in use (it rotates through the list on reconnect). */

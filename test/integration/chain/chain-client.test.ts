@@ -228,6 +228,20 @@ describe('PolkadotChainClient connection', () => {
     expect(err).toBeInstanceOf(AppFailure);
     expect(err).toMatchObject({ code: 'chain-unreachable' });
     expect((err as AppFailure).message).toContain(url);
+    expect((err as AppFailure).message).not.toContain('[object');
+  });
+
+  it('tries the endpoints in order and uses the first that answers', async () => {
+    const closed = await startDevChain({ port: 0, blockMs: 0 });
+    const deadUrl = closed.url;
+    await closed.close();
+    const c = await PolkadotChainClient.connect({ endpoint: [deadUrl, dev.url], connectTimeoutMs: 5000 });
+    try {
+      expect(c.endpoint).toBe(dev.url);
+      expect((await c.subnetFacts(SN53)).tempo).toBe(360);
+    } finally {
+      await c.close();
+    }
   });
 
   it('gives up after the connect timeout when the endpoint accepts but never answers', async () => {
