@@ -1,12 +1,12 @@
 // Creates or imports a hotkey into a btcli wallet: same JSON fields btwallet writes, 0600 files,
 // the `<name>pub.txt` companion, never overwriting an existing key.
 import { existsSync } from 'node:fs';
-import { hexToU8a, isHex } from '@polkadot/util';
+import { hexToU8a, isHex, u8aToHex } from '@polkadot/util';
 import { cryptoWaitReady, mnemonicGenerate, mnemonicToMiniSecret, mnemonicValidate, sr25519PairFromSeed, encodeAddress } from '@polkadot/util-crypto';
-import { u8aToHex } from '@polkadot/util';
 import { AppFailure } from '../../../shared/errors.ts';
 import type { SecretRedactor } from '../lib/logger.ts';
-import { serializeKeyfile, serializePublicKeyfile } from './keyfile-format.ts';
+import { parseKeyfile, serializeKeyfile, serializePublicKeyfile } from './keyfile-format.ts';
+import { keyfileSecrets } from './keypair-from-keyfile.ts';
 import { writeKeyFileExclusive } from './key-file-write.ts';
 import { keyPaths, resolveWalletPath } from './wallet-location.ts';
 
@@ -72,11 +72,10 @@ export async function createHotkey(opts: CreateHotkeyOptions): Promise<CreatedHo
       throw new Error(`unknown hotkey source ${JSON.stringify(never)}`);
     }
   }
-  if (mnemonic) opts.redactor?.register(mnemonic);
-  opts.redactor?.register(u8aToHex(seed));
   const pair = sr25519PairFromSeed(seed);
   const json = serializeKeyfile({ publicKey: pair.publicKey, secretKey: pair.secretKey, seed, ...(mnemonic ? { mnemonic } : {}) });
   pair.secretKey.fill(0);
+  for (const secret of keyfileSecrets(parseKeyfile(json))) opts.redactor?.register(secret);
 
   if (!writeKeyFileExclusive(keyfile, json))
     throw new AppFailure('wallet-exists', `A hotkey named "${opts.hotkey}" appeared in wallet "${opts.wallet}" meanwhile: pick another name.`);

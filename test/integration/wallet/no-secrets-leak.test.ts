@@ -30,6 +30,8 @@ describe('secrets stay out of logs and snapshots', () => {
     const created = await createHotkey({ walletPath, wallet: 'w', hotkey: 'h', source: { kind: 'generate' }, redactor: hub.redactor });
     const file = parseKeyfile(readFileSync(join(walletPath, 'w', 'hotkeys', 'h')));
     const secrets = [DEV_MNEMONIC_B, created.mnemonic!, file.secretSeed!, file.privateKey!, file.privateKey!.slice(2), MINER_KEY, COLD_PW];
+    // Careless line right after creation: creating the key must already have registered its secrets.
+    log.info(`created with ${created.mnemonic} / ${file.secretSeed} / ${file.privateKey}`);
 
     const signer = await loadHotkeySigner({ walletPath, wallet: 'w', hotkey: 'h', redactor: hub.redactor, env });
     const store = new MinerKeyStore({ secretsDir: join(walletPath, 'secrets'), secretBox: new FakeSecretBox(false), env, redactor: hub.redactor, logger: log });
