@@ -86,6 +86,7 @@ export type ProviderMode =
   | 'wrong-key'
   | 'oversized'
   | 'oversized-chunked'
+  | 'display-lies'
   | 'garbage'
   | 'slow';
 
@@ -105,7 +106,8 @@ export interface ProviderDouble {
   readonly heartbeats: RecordedHeartbeat[];
   /** Requests to /epoch/latest, including failed ones. */
   readonly latestHits: number;
-  publish(epochIndex: number, weights: Weights): SignedPayload;
+  /** `resultExtra` adds (or overrides) result_json fields, e.g. the scored `miners` rows. */
+  publish(epochIndex: number, weights: Weights, resultExtra?: Record<string, unknown>): SignedPayload;
   latest(): SignedPayload | null;
   /** Close the listening socket: connections are refused until `resume()` listens on the same port. */
   refuse(): Promise<void>;
@@ -149,6 +151,7 @@ export async function startProviderDouble(opts: { port?: number; host?: string; 
       }
       case 'ok':
       case 'oversized-chunked':
+      case 'display-lies':
       case 'slow':
       case 'tampered':
       case 'tampered-redigested':
@@ -177,6 +180,9 @@ export async function startProviderDouble(opts: { port?: number; host?: string; 
         const r = JSON.parse(cur.result_json) as { weights: Weights };
         return { status: 200, body: JSON.stringify(signedPayload({ epochIndex: cur.epoch_index, weights: r.weights, netuid, signer: impostor })) };
       }
+      case 'display-lies':
+        // The signed bytes are intact; only the unsigned display field is forged.
+        return { status: 200, body: JSON.stringify({ ...cur, weights: [[impostor.address, 65535]] }) };
       case 'ok':
       case 'oversized-chunked':
       case 'slow':
@@ -277,8 +283,8 @@ export async function startProviderDouble(opts: { port?: number; host?: string; 
     get latestHits() {
       return hits;
     },
-    publish(epochIndex, weights) {
-      const p = signedPayload({ epochIndex, weights, netuid, signer: master });
+    publish(epochIndex, weights, resultExtra) {
+      const p = signedPayload({ epochIndex, weights, netuid, signer: master, ...(resultExtra ? { resultExtra } : {}) });
       epochs.set(epochIndex, p);
       if (latestIndex === null || epochIndex > latestIndex) latestIndex = epochIndex;
       return p;

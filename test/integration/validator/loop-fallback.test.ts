@@ -75,6 +75,14 @@ describe('validator fallbacks', () => {
     for (const s of h.chain.landed()) expect(s.weights).toEqual(epoch4.weights);
   });
 
+  it('submits the signed result_json vector, never the unsigned display weights', async () => {
+    h = await makeHarness();
+    h.provider.mode = 'display-lies';
+    h.provider.publish(4, [[MINER_A, 1], [MINER_B, 1]]);
+    expect((await h.svc.runOnce()).tick.outcome).toBe('applied');
+    expect(h.chain.landed()[0]?.uids).toEqual([h.chain.uids.get(MINER_A), h.chain.uids.get(MINER_B)]);
+  });
+
   it('advances nothing when the chain refuses the extrinsic, and retries on the next tick', async () => {
     h = await makeHarness();
     const before = await landedEpoch4();
