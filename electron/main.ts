@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { composeEngine, type Engine } from './compose.ts';
 import { bindIpcTransport, replaySnapshots } from './transport/ipc-transport.ts';
 import { createMainWindow, isTrustedRendererUrl } from './window.ts';
+import { createUpdater } from './updater.ts';
+import type { UpdateController } from './update-controller.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const appRoot = join(here, '..', '..');
@@ -17,6 +19,14 @@ let engine: Engine | null = null;
 let win: BrowserWindow | null = null;
 let tray: Tray | null = null;
 let quitting = false;
+let updater: UpdateController | undefined;
+
+/** Waits for in-flight requests to answer (the gateway drains for up to 900 s too), then stops mining. */
+async function drainMiner(e: Engine): Promise<void> {
+  const deadline = Date.now() + 900_000;
+  while (e.mining.busy() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 1000));
+  await e.mining.stop();
+}
 
 function showWindow(): void {
   if (!win || win.isDestroyed()) {
@@ -34,23 +44,29 @@ function showWindow(): void {
   win.focus();
 }
 
+function trayMenu(): Menu {
+  const u = updater?.snapshot().state;
+  return Menu.buildFromTemplate([
+    { label: 'Open engy panel', click: showWindow },
+    ...(u?.kind === 'downloaded'
+      ? [{ label: `Restart to update to ${u.version} (waits for requests in flight)`, click: () => void updater?.restartToUpdate() }]
+      : []),
+    { type: 'separator' },
+    {
+      label: 'Quit (stops mining and validating)',
+      click: () => {
+        quitting = true;
+        app.quit();
+      },
+    },
+  ]);
+}
+
 function buildTray(): void {
   const icon = nativeImage.createFromPath(join(appRoot, 'resources', 'icons', 'tray.png'));
   tray = new Tray(icon.isEmpty() ? nativeImage.createEmpty() : icon);
   tray.setToolTip('engy panel');
-  tray.setContextMenu(
-    Menu.buildFromTemplate([
-      { label: 'Open engy panel', click: showWindow },
-      { type: 'separator' },
-      {
-        label: 'Quit (stops mining and validating)',
-        click: () => {
-          quitting = true;
-          app.quit();
-        },
-      },
-    ]),
-  );
+  tray.setContextMenu(trayMenu());
   tray.on('click', showWindow);
 }
 
@@ -72,7 +88,25 @@ async function boot(): Promise<void> {
       note.show();
     });
   } else log.warn('desktop notifications are not supported here: alerts show inside the window');
+  const e = engine;
+  updater = createUpdater({
+    isPackaged: app.isPackaged,
+    currentVersion: app.getVersion(),
+    autoUpdate: e.settings.get().desktop.autoUpdate,
+    gate: { busy: () => e.mining.busy(), drain: () => drainMiner(e) },
+    log: e.logs.logger('updater'),
+  });
   buildTray();
+  if (updater) {
+    const u = updater;
+    e.settings.onDidChange((s) => u.setAutoUpdate(s.desktop.autoUpdate));
+    u.onDidChange(() => {
+      tray?.setContextMenu(trayMenu());
+      const st = u.snapshot().state;
+      if (st.kind === 'downloaded' && Notification.isSupported()) new Notification({ title: 'engy panel update ready', body: `Version ${st.version} is downloaded: restart from the tray menu. Mining drains first.` }).show();
+    });
+    u.start();
+  }
   showWindow();
 }
 
