@@ -1,0 +1,132 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { RunningHeadless } from '../headless.ts';
+import type { CliCommand, CliIo } from './types.ts';
+import { flagNumber, flagString, parseArgs } from './args.ts';
+
+/**
+ * `engy-panel demo [--headless] [--port N] [--data-dir D]`: the whole flow (mine, get audited, earn,
+ * validate, survive a provider outage) against a simulated network on loopback. No GPU, no internet,
+ * nothing real: its own data dir, a SIMULATED banner in the UI, and it refuses a mainnet data dir.
+ * The network is made of the test doubles, so it runs from a source checkout only.
+ */
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const SIM_DIR = join(ROOT, 'test', 'doubles', 'sim-network');
+
+/** The parts of the simulated network this command drives (typed here: test/ is not in the build). */
+interface SimNetwork {
+  epochMs: number;
+  app: RunningHeadless | null;
+  startApp(opts?: { port?: number; echo?: (line: string) => void }): Promise<RunningHeadless>;
+  stop(): Promise<void>;
+}
+interface SimModule {
+  startSimulatedNetwork(o: { dataDir: string; epochMs?: number; log?: (line: string) => void }): Promise<SimNetwork>;
+}
+interface StoryModule {
+  runStory(net: SimNetwork, o: { log: (line: string) => void; validator?: () => unknown }): { done: Promise<void>; stop(): void };
+}
+interface DataDirModule {
+  settingsNetwork(dataDir: string): 'mainnet' | 'simulated' | null;
+}
+
+export function defaultDemoDataDir(env: NodeJS.ProcessEnv): string {
+  const base = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.length > 0 ? env.XDG_CONFIG_HOME : join(homedir(), '.config');
+  return join(base, 'engy-panel-demo');
+}
+
+async function load<T>(file: string): Promise<T> {
+  return (await import(pathToFileURL(join(SIM_DIR, file)).href)) as T;
+}
+
+/** The Electron binary when this checkout has one installed (require('electron') is its path). */
+function electronBinary(): string | null {
+  try {
+    const req = createRequire(import.meta.url);
+    req.resolve('electron');
+    const bin = req('electron') as unknown;
+    return typeof bin === 'string' && existsSync(bin) ? bin : null;
+  } catch {
+    return null;
+  }
+}
+
+const BANNER = [
+  '',
+  '==================================================================',
+  '  SIMULATED NETWORK: a local dev chain, provider, gateway and',
+  '  buyers on 127.0.0.1. Nothing here touches mainnet or earns TAO.',
+  '==================================================================',
+  '',
+].join('\n');
+
+async function runHeadlessApp(net: SimNetwork, port: number, io: CliIo): Promise<RunningHeadless> {
+  const app = await net.startApp({ port });
+  io.stdout(`${BANNER}\nThe panel (headless engine; mining and validating started):\n  Open: ${app.server.url}\n\n`);
+  return app;
+}
+
+export const run: CliCommand = async (args, io) => {
+  const p = parseArgs(args, ['headless']);
+  const headless = p.flags.get('headless') === true;
+  const port = flagNumber(p, 'port') ?? 7854;
+  const dataDir = flagString(p, 'data-dir') ?? defaultDemoDataDir(io.env);
+  if (!existsSync(join(SIM_DIR, 'sim-network.ts'))) {
+    io.stderr(`The demo runs from a source checkout only: its simulated network is made of the test doubles in test/doubles/, which are not here (${SIM_DIR}). Clone the repository and run \`npm run demo\`.\n`);
+    return 1;
+  }
+  const { settingsNetwork } = await load<DataDirModule>('demo-data-dir.ts');
+  if (settingsNetwork(dataDir) === 'mainnet') {
+    io.stderr(`${dataDir} holds settings for the real network (mainnet): the demo never uses a real data dir. Pass another --data-dir (default ${defaultDemoDataDir(io.env)}).\n`);
+    return 2;
+  }
+  const { startSimulatedNetwork } = await load<SimModule>('sim-network.ts');
+  const { runStory } = await load<StoryModule>('story.ts');
+  io.stdout(`Starting the simulated network (data dir ${dataDir})...\n`);
+  let net: SimNetwork;
+  try {
+    net = await startSimulatedNetwork({ dataDir, log: (l) => io.stdout(`[network] ${l}\n`) });
+  } catch (e) {
+    io.stderr(`The simulated network could not start: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
+  let electron: ChildProcess | null = null;
+  try {
+    const bin = headless ? null : electronBinary();
+    const built = existsSync(join(ROOT, 'dist', 'electron', 'main.js'));
+    if (!headless && bin && built) {
+      // The desktop app reads the demo's settings from its own data dir; Start is the user's click there.
+      electron = spawn(bin, [ROOT, `--user-data-dir=${dataDir}`], { stdio: 'inherit' });
+      io.stdout(`${BANNER}\nThe desktop app is opening on the demo data dir: press Start on the Mine and Validate pages.\n\n`);
+    } else {
+      if (!headless) {
+        io.stdout(
+          bin
+            ? 'Electron is installed but the app is not built (npm run build): running headless instead.\n'
+            : 'Electron cannot be launched in this checkout (its binary is not installed here): running headless instead; open the URL below in a browser.\n',
+        );
+      }
+      await runHeadlessApp(net, port, io);
+    }
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    io.stderr(code === 'EADDRINUSE' ? `Port ${port} is in use: pass --port N (0 picks a free one).\n` : `The app could not start: ${e instanceof Error ? e.message : String(e)}\n`);
+    await net.stop();
+    return 1;
+  }
+  const story = runStory(net, { log: (l) => io.stdout(`${l}\n`), validator: () => net.app?.engine.validating.snapshot() ?? null });
+  const child = electron;
+  const exited = child ? new Promise<string>((r) => child.once('exit', () => r('the desktop app closed'))) : new Promise<string>(() => undefined);
+  const why = await Promise.race([io.stopSignal, exited]);
+  io.stdout(`${why}: stopping the demo...\n`);
+  story.stop();
+  if (child && child.exitCode === null) child.kill('SIGTERM');
+  await net.stop();
+  io.stdout('Demo stopped: every simulated service is closed.\n');
+  return 0;
+};

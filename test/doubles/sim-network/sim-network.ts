@@ -1,0 +1,244 @@
+// TEST DOUBLE: the whole engy network on loopback, for the demo and its test. A dev chain seeded
+// with the demo hotkeys, the provider double, the gateway double with its auditor, an honest and an
+// int4 ("cheaper quantisation") fake serve, an in-process cheat worker on the int4 serve, paying
+// buyers, and an epoch publisher scoring what the gateway saw. No GPU, no internet, nothing real.
+import { hostname } from 'node:os';
+import type { RunningHeadless } from '../../../electron/headless.ts';
+import { silentLogger } from '../../../electron/engine/lib/logger.ts';
+import { MinerService } from '../../../electron/engine/miner/miner-service.ts';
+import { createProofPort } from '../../../electron/engine/miner/proof-adapter.ts';
+import { startDevChain, type RunningDevChain } from '../dev-chain/index.ts';
+import { devKeys, SN53, TAO } from '../dev-chain/sn53-seed.ts';
+import { CHECKPOINT_TINY, startFakeSglang, type FakeSglang } from '../fake-sglang/spawn.ts';
+import { createModelAuditor } from '../gateway/audit.ts';
+import { GatewayDouble } from '../gateway/gateway-double.ts';
+import { startProviderDouble, type ProviderDouble, type Weights } from '../provider.ts';
+import { BuyerTraffic } from './buyer-traffic.ts';
+import { CHEAT_KEY, CHEAT_WORKER, HONEST_KEY, prepareDemoDataDir, RIG_WORKER, writeDemoSettings, type DemoIdentity } from './demo-data-dir.ts';
+import { scoreEpoch, type ScoredRow, type ScoreRules, type WorkerTally } from './epoch-scorer.ts';
+
+export interface SimNetworkOptions {
+  dataDir: string;
+  /** Epoch length (the provider owns the timeline). Default 60 s. */
+  epochMs?: number;
+  /** Dev chain block time. Default 1 s. */
+  blockMs?: number;
+  /** Buyer request interval per active worker. Default 1.5 s. */
+  trafficMs?: number;
+  /** Validator poll written into the demo settings. Default 15 s. */
+  pollSeconds?: number;
+  log?: (line: string) => void;
+}
+
+export interface PublishedEpoch {
+  index: number;
+  at: number;
+  rows: ScoredRow[];
+  weights: Weights;
+}
+
+export interface SimHotkeys {
+  owner: string;
+  rig: string;
+  cheat: string;
+  otherMiner: string;
+}
+
+export interface SimulatedNetwork {
+  dataDir: string;
+  chain: RunningDevChain;
+  provider: ProviderDouble;
+  gateway: GatewayDouble;
+  honestServe: FakeSglang;
+  cheatServe: FakeSglang;
+  cheat: MinerService;
+  traffic: BuyerTraffic;
+  hotkeys: SimHotkeys;
+  identity: DemoIdentity;
+  epochs: PublishedEpoch[];
+  epochMs: number;
+  /** Uid of a hotkey on netuid 53 of the dev chain. */
+  uidOf(hotkey: string): number | undefined;
+  /** The app (headless) against this network, from the settings written into dataDir; mining and validating started. */
+  startApp(opts?: { port?: number; echo?: (line: string) => void }): Promise<RunningHeadless>;
+  app: RunningHeadless | null;
+  /** Child processes (the two fake serves). */
+  childPids(): number[];
+  /** Every listening port this network opened (the app's included once started). */
+  ports(): number[];
+  onEpoch(listener: (e: PublishedEpoch) => void): () => void;
+  stop(): Promise<void>;
+}
+
+const RULES: ScoreRules = { scoreRate: 1000, ttftCeilingMs: 100_000 };
+/** Declared by the app's rig: 8 legs x 3, what the fake serve answers at once with room to spare. */
+const RIG_INFLIGHT = 24;
+const RESUBMIT_BLOCKS = 20;
+/** Below the resubmit interval, as on SN53 (100 < 120). */
+const WEIGHTS_RATE_LIMIT = 2;
+
+const SERVE_FLAGS = ['--enable-return-hidden-states', '--trim-hidden-states', '--enable-metrics', '--max-running-requests', '80'];
+
+function portOf(url: string): number {
+  return Number(new URL(url).port);
+}
+
+async function healthy(serve: FakeSglang): Promise<string> {
+  const url = await serve.url();
+  for (let i = 0; i < 200; i++) {
+    if (await fetch(`${url}/health_generate`).then((r) => r.ok).catch(() => false)) return url;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`the fake serve at ${url} never became healthy`);
+}
+
+export async function startSimulatedNetwork(opts: SimNetworkOptions): Promise<SimulatedNetwork> {
+  const log = opts.log ?? (() => undefined);
+  const epochMs = opts.epochMs ?? 60_000;
+  const cleanups: Array<() => Promise<void> | void> = [];
+  const undo = async () => {
+    // Reverse order, each once: a second stop() finds nothing left to close.
+    for (let c = cleanups.pop(); c; c = cleanups.pop()) await Promise.resolve(c()).catch(() => undefined);
+  };
+  try {
+    const identity = await prepareDemoDataDir(opts.dataDir);
+    const keys = await devKeys();
+    const hotkeys: SimHotkeys = { owner: keys.owner.address, rig: identity.rigHotkey, cheat: identity.cheatHotkey, otherMiner: keys.miners[0].address };
+    const cold = keys.coldkey.address;
+    const chain = await startDevChain({
+      port: 0,
+      blockMs: opts.blockMs ?? 1000,
+      startBlocks: 5,
+      seed: {
+        balances: { [cold]: (10n * TAO).toString() },
+        subnets: [
+          {
+            netuid: SN53, tempo: 20, weightsRateLimit: WEIGHTS_RATE_LIMIT, commitRevealEnabled: false, burnRao: TAO.toString(),
+            ownerHotkey: hotkeys.owner, ownerColdkey: cold, subnetTaoRao: (20_000n * TAO).toString(), subnetAlphaInRao: (1_000_000n * TAO).toString(),
+            simulateEpochs: true,
+            neurons: [
+              { hotkey: hotkeys.owner, coldkey: cold },
+              // The demo rig mines AND validates: a permit and 1000 staked.
+              { hotkey: hotkeys.rig, coldkey: cold, validatorPermit: true, stakeRao: (1000n * TAO).toString() },
+              { hotkey: hotkeys.cheat, coldkey: cold },
+              { hotkey: hotkeys.otherMiner, coldkey: cold },
+            ],
+          },
+        ],
+      },
+    });
+    cleanups.push(() => chain.close());
+    log(`dev chain ${chain.url} (netuid 53: owner uid 0, demo rig uid 1 with a validator permit, cheat uid 2, another miner uid 3)`);
+
+    const provider = await startProviderDouble({ port: 0 });
+    cleanups.push(() => provider.close());
+    log(`provider double ${provider.url} (dev master ${provider.masterHotkey})`);
+
+    const honestServe = startFakeSglang(SERVE_FLAGS);
+    cleanups.push(() => honestServe.stop());
+    const cheatServe = startFakeSglang([...SERVE_FLAGS, '--quantize', 'int4']);
+    cleanups.push(() => cheatServe.stop());
+    const [honestUrl, cheatUrl] = await Promise.all([healthy(honestServe), healthy(cheatServe)]);
+    log(`fake serves: honest ${honestUrl}, int4 (the cheat's) ${cheatUrl}`);
+
+    const gateway = new GatewayDouble({
+      workers: 8,
+      keys: [HONEST_KEY, CHEAT_KEY],
+      judgeAfterMs: 3_000,
+      probe: { waves: 1, promptWords: 20, maxTokens: 64 },
+      auditor: createModelAuditor(CHECKPOINT_TINY, createProofPort()),
+    });
+    const gatewayUrl = await gateway.start();
+    cleanups.push(() => gateway.stop());
+    log(`gateway double ${gatewayUrl} (8 workers, audits every commitment)`);
+
+    const hotkeyOf = (name: string): string | null => (name === RIG_WORKER ? hotkeys.rig : name === CHEAT_WORKER ? hotkeys.cheat : null);
+    const traffic = new BuyerTraffic({ gateway, hotkeyOf, everyMs: opts.trafficMs ?? 1_500, maxTokens: 24 });
+    traffic.start();
+    cleanups.push(() => traffic.stop());
+
+    const cheat = new MinerService({
+      gatewayUrl, serveUrls: [cheatUrl], checkpointDir: CHECKPOINT_TINY, model: 'qwen3.6-35b-a3b', maxInflight: 8, workerName: CHEAT_WORKER,
+      minerKey: () => CHEAT_KEY,
+      hw: async () => ({ host: `${hostname()}-cheat`, cpus: 2, ram_gb: 8, gpu: 'simulated (int4)', gpu_count: 0, gpu_mem_gb: 0, gpus: '0x none', parallelism: 'tp' }),
+      versions: { 'engy-panel': 'sim-cheat' }, proof: createProofPort(), log: silentLogger,
+    });
+    cleanups.push(() => cheat.dispose());
+    await cheat.start();
+
+    writeDemoSettings(opts.dataDir, identity, {
+      serveUrl: honestUrl, checkpointDir: CHECKPOINT_TINY, gatewayUrl, chainUrl: chain.url, providerUrl: provider.url, masterHotkey: provider.masterHotkey,
+      pollSeconds: opts.pollSeconds ?? 15, resubmitBlocks: RESUBMIT_BLOCKS, maxInflight: RIG_INFLIGHT,
+    });
+
+    // Epochs: the first right after the rig qualified and served a few paying requests, then on the clock.
+    const epochs: PublishedEpoch[] = [];
+    const listeners = new Set<(e: PublishedEpoch) => void>();
+    const publishEpoch = () => {
+      const tallies = traffic.takeTallies();
+      // A refused worker earns nothing; its probe verdicts show why in its row.
+      for (const w of gateway.view()) {
+        const hk = hotkeyOf(w.workerName);
+        if (w.state !== 'refused' || !hk || tallies.some((t) => t.hotkey === hk)) continue;
+        const v = { pass: 0, cheat: 0, unproven: 0 };
+        for (const a of w.audits) v[a.verdict] += 1;
+        tallies.push({ hotkey: hk, ok: 0, failed: 0, promptTokens: 0, completionTokens: 0, verdicts: v, ttftP99Ms: 0 } satisfies WorkerTally);
+      }
+      // Another miner on the subnet (no process behind it): the rig's weight is a share, not the whole vector.
+      const peerOk = 10 + (epochs.length % 3) * 4;
+      tallies.push({ hotkey: hotkeys.otherMiner, ok: peerOk, failed: 0, promptTokens: peerOk * 9, completionTokens: peerOk * 7, verdicts: { pass: Math.ceil(peerOk / 2), cheat: 0, unproven: 0 }, ttftP99Ms: 900 });
+      const { rows, weights } = scoreEpoch(tallies, RULES, hotkeys.owner);
+      const index = epochs.length + 1;
+      provider.publish(index, weights, { miners: rows, params: { score_rate: { 'qwen3.6-35b-a3b': RULES.scoreRate }, simulated: true } });
+      const e: PublishedEpoch = { index, at: Date.now(), rows, weights };
+      epochs.push(e);
+      for (const l of listeners) l(e);
+    };
+    let epochTimer: ReturnType<typeof setInterval> | null = null;
+    const firstEpochWatch = setInterval(() => {
+      const rig = gateway.view().find((w) => w.workerName === RIG_WORKER);
+      if (rig?.state !== 'active' || traffic.okSoFar(hotkeys.rig) < 3) return;
+      clearInterval(firstEpochWatch);
+      publishEpoch();
+      epochTimer = setInterval(publishEpoch, epochMs);
+    }, 250);
+    cleanups.push(() => {
+      clearInterval(firstEpochWatch);
+      if (epochTimer) clearInterval(epochTimer);
+    });
+
+    const net: SimulatedNetwork = {
+      dataDir: opts.dataDir, chain, provider, gateway, honestServe, cheatServe, cheat, traffic, hotkeys, identity, epochs, epochMs,
+      app: null,
+      uidOf: (hk) => chain.state.neuron(SN53, hk)?.uid,
+      async startApp(o = {}) {
+        const { startHeadless } = await import('../../../electron/headless.ts');
+        const app = await startHeadless({ host: '127.0.0.1', port: o.port ?? 0, dataDir: opts.dataDir, ...(o.echo ? { echo: o.echo } : {}) });
+        net.app = app;
+        cleanups.push(async () => {
+          net.app = null;
+          await app.stop();
+        });
+        await app.engine.validating.start();
+        // Mining waits for the serve's health before dialing: do not hold the caller on it.
+        void app.engine.mining.start().catch((e: unknown) => log(`the app's mining did not start: ${e instanceof Error ? e.message : String(e)}`));
+        return app;
+      },
+      childPids: () => [honestServe.proc.pid, cheatServe.proc.pid].filter((p): p is number => p !== undefined),
+      ports: () => {
+        const ps = [portOf(chain.url), provider.port, portOf(gatewayUrl), portOf(honestUrl), portOf(cheatUrl)];
+        if (net.app) ps.push(net.app.server.port);
+        return ps;
+      },
+      onEpoch(l) {
+        listeners.add(l);
+        return () => listeners.delete(l);
+      },
+      stop: undo,
+    };
+    return net;
+  } catch (e) {
+    await undo();
+    throw e;
+  }
+}
