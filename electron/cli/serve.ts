@@ -92,8 +92,14 @@ async function runServe(p: ParsedArgs, io: CliIo): Promise<number> {
     }
   });
   fleet.start();
-  await io.stopSignal;
-  await fleet.dispose();
+  // The engine's timers are unref'd (they must not keep a quitting app alive): hold the CLI open here.
+  const keepAlive = setInterval(() => undefined, 1 << 30);
+  try {
+    await io.stopSignal;
+    await fleet.dispose();
+  } finally {
+    clearInterval(keepAlive);
+  }
   return 0;
 }
 

@@ -1,10 +1,11 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkpointIdentity } from '../../../electron/engine/serve/checkpoint/checkpoint-folder.ts';
-import { CHECKPOINT, FAKE_PYTHON, ROOT } from './serve-harness.ts';
+import { findFreePort } from '../../../electron/engine/serve/port-check.ts';
+import { CHECKPOINT, FAKE_PYTHON, FAKE_SGLANG, ROOT } from './serve-harness.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'engy-serve-cli-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -60,5 +61,33 @@ describe('engy-panel serve (CLI as a child process)', () => {
     expect(v.complete).toBe(true);
     expect(v.identity).toBe(await checkpointIdentity(CHECKPOINT));
     expect(v.publishedRoot).toBe('15ef6d8cf34edcb340a24d0d124303bbe91f0c435cb0041db220bfcc7087c610');
+  });
+
+  it('run --external watches a serve until Ctrl+C', async () => {
+    const port = await findFreePort(20000 + Math.floor(Math.random() * 20000));
+    const serve = spawn(process.execPath, [FAKE_SGLANG, '--model-path', CHECKPOINT, '--port', String(port), '--enable-return-hidden-states'], { stdio: 'ignore' });
+    try {
+      const child = spawn(process.execPath, [join(ROOT, 'bin', 'engy-panel.mjs'), 'serve', 'run', '--external', `http://127.0.0.1:${port}`, '--data-dir', dataDir], {
+        env: { ...process.env, ENGY_FROM_SOURCE: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let err = '';
+      await new Promise<void>((resolve, reject) => {
+        const t = setTimeout(() => reject(new Error(`no ready line: ${err}`)), 30_000);
+        child.stderr!.on('data', (c: Buffer) => {
+          err += c.toString();
+          if (/\[serve:0\] ready/.test(err)) {
+            clearTimeout(t);
+            resolve();
+          }
+        });
+      });
+      child.kill('SIGINT');
+      const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+      expect(code).toBe(0);
+      expect(err).toContain('starting (health-check)');
+    } finally {
+      serve.kill('SIGKILL');
+    }
   });
 });
