@@ -11,6 +11,7 @@ import { BLOCK_S, stallLimitMs } from './constants.ts';
 import { postHeartbeat, type HeartbeatResult } from './heartbeat.ts';
 import type { ValidatorHistory } from './history.ts';
 import type { FetchFn } from './payload-fetch.ts';
+import { minutesText } from './schedule.ts';
 import { readState } from './state-file.ts';
 import { blankReport, runTick, type TickConfig, type TickReport } from './tick.ts';
 
@@ -201,7 +202,9 @@ export class ValidatorService implements Disposable {
     if (gen !== this.generation && this.status === 'running') return report; // a tick the watchdog gave up on
     this.lastCompletedMs = this.clock.now();
     this.absorb(report);
-    this.opts.logger.info(`[tick] ${report.tick.outcome}: ${report.tick.detail}`);
+    // Every tick says when the loop looks again, so a quiet log is itself a symptom.
+    const next = this.status === 'running' ? ` (next check in ${minutesText(this.opts.pollMs)})` : '';
+    this.opts.logger.info(`[tick] ${report.tick.outcome}: ${report.tick.detail}${next}`);
     if (this.opts.heartbeat !== false) this.sendHeartbeat(report);
     this.tickDone.fire(report);
     return report;
