@@ -364,7 +364,8 @@ export class GenerateDocument {
         if (v === null) this.finishState = FIN_NULL;
         else {
           this.finishState = FIN_SET;
-          this.finishReason = typeof v === 'object' ? (v as FinishReason) : { type: String(v) };
+          const o = typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : { type: v };
+          this.finishReason = { ...o, type: String(o['type']) } as FinishReason;
         }
         return;
       case V_TOKEN_ID:
@@ -384,7 +385,6 @@ export class GenerateDocument {
       }
     }
   }
-
 }
 
 const NAMES: Record<number, string> = {
