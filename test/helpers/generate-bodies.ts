@@ -1,5 +1,6 @@
 // Builds sglang-shaped /generate response bodies (plain JSON and SSE) for the parser tests.
 import { float64ToBf16 } from '../../electron/engine/proof/index.ts';
+import { xorshiftRandom as rng } from './xorshift.ts';
 
 export interface BodySpec {
   hidden: number;
@@ -21,18 +22,6 @@ export interface BuiltBody {
   expectedOffset: number;
   tokenIds: number[];
   hiddenStates: number[][][] | unknown[];
-}
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 2 ** 32;
-  };
 }
 
 /** Values like a model's hidden state, rounded to float32 as sglang reports them. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { float64ToBf16 } from '../../../electron/engine/proof/bf16.ts';
 import { scanNumberToBf16, SCAN_INCOMPLETE, SCAN_INVALID, scanResult } from '../../../electron/engine/proof/number-scan.ts';
+import { xorshiftRandom as rng } from '../../helpers/xorshift.ts';
 
 const enc = new TextEncoder();
 
@@ -9,18 +10,6 @@ function scan(text: string): number {
   const r = scanNumberToBf16(b, 0, b.length, true);
   if (r !== b.length) throw new Error(`scan of ${text} stopped at ${r}`);
   return scanResult.bits;
-}
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 2 ** 32;
-  };
 }
 
 describe('scanNumberToBf16', () => {

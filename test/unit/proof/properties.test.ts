@@ -11,18 +11,7 @@ import {
   type Bf16Rows,
   type ProofParams,
 } from '../../../electron/engine/proof/index.ts';
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 2 ** 32;
-  };
-}
+import { xorshiftRandom as rng } from '../../helpers/xorshift.ts';
 
 function gaussian(r: () => number): number {
   return Math.sqrt(-2 * Math.log(r() + 1e-12)) * Math.cos(2 * Math.PI * r());
