@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +9,8 @@ import { checkCheckpointFolder, checkpointIdentity } from '../../../electron/eng
 import { DiskFullError, downloadFromHub } from '../../../electron/engine/serve/checkpoint/hub-download.ts';
 import { hubLocation } from '../../../electron/engine/serve/checkpoint/hub-files.ts';
 import { CheckpointService } from '../../../electron/engine/serve/checkpoint/checkpoint-service.ts';
+import { findHfCli } from '../../../electron/engine/serve/checkpoint/hf-cli-download.ts';
+import type { ExecText } from '../../../electron/engine/hardware/nvidia-smi.ts';
 import { HfHubDouble } from '../../doubles/hf-hub.ts';
 
 const REPO = 'Qwen/Qwen3.6-35B-A3B-FP8';
@@ -151,6 +154,34 @@ describe('checkpoint service', () => {
       expect(svc.snapshot().error).toMatch(/HF_TOKEN/);
     } finally {
       await svc.dispose();
+      await hub.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('download with the hf CLI (against the fake hf and the hub double)', () => {
+  it('is found, runs, and reports progress from the bytes on disk', async () => {
+    const hub = new HfHubDouble({ repo: REPO, files: FILES, token: 'hf_cli_token' });
+    await hub.start();
+    const dir = mkdtempSync(join(tmpdir(), 'engy-ckpt-hf-'));
+    const fakeHfDir = join(import.meta.dirname, '..', '..', 'doubles', 'fake-hf');
+    const env = { ...process.env, PATH: `${fakeHfDir}:${process.env.PATH ?? ''}` };
+    try {
+      const exec: ExecText = (file, args, timeoutMs) =>
+        new Promise((resolve, reject) => execFile(file, args, { timeout: timeoutMs, env }, (e, out) => (e ? reject(e) : resolve(String(out)))));
+      expect(await findHfCli(exec)).toBe('hf');
+      const svc = new CheckpointService({ repo: REPO, dir, publishedRoot: null, env: { ...env, HF_ENDPOINT: hub.url, HF_TOKEN: 'hf_cli_token' }, hfCli: 'hf' });
+      await svc.download();
+      const s = svc.snapshot();
+      expect(s.error).toBeNull();
+      expect(s.progress?.bytesTotal).toBe(Object.values(FILES).reduce((n, d) => n + Buffer.from(d).length, 0));
+      expect(s.progress?.bytesDone).toBe(s.progress?.bytesTotal);
+      expect(s.state).toBe('complete');
+      expect(s.identity).toBe(identityOf(FILES));
+      for (const [name, data] of Object.entries(FILES)) expect(readFileSync(join(dir, name))).toEqual(Buffer.from(data));
+      await svc.dispose();
+    } finally {
       await hub.close();
       rmSync(dir, { recursive: true, force: true });
     }

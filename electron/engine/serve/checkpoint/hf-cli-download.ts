@@ -1,9 +1,10 @@
-import { readdir, stat } from 'node:fs/promises';
+import { mkdir, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CheckpointProgress } from '../../../../shared/serve.ts';
 import { execText, type ExecText } from '../../hardware/nvidia-smi.ts';
 import { defaultSpawn, LineSplitter, type SpawnFn } from '../process-group.ts';
 import type { HubFile, HubLocation } from './hub-files.ts';
+import { writeManifest } from './hub-download.ts';
 import { ProgressMeter } from './progress-meter.ts';
 
 /** The Hugging Face CLI the user has, newest spelling first; null when neither runs. */
@@ -55,6 +56,8 @@ export interface HfCliDownloadOptions {
  * bars are unreadable as progress, so progress is the bytes on disk against the listed total.
  */
 export async function downloadWithHfCli(opts: HfCliDownloadOptions): Promise<void> {
+  await mkdir(opts.dir, { recursive: true });
+  writeManifest(opts.dir, opts.location, opts.files);
   const total = opts.files.reduce((n, f) => n + f.size, 0);
   const meter = new ProgressMeter(total, opts.files.length, await bytesUnder(opts.dir), 0, Date.now);
   const env: NodeJS.ProcessEnv = { ...(opts.env ?? process.env), HF_ENDPOINT: opts.location.endpoint };
@@ -73,7 +76,8 @@ export async function downloadWithHfCli(opts: HfCliDownloadOptions): Promise<voi
   const poll = async (): Promise<void> => {
     while (polling) {
       await new Promise((r) => setTimeout(r, opts.pollMs ?? 1000));
-      meter.setDone(await bytesUnder(opts.dir));
+      // Metadata files (ours, hf's) count too: never report beyond the listed total.
+      meter.setDone(Math.min(total, await bytesUnder(opts.dir)));
       opts.onProgress?.(meter.progress(null));
     }
   };

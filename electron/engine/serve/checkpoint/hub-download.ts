@@ -49,6 +49,11 @@ async function sizeOf(path: string): Promise<number | null> {
   }
 }
 
+/** The listing, kept in the folder so it can be verified later without the network. */
+export function writeManifest(dir: string, loc: HubLocation, files: HubFile[]): void {
+  writeFileAtomic(join(dir, MANIFEST_NAME), JSON.stringify({ repo: loc.repo, revision: loc.revision, files }, null, 1));
+}
+
 export async function diskFreeBytes(dir: string): Promise<number> {
   const s = await statfs(dir);
   return s.bavail * s.bsize;
@@ -81,7 +86,7 @@ export async function downloadFromHub(opts: HubDownloadOptions): Promise<HubFile
   const loc = opts.location;
   await mkdir(opts.dir, { recursive: true });
   const files = await listHubFiles(loc, fetchFn, opts.signal);
-  writeFileAtomic(join(opts.dir, MANIFEST_NAME), JSON.stringify({ repo: loc.repo, revision: loc.revision, files }, null, 1));
+  writeManifest(opts.dir, loc, files);
 
   let have = 0;
   const pending: Array<{ file: HubFile; target: string; partial: number }> = [];
