@@ -15,6 +15,8 @@ export interface ProofPoolOptions {
   size?: number;
   /** Bytes a job may have in flight to its worker before ready() waits. Default 8 MiB. */
   highWaterBytes?: number;
+  /** The worker script (tests point this at a double); default proof-worker next to this module. */
+  workerUrl?: URL;
 }
 
 export interface ParseJobOptions {
@@ -41,6 +43,7 @@ const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './proof-worker.ts'
 export class ProofPool {
   private readonly slots: (Slot | null)[];
   private readonly highWater: number;
+  private readonly workerUrl: URL;
   private readonly pending = new Map<number, Pending>();
   private readonly jobs = new Map<number, ParseJob>();
   private nextId = 1;
@@ -50,6 +53,7 @@ export class ProofPool {
     const size = options.size ?? Math.min(4, Math.max(1, availableParallelism() - 1));
     this.slots = Array.from({ length: Math.max(1, size) }, () => null);
     this.highWater = options.highWaterBytes ?? 8 * 1024 * 1024;
+    this.workerUrl = options.workerUrl ?? WORKER_URL;
   }
 
   /** Opens a streaming parse: push the body's chunks as they arrive, then end(). */
@@ -137,7 +141,7 @@ export class ProofPool {
   }
 
   private spawn(index: number): Slot {
-    const worker = new Worker(WORKER_URL);
+    const worker = new Worker(this.workerUrl);
     worker.unref();
     const slot: Slot = { worker, active: 0 };
     this.slots[index] = slot;

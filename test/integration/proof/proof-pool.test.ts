@@ -58,3 +58,19 @@ describe('ProofPool (real worker threads)', () => {
     expect((await pool.parse(chunked(enc.encode(b.json), 64))).body.rows.rowCount).toBe(4);
   });
 });
+
+describe('ProofPool when a worker dies', () => {
+  it('fails the jobs on that worker instead of leaving them hanging, then starts a new worker', async () => {
+    const crashing = new ProofPool({ size: 1, workerUrl: new URL('../../doubles/crashing-proof-worker.ts', import.meta.url) });
+    try {
+      const job = crashing.openParse();
+      job.push(enc.encode('{"text":'));
+      await expect(job.end()).rejects.toThrow(/stopped unexpectedly/);
+      const again = crashing.openParse();
+      again.push(enc.encode('{}'));
+      await expect(again.end()).rejects.toThrow(/stopped unexpectedly/);
+    } finally {
+      await crashing.dispose();
+    }
+  });
+});
