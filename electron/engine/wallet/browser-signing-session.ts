@@ -8,9 +8,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { AppFailure } from '../../../shared/errors.ts';
+import type { SignerPayloadJSON } from '@polkadot/types/types';
 
-/** The subset of @polkadot/types SignerPayloadJSON the page hands to `signer.signPayload` unchanged. */
-export type SigningPayload = { address: string } & Record<string, unknown>;
+/** What @polkadot/api hands a Signer; the page passes it to the extension's `signer.signPayload` unchanged. */
+export type SigningPayload = SignerPayloadJSON;
 
 export interface BrowserSigningRequest {
   address: string;

@@ -6,6 +6,7 @@ import { Keyring } from '@polkadot/keyring';
 import { stringToU8a, u8aConcat, u8aToHex } from '@polkadot/util';
 import { cryptoWaitReady, signatureVerify } from '@polkadot/util-crypto';
 import type { KeyringPair } from '@polkadot/keyring/types';
+import type { SignerPayloadJSON } from '@polkadot/types/types';
 import { startBrowserSigningSession } from '../../../electron/engine/wallet/browser-signing-session.ts';
 import { browserColdkeySigner, browserPayloadSigner, isPayloadKeySigner } from '../../../electron/engine/wallet/browser-signer.ts';
 import { launchBrowser } from '../../helpers/browser.ts';
@@ -22,7 +23,21 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const payloadFor = (address: string) => ({ address, method: '0x0786350000', nonce: '0x00000000', specVersion: '0x000001a8', version: 4 });
+const ZERO_HASH = `0x${'00'.repeat(32)}` as const;
+const payloadFor = (address: string): SignerPayloadJSON => ({
+  address,
+  blockHash: ZERO_HASH,
+  blockNumber: '0x00000010',
+  era: '0x00',
+  genesisHash: ZERO_HASH,
+  method: '0x0786350000',
+  nonce: '0x00000000',
+  specVersion: '0x000001a8',
+  tip: '0x00000000000000000000000000000000',
+  transactionVersion: '0x00000001',
+  signedExtensions: ['CheckNonce'],
+  version: 4,
+});
 /** What the extension double signs: the payload JSON, so the test can verify it (a real extension signs the SCALE payload). */
 const signable = (p: unknown) => stringToU8a(JSON.stringify(p));
 
