@@ -84,8 +84,8 @@ describe('engy-panel validator check-payload', () => {
 
 describe('engy-panel validate configuration', () => {
   it('exits non-zero with the reason on bad configuration', async () => {
-    const none = cli(['validate']);
-    expect(none.code).not.toBe(0);
+    const none = await inProcess(validateCmd, []);
+    expect(none.code).toBe(2);
     expect(none.err).toContain('--wallet (or ENGY_SN53_WALLET) is required');
     const half = await inProcess(validateCmd, ['--wallet', 'w', '--hotkey', 'h', '--api', 'http://127.0.0.1:1']);
     expect(half.code).not.toBe(0);
