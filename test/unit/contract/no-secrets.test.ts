@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { WebSocket } from 'ws';
+import { startHeadless, type RunningHeadless } from '../../../electron/headless.ts';
+import type { Result } from '../../../shared/result.ts';
+
+const MINER_KEY = 'ek_live_4b1d7c0e9f2a6b3c8d5e0f1a2b3c4d5e';
+
+describe('no secret reaches the renderer, the logs or diagnostics', () => {
+  let engine: RunningHeadless;
+  let ws: WebSocket;
+  const frames: string[] = [];
+  let nextId = 1;
+  const call = (method: string, req: unknown) =>
+    new Promise<Result<unknown>>((resolve) => {
+      const id = nextId++;
+      const onMsg = (d: Buffer) => {
+        const f = JSON.parse(String(d)) as { kind: string; id?: number; result?: Result<unknown> };
+        if (f.kind === 'result' && f.id === id) {
+          ws.off('message', onMsg);
+          resolve(f.result!);
+        }
+      };
+      ws.on('message', onMsg);
+      ws.send(JSON.stringify({ kind: 'invoke', id, method, req }));
+    });
+
+  beforeAll(async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'engy-secrets-'));
+    process.env.BT_WALLET_PATH = join(dataDir, 'wallets');
+    engine = await startHeadless({ host: '127.0.0.1', port: 0, dataDir });
+    ws = new WebSocket(`ws://127.0.0.1:${engine.server.port}/ws?token=${engine.server.token}`);
+    ws.on('message', (d) => frames.push(String(d)));
+    await new Promise((r) => ws.once('open', r));
+  });
+  afterAll(async () => {
+    ws?.close();
+    await engine?.stop();
+    delete process.env.BT_WALLET_PATH;
+  });
+
+  it('a new hotkey mnemonic and the miner key appear only where the user asked for them', async () => {
+    const created = await call('wallet.createHotkey', { wallet: 'w1', hotkey: 'h1' });
+    expect(created.ok).toBe(true);
+    const { mnemonic, ss58Address } = (created as { ok: true; value: { mnemonic: string; ss58Address: string } }).value;
+    expect(mnemonic.split(' ').length).toBeGreaterThanOrEqual(12);
+    await call('settings.update', { role: 'mine', wallet: { name: 'w1', hotkey: 'h1' } });
+    const set = await call('wallet.setMinerKey', { key: MINER_KEY });
+    expect(set).toMatchObject({ ok: true, value: { present: true, masked: 'ek_…4d5e' } });
+    const started = await call('mining.start', null);
+    expect(started.ok).toBe(false);
+    const diag = (await call('diagnostics.export', null)) as { ok: true; value: { path: string } };
+    await new Promise((r) => setTimeout(r, 300));
+
+    // The one frame that answers createHotkey carries the mnemonic, once, by design (shown-once step).
+    const withMnemonic = frames.filter((f) => f.includes(mnemonic));
+    expect(withMnemonic).toHaveLength(1);
+    expect(withMnemonic[0]).toContain('"kind":"result"');
+    expect(frames.some((f) => f.includes(ss58Address))).toBe(true);
+    expect(frames.filter((f) => f.includes(MINER_KEY))).toEqual([]);
+    const walletFile = JSON.parse(readFileSync(join(process.env.BT_WALLET_PATH!, 'w1', 'hotkeys', 'h1'), 'utf8')) as { secretSeed: string };
+    for (const secret of [walletFile.secretSeed, walletFile.secretSeed.replace(/^0x/, '')]) expect(frames.some((f) => f.includes(secret))).toBe(false);
+
+    const logs = engine.engine.logs.recent({ limit: 10_000 }).map((l) => l.msg).join('\n');
+    for (const secret of [MINER_KEY, mnemonic, walletFile.secretSeed]) expect(logs.includes(secret)).toBe(false);
+    const bundle = readFileSync(diag.value.path, 'utf8');
+    for (const secret of [MINER_KEY, mnemonic, walletFile.secretSeed]) expect(bundle.includes(secret)).toBe(false);
+    expect(bundle).toContain('ek_…4d5e');
+  });
+});
