@@ -6,7 +6,8 @@ import { formatTao, parseTao, type WalletListing } from '../../shared/wallet.ts'
 import type { ChainPort } from '../engine/chain/ports.ts';
 import { defaultHeadlessDataDir, dataPaths } from '../engine/lib/paths.ts';
 import { flagString, parseArgs, type ParsedArgs } from './args.ts';
-import { readStdin, type CliCommand, type CliIo } from './types.ts';
+import { readSecretLine } from './read-secret.ts';
+import type { CliCommand, CliIo } from './types.ts';
 
 const USAGE = `usage: engy-panel wallet <command> [options]
   list           [--wallet-path DIR] [--json]          wallets, hotkeys, ss58 addresses, which files are encrypted
@@ -67,7 +68,7 @@ async function createHotkeyCmd(p: ParsedArgs, io: CliIo): Promise<number> {
   const walletPath = flagString(p, 'wallet-path');
   let source: Parameters<typeof createHotkey>[0]['source'] = { kind: 'generate' };
   if (p.flags.has('import')) {
-    const secret = (await readStdin(io.stdin)).trim();
+    const secret = (await readSecretLine(io.stdin, 'Mnemonic or 0x seed of the hotkey: ', io.stderr)).trim();
     source = /^(0x)?[0-9a-fA-F]{64}$/.test(secret) ? { kind: 'seed', seed: secret } : { kind: 'mnemonic', mnemonic: secret };
   }
   const created = await createHotkey({ wallet, hotkey, source, env: io.env, ...(walletPath ? { walletPath } : {}) });
@@ -111,12 +112,17 @@ async function register(p: ParsedArgs, io: CliIo): Promise<number> {
   const { RegistrationService } = await import('../engine/wallet/registration-service.ts');
   const { passwordFromEnv } = await import('../engine/wallet/read-keyfile.ts');
   const { keyPaths, resolveWalletPath } = await import('../engine/wallet/wallet-location.ts');
+  const { readColdkeyInfo } = await import('../engine/wallet/coldkey.ts');
   const wallet = need(p, 'wallet');
   const walletPath = resolveWalletPath(flagString(p, 'wallet-path'), io.env);
   const burned = p.flags.has('burned');
   const maxCost = burned ? undefined : parseTao(need(p, 'max-cost'));
   const hotkey = loadHotkeyAddress({ wallet, hotkey: need(p, 'hotkey'), env: io.env, walletPath });
-  const password = passwordFromEnv(keyPaths(walletPath, wallet).coldkey, io.env) ?? (await readStdin(io.stdin)).replace(/\r?\n$/, '');
+  // Only a $NACL coldkey has a password (btcli --no-use-password writes plaintext ones).
+  const encrypted = readColdkeyInfo({ walletPath, wallet, env: io.env }).encryption === 'nacl';
+  const password = !encrypted
+    ? ''
+    : (passwordFromEnv(keyPaths(walletPath, wallet).coldkey, io.env) ?? (await readSecretLine(io.stdin, `Password of the coldkey of wallet "${wallet}": `, io.stderr)));
   const chain = await openChain(flagString(p, 'chain'));
   try {
     const service = new RegistrationService({ chain, walletPath, env: io.env });
@@ -139,7 +145,7 @@ async function minerKey(p: ParsedArgs, io: CliIo): Promise<number> {
   const store = new MinerKeyStore({ secretsDir: dataPaths(flagString(p, 'data-dir') ?? defaultHeadlessDataDir(io.env)).secrets, env: io.env });
   const action = p.positionals[1] ?? 'status';
   let s;
-  if (action === 'set') s = store.set(await readStdin(io.stdin));
+  if (action === 'set') s = store.set(await readSecretLine(io.stdin, 'Miner key from provider.engy.ai: ', io.stderr));
   else if (action === 'clear') s = store.clear();
   else if (action === 'status') s = store.status();
   else throw new AppFailure('bad-request', `unknown miner-key action "${action}": use set, status or clear.`);
