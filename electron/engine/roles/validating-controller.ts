@@ -1,6 +1,5 @@
 // Runs the light validator from the user's settings: the wallet hotkey signs, a fresh chain
 // connection per tick, history in the shared database.
-import { join } from 'node:path';
 import type { ValidatorSnapshot } from '../../../shared/validator.ts';
 import { AppFailure } from '../../../shared/errors.ts';
 import type { ChainPort } from '../chain/ports.ts';
@@ -11,6 +10,7 @@ import type { SettingsStore } from '../settings/settings-store.ts';
 import type { Database } from '../store/database.ts';
 import { SqliteValidatorHistory } from '../validator/history.ts';
 import { ValidatorService } from '../validator/validator-service.ts';
+import { defaultStatePath } from '../validator/daemon-config.ts';
 
 export interface ValidatingControllerDeps {
   settings: SettingsStore;
@@ -54,7 +54,7 @@ export class ValidatingController {
     }
     const v = s.validating;
     const service = new ValidatorService({
-      config: { providerUrl: v.providerUrl, masterHotkey: v.masterHotkey, netuid: v.netuid, statePath: join(this.d.paths.root, 'validator-state.json'), resubmitBlocks: v.resubmitBlocks },
+      config: { providerUrl: v.providerUrl, masterHotkey: v.masterHotkey, netuid: v.netuid, statePath: defaultStatePath(this.d.paths.root), resubmitBlocks: v.resubmitBlocks },
       signer,
       openChain: () => this.d.openChain(v.chainUrl),
       history: new SqliteValidatorHistory(this.d.db),

@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, screenshotPath } from '../helpers/browser.ts';
+import { startHeadlessChild, type HeadlessChild } from '../helpers/headless-process.ts';
+import { noNvidiaEnv } from '../helpers/fake-nvidia-smi.ts';
+
+describe('Logs, diagnostics, settings and honest empty states (Chromium, a CPU-only machine)', () => {
+  let engine: HeadlessChild;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    engine = await startHeadlessChild(noNvidiaEnv());
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1360, height: 1000 } });
+    await page.goto(engine.url);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await engine?.stop();
+  });
+
+  it('a machine without NVIDIA says so and points to the validator role', async () => {
+    await page.getByTestId('stage-hardware').getByRole('button').click();
+    await page.getByTestId('verdict').waitFor();
+    expect(await page.getByTestId('verdict').textContent()).toBe('Cannot mine on this hardware');
+    expect(await page.locator('[aria-label="Reasons"]').textContent()).toMatch(/No NVIDIA GPU found.*validator/);
+    await page.screenshot({ path: screenshotPath('setup-no-gpu'), fullPage: true });
+  });
+
+  it('searches the logs live and exports a diagnostics bundle', async () => {
+    await page.getByRole('button', { name: 'Logs' }).click();
+    await page.getByTestId('logview').waitFor();
+    await page.getByRole('searchbox', { name: 'Search logs' }).fill('engine started');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="logview"] .logline').length >= 1);
+    const lines = await page.locator('[data-testid="logview"] .logline').allTextContents();
+    expect(lines.length).toBeGreaterThanOrEqual(1);
+    expect(lines.every((l) => l.toLowerCase().includes('engine started'))).toBe(true);
+    await page.getByRole('searchbox', { name: 'Search logs' }).fill('no line says this xyzzy');
+    await page.getByText('No line matches the search.').waitFor();
+    await page.getByRole('searchbox', { name: 'Search logs' }).fill('hardware');
+    await page.getByRole('button', { name: 'Export diagnostics' }).click();
+    await page.getByTestId('diagnostics-path').waitFor();
+    const text = (await page.getByTestId('diagnostics-path').textContent()) ?? '';
+    const path = /(\/\S+\.json)/.exec(text)?.[1];
+    expect(path && existsSync(path)).toBe(true);
+    const bundle = JSON.parse(readFileSync(path!, 'utf8')) as { kind: string; hardware: { verdict: string }; logs: string[]; versions: Record<string, string> };
+    expect(bundle.kind).toBe('engy-panel-diagnostics');
+    expect(bundle.hardware.verdict).toBe('unsupported');
+    expect(bundle.logs.some((l) => l.includes('engine started'))).toBe(true);
+    await page.screenshot({ path: screenshotPath('logs'), fullPage: true });
+  });
+
+  it('every page renders an honest state without invented numbers', async () => {
+    for (const [nav, expectText] of [
+      ['Mine', 'Mining is not set up'],
+      ['Validate', 'Validating is not set up'],
+      ['Earnings', 'No hotkey yet'],
+      ['History', 'No request recorded'],
+      ['Settings', 'Appearance'],
+    ] as const) {
+      await page.getByRole('button', { name: nav, exact: true }).click();
+      await page.getByText(expectText).first().waitFor();
+      await page.screenshot({ path: screenshotPath(`empty-${nav.toLowerCase()}`), fullPage: true });
+    }
+  });
+
+  it('switches to the dark theme and keeps it after a reload', async () => {
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await page.getByRole('combobox').first().selectOption('dark');
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+    await page.reload();
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+    await page.screenshot({ path: screenshotPath('settings-dark'), fullPage: true });
+  });
+});
