@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RunningHeadless } from '../headless.ts';
 import type { CliCommand, CliIo } from './types.ts';
@@ -44,13 +44,16 @@ async function load<T>(file: string): Promise<T> {
   return (await import(pathToFileURL(join(SIM_DIR, file)).href)) as T;
 }
 
-/** The Electron binary when this checkout has one installed (require('electron') is its path). */
+/**
+ * The Electron binary when this checkout has one installed. Read from electron's path.txt, never by
+ * require('electron'): that starts a download when the binary is missing (and there may be no internet).
+ */
 function electronBinary(): string | null {
   try {
-    const req = createRequire(import.meta.url);
-    req.resolve('electron');
-    const bin = req('electron') as unknown;
-    return typeof bin === 'string' && existsSync(bin) ? bin : null;
+    const dir = dirname(createRequire(import.meta.url).resolve('electron/package.json'));
+    const rel = readFileSync(join(dir, 'path.txt'), 'utf8').trim();
+    const bin = join(dir, 'dist', rel);
+    return rel.length > 0 && existsSync(bin) ? bin : null;
   } catch {
     return null;
   }

@@ -65,12 +65,18 @@ export function runStory(net: SimulatedNetwork, o: StoryOptions): RunningStory {
   });
   const atStart = lastUpdate();
   let seenUpdate = atStart;
+  let seenSubmission = o.validator?.()?.recentSubmissions[0]?.at ?? 0;
   const watch = setInterval(() => {
+    // With the app's validator at hand, say what it submitted (fresh or cached, landed or refused).
+    const sub = o.validator?.()?.recentSubmissions[0];
+    if (sub && sub.at !== seenSubmission) {
+      seenSubmission = sub.at;
+      say(`validator submitted epoch ${sub.epochIndex} (${sub.kind} vector, uids ${sub.uids.join(',')}): ${sub.ok ? `landed in block ${sub.includedBlock ?? sub.block ?? '?'}` : `refused: ${sub.error ?? sub.errorCode ?? 'unknown'}`}`);
+    }
     const now = lastUpdate();
     if (now === seenUpdate) return;
     seenUpdate = now;
-    const sub = o.validator?.()?.recentSubmissions.find((s) => s.ok);
-    say(`validator weights landed on chain at block ${now}${sub ? ` (epoch ${sub.epochIndex}, ${sub.kind} vector)` : ''}`);
+    if (!o.validator) say(`validator weights landed on chain at block ${now}`);
   }, 500);
 
   const script = async () => {
