@@ -14,8 +14,21 @@ export function signingMessage(payloadBytes: Uint8Array): Uint8Array {
   return payloadBytes.length > 256 ? blake2AsU8a(payloadBytes, 256) : payloadBytes;
 }
 
-/** A @polkadot/api Signer over a KeySigner: rebuilds the SCALE payload (all transaction extensions) and signs it. */
+/** A signer that only signs whole payloads (a browser extension): its `sign()` cannot produce extrinsic signatures. */
+interface PayloadSigning {
+  signPayload(payload: SignerPayloadJSON): Promise<SignerResult>;
+}
+
+function signsPayloads(key: KeySigner): key is KeySigner & PayloadSigning {
+  return typeof (key as Partial<PayloadSigning>).signPayload === 'function';
+}
+
+/**
+ * A @polkadot/api Signer over a KeySigner: rebuilds the SCALE payload (all transaction extensions) and signs it.
+ * A KeySigner that brings its own `signPayload` (wallet/browser-signer.ts) is used as it is.
+ */
 export function apiSignerFor(registry: Registry, key: KeySigner): Signer {
+  if (signsPayloads(key)) return { signPayload: (payload) => key.signPayload(payload) };
   let id = 0;
   return {
     signPayload(payload: SignerPayloadJSON): Promise<SignerResult> {

@@ -1,6 +1,6 @@
 // ChainPort on @polkadot/api 16.5: one websocket to a subtensor node, reads through batched storage queries,
 // writes signed by a KeySigner and followed to inclusion. All keys and types come from the node's metadata.
-import { ApiPromise, WsProvider } from '@polkadot/api';
+import type { ApiPromise, WsProvider } from '@polkadot/api';
 import type { SubmittableExtrinsic } from '@polkadot/api/types';
 import type { HexString } from '@polkadot/util/types';
 import { AppFailure } from '../../../shared/errors.ts';
@@ -11,6 +11,7 @@ import { MODULE_ERROR_TEXT } from './chain-errors.ts';
 import { account, big, bigVec, bool, boolVec, num, numVec } from './codec-values.ts';
 import { earningsMath, effectiveActivityCutoff, legacyNextEpochBlock } from './derived.ts';
 import type { ChainPort, EarningsFacts, KeySigner, MetagraphFacts, NeuronFacts, SubmitOutcome, SubnetFacts } from './ports.ts';
+import { connectOnce, errorText } from './connect-api.ts';
 import { submitAndWait } from './submit-extrinsic.ts';
 
 export interface ChainClientOptions {
@@ -34,48 +35,6 @@ export interface ChainClientOptions {
 
 export type ChainConnectionEvent = { state: 'connected'; endpoint: string } | { state: 'disconnected'; endpoint: string };
 
-/** The runtime's data-less transaction extensions: declared so polkadot-js does not warn about them. */
-const NO_DATA = { extrinsic: {}, payload: {} };
-const SUBTENSOR_EXTENSIONS = {
-  SudoTransactionExtension: NO_DATA,
-  CheckShieldedTxValidity: NO_DATA,
-  SubtensorTransactionExtension: NO_DATA,
-  DrandPriority: NO_DATA,
-};
-
-/** WebSocket failures arrive as ErrorEvents whose message may be empty: never show "[object ErrorEvent]". */
-function errorText(e: unknown): string {
-  const m = e instanceof Error ? e.message : (e as { message?: unknown } | null)?.message;
-  return typeof m === 'string' && m.length > 0 ? m : 'the connection was refused or closed';
-}
-
-/** One attempt on the first URL of the list (the others are the provider's reconnect rotation). */
-async function connectOnce(endpoints: string[], opts: ChainClientOptions): Promise<{ api: ApiPromise; provider: WsProvider }> {
-  const timeoutMs = opts.connectTimeoutMs ?? 15_000;
-  const provider = new WsProvider(endpoints, opts.reconnectMs ?? 2_500);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    const api = await Promise.race([
-      ApiPromise.create({
-        provider,
-        throwOnConnect: true,
-        noInitWarn: true,
-        signedExtensions: SUBTENSOR_EXTENSIONS,
-        ...(opts.metadataCache ? { metadata: opts.metadataCache } : {}),
-      }),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
-      }),
-    ]);
-    return { api, provider };
-  } catch (e) {
-    // Without this the provider would keep redialling in the background forever.
-    await provider.disconnect().catch(() => undefined);
-    throw e;
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 export class PolkadotChainClient implements ChainPort {
   readonly api: ApiPromise;

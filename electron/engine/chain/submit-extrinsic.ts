@@ -59,6 +59,8 @@ export function submitAndWait(
   return new Promise<SubmitOutcome>((resolve) => {
     let settled = false;
     let unsub: (() => void) | undefined;
+    // Known once signed (signAndSend signs the tx in place), so even a drop before the first status names it.
+    const hashOf = () => (tx.isSigned ? tx.hash.toHex() : undefined);
     let extrinsicHash: string | undefined;
     const finish = (o: SubmitOutcome) => {
       if (settled) return;
@@ -68,12 +70,16 @@ export function submitAndWait(
       unsub?.();
       resolve(o);
     };
+    const withHash = (): { extrinsicHash?: string } => {
+      const h = extrinsicHash ?? hashOf();
+      return h ? { extrinsicHash: h } : {};
+    };
     const transport = (code: keyof typeof TRANSPORT_TEXT): SubmitOutcome => ({
       ok: false,
       kind: 'transport',
       code,
       message: TRANSPORT_TEXT[code],
-      ...(extrinsicHash ? { extrinsicHash } : {}),
+      ...withHash(),
     });
     const timer = setTimeout(() => finish(transport('timeout')), opts.timeoutMs);
     const onDisconnect = () => finish(transport('disconnected'));
@@ -93,14 +99,14 @@ export function submitAndWait(
         const raw = e instanceof Error ? e.message : String(e);
         if (isPoolRejection(raw)) {
           const text = describePoolRejection(raw);
-          finish({ ok: false, kind: 'pool', code: text.code, message: text.message, ...(extrinsicHash ? { extrinsicHash } : {}) });
+          finish({ ok: false, kind: 'pool', code: text.code, message: text.message, ...withHash() });
         } else if (api.isConnected) {
           finish({
             ok: false,
             kind: 'transport',
             code: 'rpc-error',
             message: `The node answered with an error (${raw}). Try again; if it persists, pick another endpoint.`,
-            ...(extrinsicHash ? { extrinsicHash } : {}),
+            ...withHash(),
           });
         } else {
           finish(transport('disconnected'));

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Keyring } from '@polkadot/keyring';
 import { Metadata, TypeRegistry } from '@polkadot/types';
 import type { RuntimeVersion } from '@polkadot/types/interfaces';
+import type { SignerPayloadJSON } from '@polkadot/types/types';
 import { blake2AsU8a, signatureVerify } from '@polkadot/util-crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
@@ -158,7 +159,7 @@ describe('PolkadotChainClient set_weights', () => {
 
   it('too fast: the pool refusal maps to the rate-limit sentence', async () => {
     const out = await client.setWeights(keySignerFromPair(keys.validator), SN53, [3], [1], 0n);
-    expect(out).toEqual({ ok: false, kind: 'pool', code: 'Custom:6', message: POOL_CUSTOM_TEXT[6]?.message });
+    expect(out).toEqual({ ok: false, kind: 'pool', code: 'Custom:6', message: POOL_CUSTOM_TEXT[6]?.message, extrinsicHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
   });
 
   it('no permit: ExtrinsicFailed NeuronNoValidatorPermit, in plain words', async () => {
@@ -194,6 +195,21 @@ describe('PolkadotChainClient registration', () => {
     expect(out).toMatchObject({ ok: true });
     expect(await client.freeBalance(keys.coldkey.address)).toBe(before - TAO);
     expect((await client.neuron(SN53, keys.stranger.address)).uid).toBe(5);
+  });
+
+  it('a payload-signing coldkey (browser wallet shape) registers through the client', async () => {
+    const pair = keys.coldkey;
+    const browserLike = {
+      address: pair.address,
+      sign: (): Uint8Array => {
+        throw new Error('a browser extension cannot sign raw bytes');
+      },
+      signPayload: (payload: SignerPayloadJSON) =>
+        Promise.resolve({ id: 1, ...client.api.registry.createType('ExtrinsicPayload', payload, { version: payload.version }).sign(pair) }),
+    };
+    const hotkey = new Keyring({ type: 'sr25519' }).addFromUri('//Engy//ViaBrowser').address;
+    expect(await client.burnedRegister(browserLike, SN53, hotkey)).toMatchObject({ ok: true });
+    expect((await client.neuron(SN53, hotkey)).uid).not.toBeNull();
   });
 
   it('already registered', async () => {

@@ -41,6 +41,24 @@ describe('KeySigner adapter', () => {
     await expect(signer.signPayload?.({ ...payload.toPayload(), address: '5C4hrfjw9DjXZTzV3MwzrrAr9P1MJhSrvWGWqi1eSuyUpnhM' })).rejects.toThrow(/asked to sign/);
   });
 
+  it('hands payload-signing KeySigners (browser wallets) their payload as it is', async () => {
+    const seen: unknown[] = [];
+    const browserLike = {
+      address: '5C4hrfjw9DjXZTzV3MwzrrAr9P1MJhSrvWGWqi1eSuyUpnhM',
+      sign: (): Uint8Array => {
+        throw new Error('extensions cannot sign raw bytes');
+      },
+      signPayload: (p: unknown) => {
+        seen.push(p);
+        return Promise.resolve({ id: 7, signature: '0x01ab' as const });
+      },
+    };
+    const signer = apiSignerFor(loadDevRuntime().registry, browserLike);
+    const payload = { address: browserLike.address, method: '0x0700' } as unknown as Parameters<NonNullable<typeof signer.signPayload>>[0];
+    expect(await signer.signPayload?.(payload)).toEqual({ id: 7, signature: '0x01ab' });
+    expect(seen).toEqual([payload]);
+  });
+
   it('refuses non-sr25519 pairs', async () => {
     await cryptoWaitReady();
     const ed = new Keyring({ type: 'ed25519' }).addFromUri('//Engy//Ed');
