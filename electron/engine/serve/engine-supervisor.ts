@@ -281,6 +281,8 @@ export class EngineSupervisor implements Disposable {
     this.registry?.remove(pid);
     if (this.proc.kind === 'running' && this.proc.pid === pid) this.proc = { kind: 'idle' };
     if (gen !== this.generation) return;
+    // Probes still in flight for the dead process must not act on what they bring back.
+    this.generation++;
     this.health.stop();
     this.scrape.stop();
     this.clearTimers();

@@ -95,6 +95,10 @@ describe('engine supervisor against the fake sglang (real child processes)', () 
     await waitFor(sup, (s) => s.status.state === 'ready' && s.status.restarts >= 1);
     expect(launches(hub)).toBeGreaterThanOrEqual(2);
     expect(seen.some((s) => s.status.state === 'crashed')).toBe(true);
+    // It crashes again: the next wait is longer (exponential: 150 ms +-20 %, then 300 ms +-20 %).
+    const again = await waitFor(sup, (s) => s.status.state === 'restarting' && s.status.restarts === 2);
+    if (again.status.state !== 'restarting') throw new Error('unreachable');
+    expect(again.status.nextRetryAt - again.status.since).toBeGreaterThan(restarting.status.nextRetryAt - restarting.status.since);
   });
 
   it('classifies an OOM at load, explains it, and does not loop', async () => {
