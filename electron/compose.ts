@@ -26,6 +26,9 @@ import { WalletController } from './engine/roles/wallet-controller.ts';
 import type { ChainPort } from './engine/chain/ports.ts';
 import { EarningsService } from './engine/earnings/earnings-service.ts';
 import { NotificationService } from './engine/notify/notification-service.ts';
+import { CheckpointService } from './engine/serve/checkpoint/checkpoint-service.ts';
+import { defaultCheckpointDir } from './engine/serve/checkpoint/checkpoint-folder.ts';
+import { minerModel } from './engine/lib/model-catalog.ts';
 import { minerAlerts, serveAlerts, validatorAlerts } from './engine/notify/alert-rules.ts';
 import { loadHotkeyAddress } from './engine/wallet/hotkey-address.ts';
 import { PINNED_MASTER_HOTKEY } from '../shared/settings.ts';
@@ -111,6 +114,20 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
   stack.add(hub.bind('validator', () => validating.snapshot(), (l) => validating.onDidChange(l)));
   const wallet = new WalletController({ settings, minerKeys, logs, openChain });
   stack.add(hub.bind('wallet', () => wallet.snapshot(), (l) => wallet.onDidChange(l)));
+  // The checkpoint the miner serves: the user's folder, or ours under the data dir. A folder change
+  // in Settings takes effect at the next start, like the other mining settings.
+  const spec = minerModel(settings.get().mining.modelId);
+  const checkpoint = stack.add(
+    new CheckpointService({
+      repo: spec.checkpoint,
+      dir: settings.get().mining.checkpointDir ?? defaultCheckpointDir(paths.checkpoints, spec.checkpoint),
+      publishedRoot: spec.modelRoot,
+      logger: logs.logger('checkpoint'),
+    }),
+  );
+  stack.add(hub.bind('checkpoint', () => checkpoint.snapshot(), (l) => checkpoint.onDidChange(l)));
+  void checkpoint.refresh().catch((e: unknown) => log.warn(`checkpoint check failed: ${(e as Error).message}`));
+
   const metrics = new EngyMetrics();
   const feeds = new SnapshotFeeds(metrics);
   stack.add(watchEventLoopLag((seconds) => metrics.setEventLoopLag(seconds)));
@@ -221,6 +238,15 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
     'history.requests': (req) => queryRequestHistory(db, req),
     'earnings.refresh': () => earnings.refresh(),
     'history.audits': (req) => querySelfAudits(db, req.limit),
+    'checkpoint.refresh': () => checkpoint.refresh(),
+    'checkpoint.download': () => {
+      void checkpoint.download();
+      return null;
+    },
+    'checkpoint.cancel': () => {
+      checkpoint.cancel();
+      return null;
+    },
   };
 
   log.info(`engine started (${opts.shell}, data dir ${paths.root}, network ${info.network})`);

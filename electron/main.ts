@@ -97,6 +97,11 @@ async function boot(): Promise<void> {
     log: e.logs.logger('updater'),
   });
   buildTray();
+  // The tray says what the miner is doing, so a glance at the panel bar answers "is it working?".
+  e.mining.onDidChange(() => {
+    const m = e.mining.minerSnapshot();
+    tray?.setToolTip(m ? `engy panel: miner ${m.phase.replace(/-/g, ' ')} (${m.legsLive}/${m.legsPlanned} legs)` : 'engy panel: not mining');
+  });
   if (updater) {
     const u = updater;
     e.settings.onDidChange((s) => u.setAutoUpdate(s.desktop.autoUpdate));

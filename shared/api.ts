@@ -42,6 +42,10 @@ export interface InvokeMap {
   'history.requests': { req: { outcome?: 'ok' | 'error' | 'cancelled'; limit?: number }; res: MinerRequestRecord[] };
   'earnings.refresh': { req: null; res: EarningsSnapshot };
   'history.audits': { req: { limit?: number }; res: SelfAuditRecord[] };
+  'checkpoint.refresh': { req: null; res: CheckpointSnapshot };
+  /** Starts or resumes the download and answers at once; progress arrives on the checkpoint topic. */
+  'checkpoint.download': { req: null; res: null };
+  'checkpoint.cancel': { req: null; res: null };
 }
 
 export type InvokeMethod = keyof InvokeMap;
@@ -67,6 +71,9 @@ export const INVOKE_METHODS: readonly InvokeMethod[] = [
   'history.requests',
   'earnings.refresh',
   'history.audits',
+  'checkpoint.refresh',
+  'checkpoint.download',
+  'checkpoint.cancel',
 ];
 
 /** The wallet as the UI sees it: addresses and statuses, never a secret. */

@@ -72,6 +72,9 @@ const CHECKS: { [M in InvokeMethod]: Check } = {
     password: (v) => typeof v === 'string' && v.length <= 1024,
   }),
   'earnings.refresh': isNull,
+  'checkpoint.refresh': isNull,
+  'checkpoint.download': isNull,
+  'checkpoint.cancel': isNull,
   'history.audits': only({ limit: int(1, 10_000) }),
   'history.requests': only({ outcome: oneOf('ok', 'error', 'cancelled'), limit: int(1, 10_000) }),
 };

@@ -23,6 +23,7 @@ import { detectRuntimes } from '../serve/runtime-detect.ts';
 import type { ServeFleet } from '../serve/serve-fleet.ts';
 import { createExternalFleet, createServeFleet, planLaunches } from '../serve/serve-setup.ts';
 import { trimModuleDir } from '../serve/trim-module.ts';
+import { defaultCheckpointDir } from '../serve/checkpoint/checkpoint-folder.ts';
 
 export interface MiningControllerDeps {
   settings: SettingsStore;
@@ -75,7 +76,7 @@ export class MiningController implements Disposable {
     const log = this.d.logs.logger('mining');
     if (s.role !== 'mine' && s.role !== 'both') throw new AppFailure('bad-request', 'Choose the Mine (or Both) role in Setup first.');
     const spec = minerModel(s.mining.modelId);
-    const checkpoint = s.mining.checkpointDir ?? join(this.d.paths.checkpoints, spec.checkpoint.replace('/', '--'));
+    const checkpoint = s.mining.checkpointDir ?? defaultCheckpointDir(this.d.paths.checkpoints, spec.checkpoint);
     if (!existsSync(join(checkpoint, 'config.json'))) {
       throw new AppFailure('checkpoint-incomplete', `No checkpoint at ${checkpoint}: download it in Setup > Checkpoint, or point Settings to your copy.`);
     }

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { Settings, SettingsPatch } from '../../../../shared/settings.ts';
-import { engineApi } from '../../stores/engine-store.ts';
+import { engineApi, useSnapshot } from '../../stores/engine-store.ts';
+import { CheckpointCard } from './checkpoint-card.tsx';
 
 const RUNTIMES = [
   { id: 'python', title: 'Python (sglang installed here)', text: 'The panel starts and supervises sglang from your Python environment or its own venv.' },
@@ -12,6 +13,7 @@ export function ServeStep({ settings }: { settings: Settings }) {
   const [url, setUrl] = useState(settings.mining.externalServeUrls.join(', '));
   const [dir, setDir] = useState(settings.mining.checkpointDir ?? '');
   const [error, setError] = useState<string | null>(null);
+  const checkpoint = useSnapshot('checkpoint');
   const save = async (patch: NonNullable<SettingsPatch['mining']>) => {
     const r = await engineApi().invoke('settings.update', { mining: patch });
     setError(r.ok ? null : r.error.message);
@@ -40,6 +42,7 @@ export function ServeStep({ settings }: { settings: Settings }) {
           Use this folder
         </button>
       </div>
+      {checkpoint && <CheckpointCard c={checkpoint} />}
       {error && <div className="error-box">{error}</div>}
     </div>
   );
