@@ -143,6 +143,29 @@ describe('checkpoint service', () => {
     }
   });
 
+  it('a cancelled download says it paused, and the next start completes it', async () => {
+    const hub = new HfHubDouble({ repo: REPO, files: FILES });
+    await hub.start();
+    const dir = mkdtempSync(join(tmpdir(), 'engy-ckpt-svc-'));
+    const svc = new CheckpointService({ repo: REPO, dir, publishedRoot: null, env: { HF_ENDPOINT: hub.url }, freeBytes: plenty });
+    try {
+      const sub = svc.onDidChange((s) => {
+        if (s.state === 'downloading') svc.cancel();
+      });
+      await svc.download();
+      await sub.dispose();
+      expect(svc.snapshot()).toMatchObject({ state: 'failed', identity: null });
+      expect(svc.snapshot().error).toMatch(/paused/);
+      expect(checkCheckpointFolder(dir).complete).toBe(false);
+      await svc.download();
+      expect(svc.snapshot()).toMatchObject({ state: 'complete', identity: identityOf(FILES), error: null });
+    } finally {
+      await svc.dispose();
+      await hub.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reports a failed download in words and keeps what it had', async () => {
     const hub = new HfHubDouble({ repo: REPO, files: FILES, token: 'secret-token' });
     await hub.start();
