@@ -223,10 +223,22 @@ export class EngineSupervisor implements Disposable {
     }
     const { child, pid } = started;
     this.registry?.add(pid, `--port ${spec.port}`);
+    // Judge the exit only once its output is fully read ('close'): the traceback that names the
+    // cause is often still in the pipe when 'exit' fires. Killing the group first makes sure no
+    // surviving child keeps the pipes open; the timer covers one that somehow still does.
     const exited = new Promise<void>((resolve) => {
       child.once('exit', (code, signal) => {
-        this.onExit(gen, pid, code, signal);
-        resolve();
+        signalGroup(pid, 'SIGKILL');
+        let done = false;
+        const finish = (): void => {
+          if (done) return;
+          done = true;
+          clearTimeout(timer);
+          this.onExit(gen, pid, code, signal);
+          resolve();
+        };
+        const timer = setTimeout(finish, 2_000);
+        child.once('close', finish);
       });
     });
     child.on('error', (e) => this.log.error(`engine ${this.index} process error: ${e.message}`));
