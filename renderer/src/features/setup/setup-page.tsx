@@ -53,6 +53,7 @@ export function SetupPage() {
   const settings = useSnapshot('settings');
   const hw = useSnapshot('hardware');
   const wallet = useSnapshot('wallet');
+  const checkpoint = useSnapshot('checkpoint');
   const go = useUi((s) => s.go);
   const [open, setOpen] = useState<string | null>(null);
   const role = settings?.role ?? null;
@@ -60,7 +61,8 @@ export function SetupPage() {
   const validating = role === 'validate' || role === 'both';
   const hotkeyChosen = Boolean(settings?.wallet.name && settings.wallet.hotkey);
   const reg = wallet?.registration ?? null;
-  const serveReady = settings ? settings.mining.runtime !== null && (settings.mining.runtime !== 'external' || settings.mining.externalServeUrls.length > 0) : false;
+  // The tokenizer and chat template come from the checkpoint folder, so even an external serve needs it here.
+  const serveReady = settings ? settings.mining.runtime !== null && (settings.mining.runtime !== 'external' || settings.mining.externalServeUrls.length > 0) && checkpoint?.state === 'complete' : false;
   const stages: Stage[] = withCurrent([
     { id: 'role', title: 'Role', state: role ? 'done' : 'todo', detail: role ? `This machine will ${role === 'both' ? 'mine and validate' : role}.` : 'Choose what this machine does.', body: <RolePicker role={role} /> },
     {
@@ -71,7 +73,7 @@ export function SetupPage() {
       body: <HardwarePanel />,
     },
     ...(mining && settings
-      ? [{ id: 'serve', title: 'Serve runtime and checkpoint', state: serveReady ? ('done' as const) : ('todo' as const), detail: serveReady ? `Runtime: ${settings.mining.runtime}${settings.mining.checkpointDir ? `, checkpoint ${settings.mining.checkpointDir}` : ''}.` : 'Pick how sglang runs: Python, Docker, or a serve you already run.', body: <ServeStep settings={settings} /> }]
+      ? [{ id: 'serve', title: 'Serve runtime and checkpoint', state: serveReady ? ('done' as const) : ('todo' as const), detail: serveReady ? `Runtime: ${settings.mining.runtime}; checkpoint complete.` : settings.mining.runtime === null ? 'Pick how sglang runs: Python, Docker, or a serve you already run.' : `Runtime: ${settings.mining.runtime}. The checkpoint is ${checkpoint?.state ?? 'not checked yet'}: download it or point to your copy.`, body: <ServeStep settings={settings} /> }]
       : []),
     { id: 'hotkey', title: 'Hotkey', state: hotkeyChosen ? 'done' : 'todo', detail: hotkeyChosen ? `${settings!.wallet.name}/${settings!.wallet.hotkey}` : 'Choose a btcli wallet hotkey or create one.', body: wallet && settings ? <HotkeyStep wallet={wallet} settings={settings} /> : null },
     ...(mining && wallet
