@@ -7,6 +7,7 @@ import { composeEngine, type Engine } from './compose.ts';
 import { bindIpcTransport, replaySnapshots } from './transport/ipc-transport.ts';
 import { createMainWindow, isTrustedRendererUrl } from './window.ts';
 import { createUpdater } from './updater.ts';
+import { electronSecretBox } from './safe-storage-box.ts';
 import type { UpdateController } from './update-controller.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -71,7 +72,7 @@ function buildTray(): void {
 }
 
 async function boot(): Promise<void> {
-  engine = await composeEngine({ dataDir: app.getPath('userData'), shell: 'electron' });
+  engine = await composeEngine({ dataDir: app.getPath('userData'), shell: 'electron', secretBox: electronSecretBox });
   const log = engine.logs.logger('desktop');
   bindIpcTransport(ipcMain, engine.table, engine.hub, () => BrowserWindow.getAllWindows().map((w) => w.webContents), (url) => isTrustedRendererUrl(url, rendererDir));
   const applyLoginItem = () => app.setLoginItemSettings({ openAtLogin: engine!.settings.get().desktop.runAtLogin });
