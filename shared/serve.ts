@@ -133,6 +133,8 @@ export interface ServeSnapshot {
   runtime: ServeRuntimeKind;
   engines: EngineSnapshot[];
   gpus: GpuSeries[];
+  /** Why GPU sampling is not working (nvidia-smi missing or failing), else null. */
+  gpuError: string | null;
   /** MAX_INFLIGHT the miner may declare, from the plan. */
   maxInflight: number;
 }

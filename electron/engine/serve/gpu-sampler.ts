@@ -52,7 +52,11 @@ export class GpuSampler {
       csv = await exec(this.opts.bin ?? 'nvidia-smi', [`--query-gpu=${GPU_QUERY_FIELDS.join(',')}`, '--format=csv,noheader,nounits'], 10_000);
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
-      this.lastError = err.code === 'ENOENT' ? 'nvidia-smi is not installed' : (err.message.split('\n')[0] ?? 'nvidia-smi failed');
+      const said = err.code === 'ENOENT' ? 'nvidia-smi is not installed' : (err.message.split('\n')[0] ?? 'nvidia-smi failed');
+      if (said !== this.lastError) {
+        this.lastError = said;
+        this.changes.fire(this.snapshot());
+      }
       return;
     }
     this.lastError = null;

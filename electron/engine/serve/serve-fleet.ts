@@ -60,6 +60,7 @@ export class ServeFleet implements Disposable {
       runtime: this.runtime,
       engines: this.engines.map((e) => e.snapshot()),
       gpus: this.gpus ? this.gpus.snapshot() : [],
+      gpuError: this.gpus?.lastError ?? null,
       maxInflight: this.maxInflight,
     };
   }

@@ -70,9 +70,21 @@ describe('serve fleet', () => {
     expect(withGpus.gpus[0]!.points[0]!.memoryTotalMiB).toBeGreaterThan(20000);
     expect(withGpus.version).toBeGreaterThan(0);
     expect(withGpus.maxInflight).toBe(48);
+    expect(withGpus.gpuError).toBeNull();
     const pids = snap.engines.map((e) => e.status.pid!);
     await fleet.stop();
     for (const pid of pids) expect(pidAlive(pid)).toBe(false);
+  });
+});
+
+describe('GPU sampler', () => {
+  it('says why there are no GPU samples when nvidia-smi is missing', async () => {
+    const sampler = new GpuSampler({ bin: '/nonexistent/nvidia-smi' });
+    const fleet = createExternalFleet([], 0, { gpuSampler: sampler });
+    await sampler.sample();
+    expect(fleet.snapshot().gpus).toEqual([]);
+    expect(fleet.snapshot().gpuError).toBe('nvidia-smi is not installed');
+    await fleet.dispose();
   });
 });
 
