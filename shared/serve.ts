@@ -134,7 +134,7 @@ export interface ServeSnapshot {
   engines: EngineSnapshot[];
   gpus: GpuSeries[];
   /** Why GPU sampling is not working (nvidia-smi missing or failing), else null. */
-  gpuError: string | null;
+  gpuError?: string | null;
   /** MAX_INFLIGHT the miner may declare, from the plan. */
   maxInflight: number;
 }
