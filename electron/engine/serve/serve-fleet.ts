@@ -11,18 +11,20 @@ export interface ServeFleetOptions {
   gpuSampler?: GpuSampler | null;
 }
 
-/** An engine is settled for the start sequence once it serves, or once it cannot. */
+/**
+ * An engine is settled for the start sequence once it serves, or once it has failed at least once:
+ * one that crash-loops must not hold back the engines after it (they have their own GPUs).
+ */
 function settled(s: EngineSnapshot): boolean {
   switch (s.status.state) {
     case 'ready':
     case 'degraded':
     case 'failed':
     case 'stopped':
-      return true;
-    // A crash is followed at once by a restart (or a failure): wait for that.
     case 'crashed':
-    case 'starting':
     case 'restarting':
+      return true;
+    case 'starting':
     case 'stopping':
       return false;
   }

@@ -77,6 +77,28 @@ describe('serve fleet', () => {
   });
 });
 
+describe('serve fleet start order', () => {
+  it('does not let a crash-looping engine hold back the next one', async () => {
+    const plan: ServePlan = {
+      modelId: 'qwen3.6-35b-a3b',
+      engines: [
+        enginePlan({ index: 0, gpuIndices: [0], tp: 1, env: {}, extraArgs: ['--fail', 'warmup'] }),
+        enginePlan({ index: 1, gpuIndices: [1], tp: 1, env: {}, extraArgs: [] }),
+      ],
+      maxInflight: 48,
+      rationale: [],
+    };
+    const specs = await planLaunches(plan, { modelPath: CHECKPOINT, target: { kind: 'python', python: FAKE_PYTHON }, trimDir: null, basePort: 20000 + Math.floor(Math.random() * 20000) });
+    const fleet = createServeFleet(plan, specs, null, { env: fakeEnv(), timings: { ...FAST, backoff: { initialMs: 5_000, maxMs: 5_000 } } });
+    cleanups.push(() => fleet.dispose());
+    fleet.start();
+    await fleet.whenStarted();
+    const s = fleet.snapshot();
+    expect(s.engines[0]!.status.state).toBe('restarting');
+    expect(s.engines[1]!.status.state).toBe('ready');
+  });
+});
+
 describe('GPU sampler', () => {
   it('says why there are no GPU samples when nvidia-smi is missing', async () => {
     const sampler = new GpuSampler({ bin: '/nonexistent/nvidia-smi' });
