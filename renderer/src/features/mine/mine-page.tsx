@@ -117,7 +117,7 @@ export function MinePage() {
               <dl className="kv">
                 <dt>Audited</dt>
                 <dd>
-                  {miner.audit.audited} ({miner.audit.failures} failed to run)
+                  {miner.audit.audited} ({miner.audit.failures} failed to run, {miner.audit.skipped} skipped)
                 </dd>
                 <dt>Last score</dt>
                 <dd>{miner.audit.lastScore === null ? '—' : miner.audit.lastScore.toFixed(3)}</dd>
@@ -128,6 +128,9 @@ export function MinePage() {
                 <dt>Cheat threshold</dt>
                 <dd>{miner.audit.threshold.toFixed(2)} (honest FP8 scores ~0.2)</dd>
               </dl>
+              {miner.audit.skipped > 0 && miner.audit.audited === 0 && (
+                <p className="small muted">Skipped audits: the serve's prefix cache still holds those requests, so a re-run returns no fresh activations. A second engine audits the first one's requests.</p>
+              )}
               {miner.audit.warning && <div className="error-box">{miner.audit.warning}</div>}
             </section>
           </div>
