@@ -24,6 +24,7 @@ import type { ServeFleet } from '../serve/serve-fleet.ts';
 import { createExternalFleet, createServeFleet, planLaunches } from '../serve/serve-setup.ts';
 import { trimModuleDir } from '../serve/trim-module.ts';
 import { defaultCheckpointDir } from '../serve/checkpoint/checkpoint-folder.ts';
+import { ProcessRegistry } from '../serve/process-registry.ts';
 
 export interface MiningControllerDeps {
   settings: SettingsStore;
@@ -83,7 +84,11 @@ export class MiningController implements Disposable {
     if (!this.d.minerKeys.status().present) throw new AppFailure('miner-key-missing', 'Paste your miner key (from provider.engy.ai, bound to your hotkey) in Setup > Miner key.');
     const report = await this.d.hardware.get();
     const gpuSampler = this.d.simulated || report.nvidiaSmi !== 'ok' ? null : new GpuSampler();
-    const services = { logHub: this.d.logs, gpuSampler };
+    // Serves a crashed app left running would hold the VRAM and the ports: end them first.
+    const registry = new ProcessRegistry(join(this.d.paths.root, 'serve', 'engines.json'));
+    const reaped = await registry.reapLeftovers();
+    if (reaped.length > 0) log.warn(`ended ${reaped.length} serve process group(s) left running by an earlier run (pids ${reaped.join(', ')})`);
+    const services = { logHub: this.d.logs, gpuSampler, registry };
     let fleet: ServeFleet;
     let maxInflight: number;
     if (s.mining.runtime === 'external') {
