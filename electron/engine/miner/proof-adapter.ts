@@ -37,7 +37,9 @@ function summarise(checks: ChunkVerification[], topk: number): ProofVerifyResult
 function poolSession(pool: ProofPool, kind: 'json' | 'sse'): BodyParseSession {
   const job = pool.openParse({ format: kind, prove: null });
   return {
-    push: (chunk) => job.push(chunk),
+    // A plain Uint8Array view: ParseJob copies with slice(), which on a Buffer would be a view
+    // of the socket's (or Buffer pool's) memory and could not be transferred.
+    push: (chunk) => job.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)),
     ready: () => job.ready(),
     discard: () => job.abort(),
     end: async () => fromBody((await job.end()).body),
