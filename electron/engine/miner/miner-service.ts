@@ -250,14 +250,18 @@ export class MinerService implements Disposable {
     this.o.onEvent?.(line);
   }
 
-  /** Snapshots are coalesced per tick: a burst of leg events publishes once. */
+  /**
+   * Snapshots are coalesced: a burst of leg events or request outcomes publishes once per
+   * ~100 ms, so heavy traffic does not recompute the statistics per frame.
+   */
   private changed(): void {
     if (this.pendingEmit) return;
     this.pendingEmit = true;
-    queueMicrotask(() => {
+    const t = setTimeout(() => {
       this.pendingEmit = false;
       this.version += 1;
       this.changes.fire(this.snapshot());
-    });
+    }, 100);
+    t.unref();
   }
 }

@@ -11,12 +11,12 @@ export class StartStagger {
     this.now = now;
   }
 
-  /** Resolves when this caller may start: at once for the first, then one gap after the previous. */
-  turn(): Promise<void> {
+  /** Resolves (with the ms waited) when this caller may start: at once for the first, then one gap after the previous. */
+  turn(): Promise<number> {
     const t = this.now();
     const at = Math.max(t, this.next);
     this.next = at + this.gapMs;
     const wait = at - t;
-    return wait <= 0 ? Promise.resolve() : new Promise((r) => setTimeout(r, wait));
+    return wait <= 0 ? Promise.resolve(0) : new Promise((r) => setTimeout(() => r(wait), wait));
   }
 }
