@@ -134,8 +134,9 @@ export class LegConnection {
     } catch {
       this.ws.terminate();
     }
-    // Do not wait for the peer's close frame to free the leg's bookkeeping.
-    this.after(2000, () => this.ws.terminate());
+    // Do not wait for the peer's close frame to free the leg's bookkeeping; drop the socket
+    // if the peer never answers the close (this timer outlives finishClose's clearing).
+    setTimeout(() => this.ws.terminate(), 2000).unref();
     this.finishClose(reason);
   }
 
