@@ -90,6 +90,9 @@ export function MinePage() {
                 {miner.legsLive} of {miner.legsPlanned} legs live · worker {miner.workerName ?? '—'}
               </span>
             </div>
+            {(miner.phase === 'probing' || miner.phase === 'active') && (
+              <p className="small muted">The gateway does not tell a miner when it turns active: probing vs active is estimated from the traffic it sends.</p>
+            )}
             {miner.legsWarning && <div className="error-box">{miner.legsWarning}</div>}
             <Legs m={miner} />
             <div className={`badge ${miner.forecast.status === 'on-track' ? 'ok' : miner.forecast.status === 'no-data' ? 'neutral' : miner.forecast.status === 'at-risk' ? 'warn' : 'bad'}`} data-testid="gate-forecast">
