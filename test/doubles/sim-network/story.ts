@@ -66,7 +66,7 @@ export function runStory(net: SimulatedNetwork, o: StoryOptions): RunningStory {
   const atStart = lastUpdate();
   let seenUpdate = atStart;
   let seenSubmission = o.validator?.()?.recentSubmissions[0]?.at ?? 0;
-  const watch = setInterval(() => {
+  const observe = () => {
     // With the app's validator at hand, say what it submitted (fresh or cached, landed or refused).
     const sub = o.validator?.()?.recentSubmissions[0];
     if (sub && sub.at !== seenSubmission) {
@@ -77,7 +77,8 @@ export function runStory(net: SimulatedNetwork, o: StoryOptions): RunningStory {
     if (now === seenUpdate) return;
     seenUpdate = now;
     if (!o.validator) say(`validator weights landed on chain at block ${now}`);
-  }, 500);
+  };
+  const watch = setInterval(observe, 500);
 
   const script = async () => {
     step('network-up', `chain ${net.chain.url}, provider ${net.provider.url}, gateway ${net.gateway.url}; epochs every ${Math.round(net.epochMs / 1000)} s`);
@@ -97,14 +98,21 @@ export function runStory(net: SimulatedNetwork, o: StoryOptions): RunningStory {
     await until(() => net.epochs.length >= outageAt, 10 * net.epochMs);
     const landedBefore = lastUpdate();
     // Let the validator land epoch 3 first, so the cache it falls back on is the newest.
-    await until(() => lastUpdate() !== landedBefore, net.epochMs);
+    const landedOutageEpoch = () => (o.validator ? (o.validator()?.recentSubmissions.find((x) => x.ok)?.epochIndex ?? 0) >= outageAt : lastUpdate() !== landedBefore);
+    await until(landedOutageEpoch, net.epochMs);
+    observe();
     await net.provider.refuse();
     const outageStart = Date.now();
     const landedAtOutage = lastUpdate();
     step('provider-outage', `the provider stops answering at epoch ${net.epochs.length}: the validator keeps resubmitting its cached vector on its cadence`);
     // At least 1.5 epochs, and until a cached resubmission landed (the validator's pre-gate is wall-clock paced).
-    await until(() => Date.now() - outageStart >= 1.5 * net.epochMs && lastUpdate() !== landedAtOutage, o.maxOutageMs ?? 6 * 60_000);
-    if (lastUpdate() !== landedAtOutage) say(`during the outage the validator resubmitted the cached vector (block ${lastUpdate()})`);
+    const resubmitted = () => {
+      const sub = o.validator?.()?.recentSubmissions[0];
+      return o.validator ? sub !== undefined && sub.ok && sub.kind === 'cached' && sub.at >= outageStart : lastUpdate() !== landedAtOutage;
+    };
+    await until(() => Date.now() - outageStart >= 1.5 * net.epochMs && resubmitted(), o.maxOutageMs ?? 6 * 60_000);
+    observe();
+    if (resubmitted()) say(`during the outage the validator kept the subnet's weights alive from its cache (block ${lastUpdate()})`);
     await net.provider.resume();
     step('provider-recovers', `the provider answers again after ${Math.round((Date.now() - outageStart) / 1000)} s; the next epoch submits at once`);
     const n = net.epochs.length;
