@@ -27,6 +27,7 @@ import type { ChainPort } from './engine/chain/ports.ts';
 import { EarningsService } from './engine/earnings/earnings-service.ts';
 import { NotificationService } from './engine/notify/notification-service.ts';
 import { CheckpointService } from './engine/serve/checkpoint/checkpoint-service.ts';
+import { CheckpointFollower } from './engine/roles/checkpoint-follower.ts';
 import { defaultCheckpointDir } from './engine/serve/checkpoint/checkpoint-folder.ts';
 import { minerModel } from './engine/lib/model-catalog.ts';
 import { minerAlerts, serveAlerts, validatorAlerts } from './engine/notify/alert-rules.ts';
@@ -114,19 +115,14 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
   stack.add(hub.bind('validator', () => validating.snapshot(), (l) => validating.onDidChange(l)));
   const wallet = new WalletController({ settings, minerKeys, logs, openChain });
   stack.add(hub.bind('wallet', () => wallet.snapshot(), (l) => wallet.onDidChange(l)));
-  // The checkpoint the miner serves: the user's folder, or ours under the data dir. A folder change
-  // in Settings takes effect at the next start, like the other mining settings.
+  // The checkpoint the miner serves: the user's folder, or ours under the data dir; it follows Settings.
   const spec = minerModel(settings.get().mining.modelId);
+  const checkpointDir = () => settings.get().mining.checkpointDir ?? defaultCheckpointDir(paths.checkpoints, spec.checkpoint);
   const checkpoint = stack.add(
-    new CheckpointService({
-      repo: spec.checkpoint,
-      dir: settings.get().mining.checkpointDir ?? defaultCheckpointDir(paths.checkpoints, spec.checkpoint),
-      publishedRoot: spec.modelRoot,
-      logger: logs.logger('checkpoint'),
-    }),
+    new CheckpointFollower(checkpointDir(), (dir) => new CheckpointService({ repo: spec.checkpoint, dir, publishedRoot: spec.modelRoot, logger: logs.logger('checkpoint') }), log),
   );
+  stack.add(settings.onDidChange(() => checkpoint.follow(checkpointDir())));
   stack.add(hub.bind('checkpoint', () => checkpoint.snapshot(), (l) => checkpoint.onDidChange(l)));
-  void checkpoint.refresh().catch((e: unknown) => log.warn(`checkpoint check failed: ${(e as Error).message}`));
 
   const metrics = new EngyMetrics();
   const feeds = new SnapshotFeeds(metrics);
@@ -238,13 +234,13 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
     'history.requests': (req) => queryRequestHistory(db, req),
     'earnings.refresh': () => earnings.refresh(),
     'history.audits': (req) => querySelfAudits(db, req.limit),
-    'checkpoint.refresh': () => checkpoint.refresh(),
+    'checkpoint.refresh': () => checkpoint.current.refresh(),
     'checkpoint.download': () => {
-      void checkpoint.download();
+      void checkpoint.current.download();
       return null;
     },
     'checkpoint.cancel': () => {
-      checkpoint.cancel();
+      checkpoint.current.cancel();
       return null;
     },
   };
