@@ -37,9 +37,10 @@ function summarise(checks: ChunkVerification[], topk: number): ProofVerifyResult
 function poolSession(pool: ProofPool, kind: 'json' | 'sse'): BodyParseSession {
   const job = pool.openParse({ format: kind, prove: null });
   return {
-    // A plain Uint8Array view: ParseJob copies with slice(), which on a Buffer would be a view
-    // of the socket's (or Buffer pool's) memory and could not be transferred.
-    push: (chunk) => job.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)),
+    // ParseJob copies the chunk (the socket may reuse its Buffer). False past the pool's
+    // high-water mark: the caller then awaits ready() before reading more (postGenerate pauses
+    // the socket), so a fast localhost body cannot pile up in the worker's queue.
+    push: (chunk) => job.push(chunk),
     ready: () => job.ready(),
     discard: () => job.abort(),
     end: async () => fromBody((await job.end()).body),
@@ -68,7 +69,8 @@ function parserSession(kind: 'json' | 'sse'): BodyParseSession {
 
 function fromBody(b: GenerateBody): GenerateCallParse {
   if (b.serveError !== null) throw new Error(`serve error: ${b.serveError}`);
-  if (!b.hiddenStatesPresent) throw new Error(NO_HIDDEN_STATES_MESSAGE);
+  // No rows at all for the tokens generated: the key missing, or present but emptied (PROTOCOL 4.5).
+  if (!b.hiddenStatesPresent || (b.rows.rowCount === 0 && b.outputTokenIds.length > 0)) throw new Error(NO_HIDDEN_STATES_MESSAGE);
   const h = b.rows.hiddenSize;
   // Views into the parser's one buffer: no copy per row.
   const rows = Array.from({ length: b.rows.rowCount }, (_, i) => b.rows.data.subarray(i * h, (i + 1) * h));

@@ -246,10 +246,16 @@ export class ParseJob {
     this.result.catch(() => undefined);
   }
 
-  /** Sends a chunk (copied: the caller keeps its buffer). False once over the high-water mark. */
+  /**
+   * Sends a chunk (copied: the caller keeps its buffer). False once over the high-water mark:
+   * then await ready() before the next push.
+   */
   push(chunk: Uint8Array): boolean {
     if (this.closed) return false;
-    const copy = chunk.slice();
+    // A copy into a fresh ArrayBuffer of its own, whatever the chunk is: Buffer#slice() returns a
+    // view (of a socket's or of Node's shared Buffer pool memory), which must not be transferred.
+    const copy = new Uint8Array(chunk.byteLength);
+    copy.set(chunk);
     this.inFlight += copy.byteLength;
     this.post({ type: 'chunk', id: this.id, bytes: copy }, [copy.buffer]);
     return this.inFlight < this.highWater;

@@ -48,6 +48,33 @@ describe('ProofPool (real worker threads)', () => {
     expect(got.body.rows.rowCount).toBe(4);
   });
 
+  it('copies chunks from Node Buffers (pooled, reused, or over their own memory) before transferring them', async () => {
+    const b = buildBody({ hidden: 16, prefillRows: 2, decodeRows: 6, prefillShape: 'flat', seed: 5 });
+    const body = Buffer.from(b.json, 'utf8');
+    const job = pool.openParse({ prove: null });
+    const scratch = Buffer.allocUnsafe(64); // from Node's shared pool, reused for every chunk
+    const own = Buffer.allocUnsafeSlow(64); // a whole ArrayBuffer of its own: must not be detached
+    let i = 0;
+    for (let n = 0; i < body.length; n++) {
+      const part = body.subarray(i, i + 64);
+      i += part.length;
+      let chunk: Buffer;
+      if (n % 3 === 0) chunk = Buffer.from(part.toString('latin1'), 'latin1'); // small: shares the pool
+      else if (n % 3 === 1) chunk = scratch.subarray(0, part.copy(scratch));
+      else chunk = own.subarray(0, part.copy(own));
+      if (n % 3 !== 2) expect(chunk.buffer.byteLength).toBeGreaterThan(chunk.byteLength); // a view into a larger pool
+      if (!job.push(chunk)) await job.ready();
+      // The caller keeps its buffer: still readable, and free to reuse at once.
+      expect(chunk.equals(part)).toBe(true);
+      chunk.fill(0x20);
+    }
+    const got = await job.end();
+    expect(got.body.rows.rowCount).toBe(7);
+    expect(Array.from(got.body.rows.data)).toEqual(Array.from(b.expectedRows));
+    expect(got.body.text).toBe('Hello, "world" \\ ünïcødé 😀 done');
+    expect(got.body.outputTokenIds).toEqual(b.tokenIds);
+  });
+
   it('lets a job be aborted mid-body', async () => {
     const job = pool.openParse();
     job.push(enc.encode('{"text":"x","meta_info":{"hidden_states":[[1,'));

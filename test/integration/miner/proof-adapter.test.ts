@@ -1,0 +1,51 @@
+// The miner's binding to the proof engine: backpressure from the worker pool, Buffers from the
+// socket, and the "no hidden states" answer for a body with no rows.
+import { afterAll, describe, expect, it } from 'vitest';
+import { NO_HIDDEN_STATES_MESSAGE, ProofPool } from '../../../electron/engine/proof/index.ts';
+import { createProofPort } from '../../../electron/engine/miner/proof-adapter.ts';
+import type { ProofPort } from '../../../electron/engine/miner/proof-port.ts';
+import { buildBody } from '../../helpers/generate-bodies.ts';
+
+const pool = new ProofPool({ size: 1, highWaterBytes: 256 });
+afterAll(() => pool.dispose());
+
+const ports: [string, ProofPort][] = [
+  ['worker pool', createProofPort(pool)],
+  ['calling thread', createProofPort()],
+];
+
+describe.each(ports)('proof adapter (%s)', (name, port) => {
+  it('parses a body pushed as reused socket-like Buffers, waiting for ready() whenever push says so', async () => {
+    const b = buildBody({ hidden: 64, prefillRows: 3, decodeRows: 20, prefillShape: 'trimmed', seed: 11 });
+    const body = Buffer.from(b.json, 'utf8');
+    const session = port.openBodyParser('json');
+    const scratch = Buffer.allocUnsafe(100); // pooled, and reused like a socket's buffer
+    let refused = 0;
+    for (let i = 0; i < body.length; i += 100) {
+      const chunk = scratch.subarray(0, body.copy(scratch, 0, i, i + 100));
+      if (!session.push(chunk)) {
+        refused++;
+        await session.ready();
+      }
+      scratch.fill(0);
+    }
+    if (name === 'worker pool') expect(refused).toBeGreaterThan(0);
+    const got = await session.end();
+    expect(got.outputIds).toEqual(b.tokenIds);
+    expect(got.rows).toHaveLength(21);
+    expect(Array.from(got.rows[20]!)).toEqual(Array.from(b.expectedRows.subarray(20 * 64)));
+  });
+
+  it('says "no hidden states" when the key is missing, and when it holds no rows for the tokens', async () => {
+    const bodies = [
+      '{"text":"hi","meta_info":{"finish_reason":{"type":"length","length":2},"output_token_logprobs":[[0,5,null],[0,6,null]]}}',
+      '{"text":"hi","meta_info":{"finish_reason":{"type":"length","length":2},"output_token_logprobs":[[0,5,null],[0,6,null]],"hidden_states":[]}}',
+      '{"text":"hi","meta_info":{"finish_reason":{"type":"length","length":2},"output_token_logprobs":[[0,5,null],[0,6,null]],"hidden_states":[[],[]]}}',
+    ];
+    for (const text of bodies) {
+      const session = port.openBodyParser('json');
+      session.push(Buffer.from(text));
+      await expect(session.end()).rejects.toThrow(NO_HIDDEN_STATES_MESSAGE);
+    }
+  });
+});
