@@ -90,7 +90,10 @@ export interface SnapshotTopics {
   settings: Settings;
   serve: ServeSnapshot | null;
   checkpoint: CheckpointSnapshot | null;
+  /** The first gateway worker (the Mine page's default view). */
   miner: MinerSnapshot | null;
+  /** Every gateway worker: one per managed engine, one for an external serve. */
+  miners: MinerSnapshot[];
   validator: ValidatorSnapshot | null;
   wallet: WalletView;
   earnings: EarningsSnapshot;

@@ -31,6 +31,8 @@ export const DEFAULT_MODEL = 'qwen3.6-35b-a3b';
 export interface MinerServiceOptions {
   gatewayUrl: string;
   serveUrls: string[];
+  /** Serves the self-audit may re-run a request on (default `serveUrls`): another engine's has no prefix cache of it. */
+  auditServeUrls?: string[];
   checkpointDir: string;
   model: string;
   maxInflight: number;
@@ -119,7 +121,7 @@ export class MinerService implements Disposable {
     this.auditor = o.audit
       ? new SelfAuditor({
           proof: o.proof, agent: agents.generate, log: o.log, sampleRate: o.audit.sampleRate, minIntervalMs: o.audit.minIntervalMs,
-          maxRows: o.audit.maxRows ?? 16_384, serveUrls: o.serveUrls, onChange: () => this.changed(),
+          maxRows: o.audit.maxRows ?? 16_384, serveUrls: o.auditServeUrls ?? o.serveUrls, onChange: () => this.changed(),
           onResult: (rid, score, chunks, error) => this.records.addAudit(this.clock.now(), rid, score, chunks, error),
         })
       : null;

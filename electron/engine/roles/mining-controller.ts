@@ -1,5 +1,6 @@
 // "Start mining" end to end: the serve (managed or external) comes up first, then the miner
-// dials the gateway. Stopping closes the legs before the serve goes away.
+// dials the gateway: one worker per managed engine, started ~15 s apart as each engine serves;
+// one worker over every URL of an external serve. Stopping closes the legs before the serve goes away.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MinerSnapshot } from '../../../shared/miner.ts';
@@ -19,9 +20,11 @@ import { MinerService } from '../miner/miner-service.ts';
 import { createProofPort } from '../miner/proof-adapter.ts';
 import { GpuSampler } from '../serve/gpu-sampler.ts';
 import { PINNED_DOCKER_IMAGE } from '../serve/launch-plan.ts';
-import { detectRuntimes } from '../serve/runtime-detect.ts';
+import { detectRuntimes, type DetectRuntimesOptions } from '../serve/runtime-detect.ts';
 import type { ServeFleet } from '../serve/serve-fleet.ts';
-import { createExternalFleet, createServeFleet, planLaunches } from '../serve/serve-setup.ts';
+import { createExternalFleet, createServeFleet, planLaunches, type FleetServices } from '../serve/serve-setup.ts';
+import { StartStagger } from '../miner/start-stagger.ts';
+import { MinerWorkers, planWorkers } from './miner-workers.ts';
 import { trimModuleDir } from '../serve/trim-module.ts';
 import { defaultCheckpointDir } from '../serve/checkpoint/checkpoint-folder.ts';
 import { ProcessRegistry } from '../serve/process-registry.ts';
@@ -36,11 +39,17 @@ export interface MiningControllerDeps {
   versions: Record<string, string>;
   /** Simulated network: no GPU sampling (there is no GPU), faster self-audits. */
   simulated: boolean;
+  /** Tests: where to look for Python and Docker, the serves' environment and timings, the gap between workers' starts. */
+  overrides?: {
+    runtimes?: Omit<DetectRuntimesOptions, 'dataDir'>;
+    fleet?: Pick<FleetServices, 'env' | 'timings'>;
+    staggerMs?: number;
+  };
 }
 
 export class MiningController implements Disposable {
   private fleet: ServeFleet | null = null;
-  private miner: MinerService | null = null;
+  private workers: MinerWorkers | null = null;
   private subs: Disposable[] = [];
   private readonly changes = new Emitter<void>();
   readonly onDidChange = this.changes.event;
@@ -55,17 +64,23 @@ export class MiningController implements Disposable {
     return this.fleet?.snapshot() ?? null;
   }
 
+  /** The first worker's snapshot (the Mine page's default view). */
   minerSnapshot(): MinerSnapshot | null {
-    return this.miner?.snapshot() ?? null;
+    return this.workers?.miners[0]?.snapshot() ?? null;
   }
 
-  /** True while requests are in flight: the updater waits for this to clear. */
+  /** Every worker's snapshot, in engine order. */
+  minerSnapshots(): MinerSnapshot[] {
+    return this.workers?.snapshots() ?? [];
+  }
+
+  /** True while requests are in flight on any worker: the updater waits for this to clear. */
   busy(): boolean {
-    return (this.miner?.snapshot().stats.inflight ?? 0) > 0;
+    return this.workers?.busy() ?? false;
   }
 
   async start(): Promise<void> {
-    if (this.miner || this.starting) return;
+    if (this.workers || this.starting) return;
     this.starting = this.doStart().finally(() => {
       this.starting = null;
     });
@@ -88,16 +103,14 @@ export class MiningController implements Disposable {
     const registry = new ProcessRegistry(join(this.d.paths.root, 'serve', 'engines.json'));
     const reaped = await registry.reapLeftovers();
     if (reaped.length > 0) log.warn(`ended ${reaped.length} serve process group(s) left running by an earlier run (pids ${reaped.join(', ')})`);
-    const services = { logHub: this.d.logs, gpuSampler, registry };
+    const services = { logHub: this.d.logs, gpuSampler, registry, ...this.d.overrides?.fleet };
     let fleet: ServeFleet;
-    let maxInflight: number;
     if (s.mining.runtime === 'external') {
       if (s.mining.externalServeUrls.length === 0) throw new AppFailure('bad-request', 'Add the URL of your running sglang serve (Settings > Mining), e.g. http://127.0.0.1:30000.');
-      maxInflight = s.mining.maxInflightOverride ?? report.plan?.maxInflight ?? 24;
-      fleet = createExternalFleet(s.mining.externalServeUrls, maxInflight, services);
+      fleet = createExternalFleet(s.mining.externalServeUrls, s.mining.maxInflightOverride ?? report.plan?.maxInflight ?? 24, services);
     } else {
       if (!report.plan) throw new AppFailure('hardware-unsupported', 'This hardware has no serve plan: see Setup > Hardware for why. An external serve can still be used.');
-      const runtimes = await detectRuntimes({ dataDir: this.d.paths.root });
+      const runtimes = await detectRuntimes({ ...this.d.overrides?.runtimes, dataDir: this.d.paths.root });
       const kind = s.mining.runtime ?? runtimes.recommended;
       if (kind === 'python' && runtimes.python) {
         const specs = await planLaunches(report.plan, { modelPath: checkpoint, target: { kind: 'python', python: runtimes.python.python }, trimDir: trimModuleDir(), cacheDir: join(this.d.paths.root, 'cache') });
@@ -108,49 +121,60 @@ export class MiningController implements Disposable {
       } else {
         throw new AppFailure('unavailable', `No way to run sglang here yet. ${runtimes.notes.join(' ')}`);
       }
-      maxInflight = s.mining.maxInflightOverride ?? report.plan.maxInflight;
     }
-    const miner = new MinerService({
+    const urls = fleet.engines.map((e) => e.snapshot().url);
+    const plans = planWorkers({ runtime: fleet.runtime, urls, plan: report.plan, workerName: s.mining.workerName, maxInflightOverride: s.mining.maxInflightOverride });
+    // Several workers on one box start about 15 s apart: the gateway judges a worker's legs ~3 s after its first hello.
+    const stagger = plans.length > 1 ? new StartStagger(this.d.overrides?.staggerMs ?? 15_000) : undefined;
+    const miners = plans.map((p, i) => new MinerService({
       gatewayUrl: s.mining.gatewayUrl,
-      serveUrls: fleet.engines.map((e) => e.snapshot().url),
+      serveUrls: p.serveUrls,
+      // The self-audit prefers another engine: the one that served a request holds it in its prefix cache.
+      auditServeUrls: urls,
       checkpointDir: checkpoint,
       model: spec.id,
-      maxInflight,
-      ...(s.mining.workerName ? { workerName: s.mining.workerName } : {}),
+      maxInflight: p.maxInflight,
+      engine: p.engine,
+      ...(p.workerName ? { workerName: p.workerName } : {}),
+      ...(stagger ? { stagger } : {}),
       minerKey: () => this.d.minerKeys.get(),
       redactor: this.d.logs.redactor,
       hw: async () => helloHw(report),
       versions: this.d.versions,
       proof: createProofPort(),
-      log: this.d.logs.logger('miner'),
+      log: this.d.logs.logger(plans.length > 1 ? `miner:${i}` : 'miner'),
       db: this.d.db,
       audit: this.d.simulated ? { sampleRate: 0.5, minIntervalMs: 5_000 } : { sampleRate: 0.02, minIntervalMs: 120_000 },
       // The simulated network's buyers arrive within seconds: a 10-minute probe window would hide "active".
       ...(this.d.simulated ? { probeWindowMs: 10_000, probeMinRequests: 10 } : {}),
-    });
+    }));
+    const workers = new MinerWorkers(plans, miners, log);
     this.fleet = fleet;
-    this.miner = miner;
-    this.subs = [fleet.onDidChange(() => this.changes.fire()), miner.onDidChange(() => this.changes.fire())];
-    miner.markStartingServe(true);
+    this.workers = workers;
+    this.subs = [fleet.onDidChange(() => this.changes.fire()), ...miners.map((m) => m.onDidChange(() => this.changes.fire()))];
+    workers.markStartingServe(true);
     fleet.start();
     this.changes.fire();
-    log.info(`starting ${fleet.engines.length} engine(s) (${fleet.runtime}), then the miner (declares ${maxInflight})`);
+    const declares = plans.map((p) => p.maxInflight).join(' + ');
+    log.info(`starting ${fleet.engines.length} engine(s) (${fleet.runtime}), then ${plans.length} miner worker(s) (declaring ${declares})`);
+    // A managed engine's worker dials as soon as that engine serves; an external serve's worker once every URL was checked.
+    if (fleet.runtime !== 'external') workers.follow(fleet);
     await fleet.whenStarted();
-    if (this.miner !== miner) return;
+    if (this.workers !== workers) return;
     if (!fleet.snapshot().engines.some((e) => e.status.state === 'ready' || e.status.state === 'degraded')) {
-      miner.markStartingServe(false);
+      workers.markStartingServe(false);
       log.error('no engine became ready: the miner does not connect to the gateway (see the engine cards for the cause and fix)');
       return;
     }
-    await miner.start();
+    await workers.startReady(fleet.snapshot(), true);
   }
 
   async stop(): Promise<void> {
-    const miner = this.miner;
+    const workers = this.workers;
     const fleet = this.fleet;
-    this.miner = null;
+    this.workers = null;
     this.fleet = null;
-    await miner?.dispose();
+    await workers?.dispose();
     await fleet?.dispose();
     for (const s of this.subs) await s.dispose();
     this.subs = [];

@@ -48,13 +48,31 @@ function Stats({ m }: { m: MinerSnapshot }) {
   );
 }
 
+/** One gateway worker per engine on a multi-engine box: pick the one the page shows. */
+function WorkerSwitcher({ miners, chosen, choose }: { miners: MinerSnapshot[]; chosen: number; choose: (i: number) => void }) {
+  return (
+    <div className="row" role="group" aria-label="Miner workers" data-testid="worker-switcher">
+      {miners.map((m, i) => (
+        <button key={m.workerId ?? i} className={`btn ${i === chosen ? 'primary' : ''}`} aria-pressed={i === chosen} onClick={() => choose(i)} title={m.workerName ?? undefined}>
+          {`worker ${i} (engine ${i})`} <span className={`badge ${PHASE_BADGE[m.phase]}`}>{m.phase.replace(/-/g, ' ')}</span>
+        </button>
+      ))}
+    </div>
+  );
+}
+
 export function MinePage() {
-  const miner = useSnapshot('miner');
+  const first = useSnapshot('miner');
+  const miners = useSnapshot('miners');
   const serve = useSnapshot('serve');
   const settings = useSnapshot('settings');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const running = miner !== undefined && miner !== null && miner.phase !== 'stopped' && miner.phase !== 'failed';
+  const [chosen, setChosen] = useState(0);
+  const several = miners !== undefined && miners.length > 1;
+  const miner = several ? (miners[chosen] ?? miners[0]!) : first;
+  const isRunning = (m: MinerSnapshot | null | undefined) => m !== undefined && m !== null && m.phase !== 'stopped' && m.phase !== 'failed';
+  const running = several ? miners.some(isRunning) : isRunning(first);
   const toggle = async () => {
     setBusy(true);
     setError(null);
@@ -76,6 +94,7 @@ export function MinePage() {
       </div>
       {error && <div className="error-box" role="alert">{error}</div>}
       {!mining && <EmptyState title="Mining is not set up">Choose Mine or Both in Setup first.</EmptyState>}
+      {several && <WorkerSwitcher miners={miners} chosen={miners[chosen] ? chosen : 0} choose={setChosen} />}
       {miner && (
         <>
           <section className="card stack" aria-label="Miner state">
