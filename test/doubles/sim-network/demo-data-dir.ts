@@ -9,6 +9,7 @@ import { createHotkey } from '../../../electron/engine/wallet/hotkey-create.ts';
 import { loadHotkeyAddress } from '../../../electron/engine/wallet/hotkey-address.ts';
 import { MinerKeyStore } from '../../../electron/engine/wallet/miner-key-store.ts';
 import { defaultSettings, type Settings } from '../../../shared/settings.ts';
+import { defaultStatePath } from '../../../electron/engine/validator/daemon-config.ts';
 
 /** The gateway double admits exactly these two keys: the demo rig's and the cheat worker's. */
 export const HONEST_KEY = 'mk-demo-honest-rig-0001';
@@ -47,12 +48,12 @@ export async function prepareDemoDataDir(dataDir: string): Promise<DemoIdentity>
   const paths = dataPaths(dataDir);
   const net = settingsNetwork(dataDir);
   if (net === 'mainnet') throw new NotADemoDataDir(`${dataDir} holds settings for the real network (mainnet): the demo never touches it. Pass another --data-dir.`);
-  if (net === null && existsSync(join(dataDir, 'validator-state.json'))) {
+  if (net === null && existsSync(defaultStatePath(dataDir))) {
     throw new NotADemoDataDir(`${dataDir} holds a validator state but no demo settings: it is not a demo data dir. Pass another --data-dir.`);
   }
   mkdirSync(dataDir, { recursive: true });
   if (net === 'simulated') {
-    for (const f of [join(dataDir, 'validator-state.json'), paths.database, `${paths.database}-wal`, `${paths.database}-shm`]) rmSync(f, { force: true });
+    for (const f of [defaultStatePath(dataDir), paths.database, `${paths.database}-wal`, `${paths.database}-shm`]) rmSync(f, { force: true });
   }
   const walletsDir = join(dataDir, 'wallets');
   const hotkey = async (name: string): Promise<string> => {

@@ -21,7 +21,8 @@ function ShareBars({ epochs }: { epochs: EpochEarnings[] }) {
   const shown = [...epochs].reverse().slice(-30);
   const max = Math.max(0.0001, ...shown.map((e) => e.weightShare));
   return (
-    <svg viewBox={`0 0 ${shown.length * 24 + 40} 140`} width="100%" role="img" aria-label="weight share per epoch">
+    // A fixed frame (room for 30 epochs) so one epoch is one slim bar, not a bar the size of the page.
+    <svg viewBox="0 0 760 140" width="100%" height="140" preserveAspectRatio="xMinYMid meet" role="img" aria-label="weight share per epoch">
       {shown.map((e, i) => {
         const h = (e.weightShare / max) * 100;
         return (

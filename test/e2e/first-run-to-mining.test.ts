@@ -1,0 +1,136 @@
+// The control panel end to end in Chromium, against the simulated network: first run from a blank
+// profile (role, serve, checkpoint, hotkey, miner key, registration), a denied worker with its reason,
+// then mining active, a validator submission, an epoch in Earnings and the request history.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import type { Browser, Page } from 'playwright-core';
+import type { Settings } from '../../shared/settings.ts';
+import { startHeadless, type RunningHeadless } from '../../electron/headless.ts';
+import { dataPaths } from '../../electron/engine/lib/paths.ts';
+import { MinerKeyStore } from '../../electron/engine/wallet/miner-key-store.ts';
+import { launchBrowser, screenshotPath } from '../helpers/browser.ts';
+import { FAKE_NVIDIA_SMI_DIR } from '../helpers/fake-nvidia-smi.ts';
+import { CHECKPOINT_TINY } from '../doubles/fake-sglang/spawn.ts';
+import { HONEST_KEY } from '../doubles/sim-network/demo-data-dir.ts';
+import { startSimulatedNetwork, type SimulatedNetwork } from '../doubles/sim-network/sim-network.ts';
+
+describe('first run to mining, validating and earnings (Chromium + simulated network)', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'engy-first-run-'));
+  const savedEnv = { PATH: process.env.PATH, FAKE_NVIDIA_SMI: process.env.FAKE_NVIDIA_SMI };
+  let net: SimulatedNetwork;
+  let app: RunningHeadless;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    net = await startSimulatedNetwork({ dataDir, epochMs: 8_000, blockMs: 250, pollSeconds: 2 });
+    // A blank profile on the simulated network: only the network's addresses are kept, everything the
+    // user chooses in first run is reset, and the miner key is removed.
+    const file = dataPaths(dataDir).settings;
+    const s = JSON.parse(readFileSync(file, 'utf8')) as Settings;
+    const blank: Settings = {
+      ...s,
+      role: null,
+      wallet: { path: s.wallet.path, name: null, hotkey: null },
+      mining: { ...s.mining, runtime: null, externalServeUrls: [], checkpointDir: null },
+    };
+    writeFileSync(file, JSON.stringify(blank));
+    new MinerKeyStore({ secretsDir: dataPaths(dataDir).secrets, env: {} }).clear();
+    // The rig looks like 2x RTX 4090 to the hardware check (the fake nvidia-smi).
+    process.env.PATH = `${FAKE_NVIDIA_SMI_DIR}${delimiter}${process.env.PATH ?? ''}`;
+    process.env.FAKE_NVIDIA_SMI = '2x4090';
+    app = await startHeadless({ host: '127.0.0.1', port: 0, dataDir });
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1360, height: 1000 } });
+    await page.goto(app.server.url);
+  }, 90_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    await net?.stop();
+    process.env.PATH = savedEnv.PATH;
+    if (savedEnv.FAKE_NVIDIA_SMI === undefined) delete process.env.FAKE_NVIDIA_SMI;
+    else process.env.FAKE_NVIDIA_SMI = savedEnv.FAKE_NVIDIA_SMI;
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const stage = (id: string) => page.getByTestId(`stage-${id}`);
+  const open = async (id: string) => {
+    if ((await stage(id).getByRole('button').first().getAttribute('aria-expanded')) !== 'true') await stage(id).getByRole('button').first().click();
+  };
+
+  it('walks first run: role, serve, checkpoint, hotkey, miner key, registration', { timeout: 60_000 }, async () => {
+    await page.getByText('SIMULATED NETWORK').waitFor();
+    await page.getByRole('group', { name: 'Role' }).getByRole('button', { name: /^Both/ }).click();
+    await stage('hardware').getByText('Verdict: ready.').waitFor();
+    await open('serve');
+    await page.getByRole('group', { name: 'Serve runtime' }).getByRole('button', { name: /already run/ }).click();
+    await page.getByRole('textbox', { name: 'Serve URLs' }).fill(await net.honestServe.url());
+    await page.getByRole('button', { name: 'Save URL' }).click();
+    await page.getByRole('textbox', { name: 'Checkpoint folder' }).fill(CHECKPOINT_TINY);
+    await page.getByRole('button', { name: 'Use this folder' }).click();
+    // The step completes (and folds away) once the folder checks out complete.
+    await stage('serve').getByText('checkpoint complete').waitFor();
+    await stage('serve').locator('.badge', { hasText: 'done' }).waitFor();
+
+    await open('hotkey');
+    await stage('hotkey').getByRole('row', { name: /rig/ }).getByRole('button', { name: 'Use' }).click();
+    await stage('hotkey').locator('.badge', { hasText: 'done' }).waitFor();
+
+    await open('minerkey');
+    await page.getByRole('textbox', { name: 'Miner key' }).fill('mk-not-issued-to-anyone-9999');
+    await page.getByRole('button', { name: 'Save key' }).click();
+    await stage('minerkey').locator('.badge', { hasText: 'done' }).waitFor();
+    expect(await stage('minerkey').textContent()).not.toContain('mk-not-issued-to-anyone-9999');
+
+    await open('registration');
+    await page.getByRole('button', { name: 'Check registration' }).click();
+    // A registered hotkey completes the step, which folds away with its summary.
+    await stage('registration').getByText(/uid 1 on subnet 53, validator permit/).waitFor({ timeout: 20_000 });
+    await stage('registration').locator('.badge', { hasText: 'done' }).waitFor();
+    await page.screenshot({ path: screenshotPath('first-run'), fullPage: true });
+  });
+
+  it('shows a denied worker with the gateway reason, then mines once the right key is in', { timeout: 120_000 }, async () => {
+    await page.getByRole('button', { name: 'Mine', exact: true }).click();
+    await page.getByTestId('mine-toggle').click();
+    await page.getByTestId('miner-phase').getByText('denied').waitFor({ timeout: 60_000 });
+    expect(await page.locator('[aria-label="Miner state"]').textContent()).toMatch(/unknown miner key/);
+    await page.screenshot({ path: screenshotPath('mine-denied'), fullPage: true });
+    await page.getByTestId('mine-toggle').click();
+    await page.getByTestId('mine-toggle').getByText('Start mining').waitFor();
+
+    await page.getByRole('button', { name: 'Setup', exact: true }).click();
+    await open('minerkey');
+    await page.getByRole('textbox', { name: 'Miner key' }).fill(HONEST_KEY);
+    await page.getByRole('button', { name: 'Save key' }).click();
+    await page.getByRole('button', { name: 'Mine', exact: true }).click();
+    await page.getByTestId('mine-toggle').click();
+    await page.getByTestId('miner-phase').getByText('active').waitFor({ timeout: 90_000 });
+    await page.getByTestId('engine-card').first().waitFor();
+    await page.screenshot({ path: screenshotPath('mine-active'), fullPage: true });
+  });
+
+  it('validates: a verified epoch lands on chain and shows in the submissions table', { timeout: 90_000 }, async () => {
+    await page.getByRole('button', { name: 'Validate', exact: true }).click();
+    await page.getByTestId('validate-toggle').click();
+    await page.getByTestId('submissions').getByText('landed').first().waitFor({ timeout: 80_000 });
+    expect(await page.getByTestId('verified-epoch').textContent()).toMatch(/^#\d+$/);
+    await page.screenshot({ path: screenshotPath('validate'), fullPage: true });
+  });
+
+  it('shows an epoch in Earnings and the served requests in History', { timeout: 60_000 }, async () => {
+    await page.getByRole('button', { name: 'Earnings', exact: true }).click();
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.getByTestId('epochs').waitFor({ timeout: 40_000 });
+    expect(await page.getByTestId('epochs').textContent()).toMatch(/#\d+/);
+    await page.screenshot({ path: screenshotPath('earnings'), fullPage: true });
+    await page.getByRole('button', { name: 'History', exact: true }).click();
+    await page.getByRole('heading', { name: /Requests \(\d+\)/ }).waitFor();
+    expect(await page.getByRole('heading', { name: /Requests \(\d+\)/ }).textContent()).not.toBe('Requests (0)');
+    await page.screenshot({ path: screenshotPath('history'), fullPage: true });
+  });
+});
