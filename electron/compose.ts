@@ -147,7 +147,11 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
   stack.add(hub.bind('notifications', () => notifications.snapshot(), (l) => notifications.onDidChange(l)));
   stack.add(
     mining.onDidChange(() => {
-      notifications.update('miner', minerAlerts(mining.minerSnapshot()));
+      // Every worker on the box alerts on its own (keys carry the worker name so two never merge).
+      notifications.update(
+        'miner',
+        mining.minerSnapshots().flatMap((m, i, all) => minerAlerts(m).map((a) => (all.length > 1 ? { ...a, key: `${m.workerName ?? i}:${a.key}`, title: `${a.title} (${m.workerName ?? `worker ${i}`})` } : a))),
+      );
       notifications.update('serve', serveAlerts(mining.serveSnapshot()));
     }),
   );
