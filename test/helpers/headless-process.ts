@@ -16,8 +16,7 @@ export interface HeadlessChild {
 }
 
 /** Starts `engy-panel headless --port 0` as a real child process and waits for its tokened URL. */
-export async function startHeadlessChild(env: NodeJS.ProcessEnv, extraArgs: string[] = []): Promise<HeadlessChild> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'engy-e2e-'));
+export async function startHeadlessChild(env: NodeJS.ProcessEnv, extraArgs: string[] = [], dataDir = mkdtempSync(join(tmpdir(), 'engy-e2e-'))): Promise<HeadlessChild> {
   const child = spawn(process.execPath, [bin, 'headless', '--port', '0', '--data-dir', dataDir, ...extraArgs], { env: { ...env, ENGY_FROM_SOURCE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));

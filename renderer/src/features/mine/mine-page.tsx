@@ -71,7 +71,8 @@ export function MinePage() {
   const [chosen, setChosen] = useState(0);
   const several = miners !== undefined && miners.length > 1;
   const miner = several ? (miners[chosen] ?? miners[0]!) : first;
-  const isRunning = (m: MinerSnapshot | null | undefined) => m !== undefined && m !== null && m.phase !== 'stopped' && m.phase !== 'failed';
+  // A worker in 'failed' keeps retrying on its own: it still counts as started, so the button offers Stop.
+  const isRunning = (m: MinerSnapshot | null | undefined) => m !== undefined && m !== null && m.phase !== 'stopped';
   const running = several ? miners.some(isRunning) : isRunning(first);
   const toggle = async () => {
     setBusy(true);

@@ -1,0 +1,68 @@
+// The Mine page with a managed serve: engine state, the exact command, live GPU charts and the
+// serve's log lines, with a fake sglang behind a fake Python and a fake 2x RTX 4090 nvidia-smi.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import type { Browser } from 'playwright-core';
+import { defaultSettings, type Settings } from '../../shared/settings.ts';
+import { dataPaths } from '../../electron/engine/lib/paths.ts';
+import { MinerKeyStore } from '../../electron/engine/wallet/miner-key-store.ts';
+import { launchBrowser, screenshotPath } from '../helpers/browser.ts';
+import { FAKE_NVIDIA_SMI_DIR } from '../helpers/fake-nvidia-smi.ts';
+import { startHeadlessChild, type HeadlessChild } from '../helpers/headless-process.ts';
+import { CHECKPOINT_TINY } from '../doubles/fake-sglang/spawn.ts';
+
+const FAKE_PYTHON = join(import.meta.dirname, '..', 'doubles', 'fake-python', 'python');
+
+describe('a managed serve on the Mine page (fake python + fake 2x4090, Chromium)', () => {
+  let engine: HeadlessChild;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    const bin = mkdtempSync(join(tmpdir(), 'engy-bin-'));
+    for (const name of ['python3', 'python']) symlinkSync(FAKE_PYTHON, join(bin, name));
+    const dataDir = mkdtempSync(join(tmpdir(), 'engy-serve-e2e-'));
+    const d = defaultSettings();
+    // The gateway address answers nothing here: this page is about the serve, the miner says it cannot reach it.
+    const settings: Settings = { ...d, role: 'mine', mining: { ...d.mining, runtime: 'python', checkpointDir: CHECKPOINT_TINY, gatewayUrl: 'ws://127.0.0.1:9/gw' } };
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(dataPaths(dataDir).settings, JSON.stringify(settings));
+    new MinerKeyStore({ secretsDir: dataPaths(dataDir).secrets, env: {} }).set('mk-serve-e2e-key-0001');
+    const env = { ...process.env, PATH: [bin, FAKE_NVIDIA_SMI_DIR, process.env.PATH ?? ''].join(delimiter), FAKE_NVIDIA_SMI: '2x4090', FAKE_PYTHON_NODE: process.execPath };
+    engine = await startHeadlessChild(env, [], dataDir);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await engine?.stop();
+  });
+
+  it('starts the engine, shows it ready with its command, charts the GPUs and logs the serve', { timeout: 120_000 }, async () => {
+    const page = await browser.newPage({ viewport: { width: 1360, height: 1400 } });
+    await page.goto(engine.url);
+    await page.getByRole('button', { name: 'Mine', exact: true }).click();
+    await page.getByTestId('mine-toggle').click();
+    const card = page.getByTestId('engine-card').first();
+    await card.getByTestId('engine-state').getByText('ready').waitFor({ timeout: 90_000 });
+    await card.getByText('The exact command (copyable)').click();
+    const text = (await card.textContent()) ?? '';
+    expect(text).toContain('sglang.launch_server');
+    expect(text).toContain('--tp-size 2');
+    expect(text).toContain('--enable-return-hidden-states');
+    expect(text).toContain('CUDA_VISIBLE_DEVICES=0,1');
+    expect(text).toMatch(/Hidden-state trim\s*on/);
+    // Two GPU samples make a line: wait for the utilisation chart to draw.
+    await page.waitForFunction(
+      () => [...document.querySelectorAll('figure')].some((f) => f.textContent?.includes('GPU temperature') && [...f.querySelectorAll('path')].some((p) => (p.getAttribute('d') ?? '').includes('L'))),
+      undefined,
+      { timeout: 30_000 },
+    );
+    expect(await page.locator('[aria-label="Miner state"]').textContent()).toMatch(/gateway|connecting|failed/i);
+    expect(await page.getByTestId('mine-toggle').textContent()).toBe('Stop mining');
+    await page.screenshot({ path: screenshotPath('mine-engines'), fullPage: true });
+    await page.getByRole('button', { name: 'Logs', exact: true }).click();
+    await page.getByRole('combobox', { name: 'Source' }).selectOption('serve:0');
+    await page.locator('[data-testid="logview"] .logline', { hasText: 'fired up and ready to roll' }).first().waitFor();
+  });
+});
