@@ -33,6 +33,10 @@ function showWindow(): void {
   if (!win || win.isDestroyed()) {
     win = createMainWindow(rendererDir, preloadPath);
     win.webContents.on('did-finish-load', () => engine && win && replaySnapshots(engine.hub, win.webContents));
+    // Electron's types give minimize no preventable event: hide right after it instead.
+    win.on('minimize', () => {
+      if (engine?.settings.get().desktop.minimizeToTray && tray) win?.hide();
+    });
     win.on('close', (e) => {
       const keep = engine?.settings.get().desktop.keepRunningOnClose ?? false;
       if (!quitting && keep) {
