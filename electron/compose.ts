@@ -42,6 +42,8 @@ export interface ComposeOptions {
   echo?: (line: string) => void;
   /** Electron's safeStorage; absent headless (the miner key then lives in a 0600 file, with a warning). */
   secretBox?: SecretBox | null;
+  /** Opens a loopback page (browser-wallet signing) in the user's browser: Electron's shell.openExternal. */
+  openExternal?: (url: string) => void;
 }
 
 export interface Engine {
@@ -114,7 +116,7 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
   stack.add(hub.bind('miners', () => mining.minerSnapshots(), (l) => mining.onDidChange(l)));
   const validating = stack.add(new ValidatingController({ settings, logs, db, paths, version: `engy-panel ${version}`, openChain }));
   stack.add(hub.bind('validator', () => validating.snapshot(), (l) => validating.onDidChange(l)));
-  const wallet = new WalletController({ settings, minerKeys, logs, openChain });
+  const wallet = new WalletController({ settings, minerKeys, logs, openChain, ...(opts.openExternal ? { openExternal: opts.openExternal } : {}) });
   stack.add(hub.bind('wallet', () => wallet.snapshot(), (l) => wallet.onDidChange(l)));
   // The checkpoint the miner serves: the user's folder, or ours under the data dir; it follows Settings.
   const spec = minerModel(settings.get().mining.modelId);
@@ -236,6 +238,7 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
     'wallet.setMinerKey': (req) => minerKeys.set(req.key),
     'wallet.registration': () => wallet.refreshRegistration(),
     'wallet.register': (req) => wallet.register(req.mode, req.limitTao, req.password),
+    'wallet.registerWithBrowser': (req) => wallet.registerWithBrowser(req.mode, req.limitTao),
     'history.requests': (req) => queryRequestHistory(db, req),
     'earnings.refresh': () => earnings.refresh(),
     'history.audits': (req) => querySelfAudits(db, req.limit),

@@ -1,6 +1,6 @@
 // Electron composition root: the shared engine, the window, the tray and the IPC transport.
 // Everything that does work lives in the engine (plain Node); this file only wires Electron to it.
-import { app, BrowserWindow, ipcMain, Menu, Notification, Tray, nativeImage, powerMonitor } from 'electron';
+import { app, BrowserWindow, ipcMain, Menu, Notification, Tray, nativeImage, powerMonitor, shell } from 'electron';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { composeEngine, type Engine } from './compose.ts';
@@ -76,7 +76,15 @@ function buildTray(): void {
 }
 
 async function boot(): Promise<void> {
-  engine = await composeEngine({ dataDir: app.getPath('userData'), shell: 'electron', secretBox: electronSecretBox });
+  engine = await composeEngine({
+    dataDir: app.getPath('userData'),
+    shell: 'electron',
+    secretBox: electronSecretBox,
+    // Only the engine's own one-shot signing page on loopback: the browser holds the wallet extension.
+    openExternal: (url) => {
+      if (/^http:\/\/127\.0\.0\.1:\d+\//.test(url)) void shell.openExternal(url);
+    },
+  });
   const log = engine.logs.logger('desktop');
   bindIpcTransport(ipcMain, engine.table, engine.hub, () => BrowserWindow.getAllWindows().map((w) => w.webContents), (url) => isTrustedRendererUrl(url, rendererDir));
   const applyLoginItem = () => app.setLoginItemSettings({ openAtLogin: engine!.settings.get().desktop.runAtLogin });

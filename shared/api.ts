@@ -39,6 +39,8 @@ export interface InvokeMap {
   'wallet.registration': { req: null; res: RegistrationStatusSnapshot };
   /** The coldkey password travels once to the engine, unlocks the coldkey for this registration only, and is dropped. */
   'wallet.register': { req: { mode: RegistrationMode; limitTao: string | null; password: string }; res: RegistrationSuccess };
+  /** The coldkey signs in a browser wallet extension: the engine serves a one-shot loopback signing page (see WalletView.signingUrl). */
+  'wallet.registerWithBrowser': { req: { mode: RegistrationMode; limitTao: string | null }; res: RegistrationSuccess };
   'history.requests': { req: { outcome?: 'ok' | 'error' | 'cancelled'; limit?: number }; res: MinerRequestRecord[] };
   'earnings.refresh': { req: null; res: EarningsSnapshot };
   'history.audits': { req: { limit?: number }; res: SelfAuditRecord[] };
@@ -68,6 +70,7 @@ export const INVOKE_METHODS: readonly InvokeMethod[] = [
   'wallet.setMinerKey',
   'wallet.registration',
   'wallet.register',
+  'wallet.registerWithBrowser',
   'history.requests',
   'earnings.refresh',
   'history.audits',
@@ -82,6 +85,8 @@ export interface WalletView {
   minerKey: MinerKeyStatus;
   registration: RegistrationStatusSnapshot | null;
   registrationError: string | null;
+  /** While a browser-wallet registration waits for its signature: the one-shot loopback page to open. */
+  signingUrl: string | null;
 }
 
 /** Snapshot topics: each engine publishes immutable snapshots with a rising version. */

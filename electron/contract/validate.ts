@@ -76,6 +76,10 @@ const CHECKS: { [M in InvokeMethod]: Check } = {
   'checkpoint.download': isNull,
   'checkpoint.cancel': isNull,
   'history.audits': only({ limit: int(1, 10_000) }),
+  'wallet.registerWithBrowser': required({
+    mode: oneOf('register-limit', 'burned-register'),
+    limitTao: (v) => v === null || (typeof v === 'string' && /^\d{1,9}(\.\d{1,9})?$/.test(v)),
+  }),
   'history.requests': only({ outcome: oneOf('ok', 'error', 'cancelled'), limit: int(1, 10_000) }),
 };
 

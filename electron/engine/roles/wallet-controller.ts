@@ -14,18 +14,23 @@ import type { MinerKeyStore } from '../wallet/miner-key-store.ts';
 import { RegistrationService } from '../wallet/registration-service.ts';
 import { listWallets } from '../wallet/wallet-scan.ts';
 import { resolveWalletPath } from '../wallet/wallet-location.ts';
+import { browserColdkeySigner } from '../wallet/browser-signer.ts';
+import { readColdkeyInfo } from '../wallet/coldkey.ts';
 
 export interface WalletControllerDeps {
   settings: SettingsStore;
   minerKeys: MinerKeyStore;
   logs: LogHub;
   openChain: (url: string) => Promise<ChainPort>;
+  /** Electron opens the signing page in the user's browser; headless, the page shows the link. */
+  openExternal?: (url: string) => void;
 }
 
 export class WalletController {
   private listing: WalletListing | null = null;
   private registration: RegistrationStatusSnapshot | null = null;
   private registrationError: string | null = null;
+  private signingUrl: string | null = null;
   private readonly changes = new Emitter<void>();
   readonly onDidChange = this.changes.event;
   private readonly d: WalletControllerDeps;
@@ -40,7 +45,7 @@ export class WalletController {
   }
 
   snapshot(): WalletView {
-    return { listing: this.listing, minerKey: this.d.minerKeys.status(), registration: this.registration, registrationError: this.registrationError };
+    return { listing: this.listing, minerKey: this.d.minerKeys.status(), registration: this.registration, registrationError: this.registrationError, signingUrl: this.signingUrl };
   }
 
   list(): WalletListing {
@@ -89,6 +94,32 @@ export class WalletController {
       this.registrationError = (e as Error).message;
       throw e;
     } finally {
+      this.changes.fire();
+    }
+  }
+
+  /** Registration signed by the coldkey held in a browser wallet extension, through a one-shot loopback page. */
+  async registerWithBrowser(mode: 'register-limit' | 'burned-register', limitTao: string | null): Promise<RegistrationSuccess> {
+    const sel = this.selected();
+    if (mode === 'register-limit' && !limitTao) throw new AppFailure('bad-request', 'Set the most you agree to pay (the price cap) before registering.');
+    const cold = readColdkeyInfo({ walletPath: this.walletPath(), wallet: sel.wallet }).address;
+    if (!cold) throw new AppFailure('wallet-not-found', `Wallet ${sel.wallet} has no coldkeypub.txt: the panel needs the coldkey's address to ask the browser wallet for it. Add it with btcli, or register with the coldkey password.`);
+    const netuid = this.d.settings.get().validating.netuid;
+    const signer = browserColdkeySigner({
+      address: cold,
+      describe: () => `Register hotkey ${sel.address} on subnet ${netuid}${limitTao ? ` for at most ${limitTao} τ` : ''}`,
+      open: (url) => {
+        this.signingUrl = url;
+        this.changes.fire();
+        this.d.openExternal?.(url);
+      },
+    });
+    try {
+      const result = await this.withRegistration((svc) => svc.register({ hotkey: sel.address, coldkey: { kind: 'signer', signer }, mode, ...(limitTao ? { maxCostRao: parseTao(limitTao) } : {}) }));
+      await this.refreshRegistration().catch(() => undefined);
+      return result;
+    } finally {
+      this.signingUrl = null;
       this.changes.fire();
     }
   }

@@ -44,6 +44,8 @@ const CASES: Array<[string, unknown]> = [
   ['hardware.report', { refresh: false }],
   ['hardware.report', { refresh: 'yes' }],
   ['logs.recent', { limit: 5, query: 'engine started' }],
+  ['wallet.registerWithBrowser', { mode: 'sneaky', limitTao: '1' }],
+  ['wallet.registerWithBrowser', { mode: 'register-limit', limitTao: '1' }],
   ['no.such.method', null],
   ['app.info', { sneaky: 1 }],
 ];

@@ -134,6 +134,12 @@ export function RegistrationStep({ wallet }: { wallet: WalletView }) {
     const r = await engineApi().invoke('wallet.registration', null);
     return r.ok ? null : r.error.message;
   });
+  const registerWithBrowser = () => run(async () => {
+    const r = await engineApi().invoke('wallet.registerWithBrowser', { mode: 'register-limit', limitTao: cap });
+    if (!r.ok) return r.error.message;
+    setDone(`Registered as uid ${r.value.uid ?? '?'} in block ${r.value.blockNumber}.`);
+    return null;
+  });
   const register = () => run(async () => {
     const r = await engineApi().invoke('wallet.register', { mode: 'register-limit', limitTao: cap, password });
     setPassword('');
@@ -173,7 +179,19 @@ export function RegistrationStep({ wallet }: { wallet: WalletView }) {
               Register (register_limit)
             </button>
           </div>
-          <p className="muted small">The password unlocks your btcli coldkey in the engine for this one registration and is then dropped; it is never stored or logged. A browser wallet extension can sign instead from the headless page.</p>
+          <div className="row">
+            <button className="btn" disabled={busy || !cap} onClick={() => void registerWithBrowser()}>
+              Sign with a browser wallet instead
+            </button>
+            {wallet.signingUrl && (
+              <a className="btn primary" href={wallet.signingUrl} target="_blank" rel="noreferrer">
+                Open the signing page
+              </a>
+            )}
+          </div>
+          <p className="muted small">
+            Two ways to sign: the password unlocks your btcli coldkey inside the engine for this one registration and is then dropped (never stored or logged); or a browser wallet extension (polkadot.js, Talisman, SubWallet) holding this coldkey signs on a one-shot page the engine serves on this machine. The desktop app opens that page in your browser; a remote browser needs the engine's machine to be this one.
+          </p>
         </div>
       )}
       {done && <div className="card">{done}</div>}
