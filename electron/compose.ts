@@ -235,6 +235,7 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
     },
     'wallet.list': () => wallet.list(),
     'wallet.createHotkey': (req) => wallet.createHotkey(req.wallet, req.hotkey),
+    'wallet.importHotkey': (req) => wallet.importHotkey(req.wallet, req.hotkey, req.secret),
     'wallet.setMinerKey': (req) => minerKeys.set(req.key),
     'wallet.registration': () => wallet.refreshRegistration(),
     'wallet.register': (req) => wallet.register(req.mode, req.limitTao, req.password),

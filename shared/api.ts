@@ -35,6 +35,8 @@ export interface InvokeMap {
   'wallet.list': { req: null; res: WalletListing };
   /** The only answer that carries a secret: the new mnemonic, shown once for the user to write down. */
   'wallet.createHotkey': { req: { wallet: string; hotkey: string }; res: { ss58Address: string; mnemonic: string } };
+  /** The secret (a mnemonic, or a 0x seed) travels once to the engine, which writes btcli files and forgets it. */
+  'wallet.importHotkey': { req: { wallet: string; hotkey: string; secret: string }; res: { ss58Address: string } };
   'wallet.setMinerKey': { req: { key: string }; res: MinerKeyStatus };
   'wallet.registration': { req: null; res: RegistrationStatusSnapshot };
   /** The coldkey password travels once to the engine, unlocks the coldkey for this registration only, and is dropped. */
@@ -67,6 +69,7 @@ export const INVOKE_METHODS: readonly InvokeMethod[] = [
   'validator.stop',
   'wallet.list',
   'wallet.createHotkey',
+  'wallet.importHotkey',
   'wallet.setMinerKey',
   'wallet.registration',
   'wallet.register',

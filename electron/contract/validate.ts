@@ -64,6 +64,7 @@ const CHECKS: { [M in InvokeMethod]: Check } = {
   'validator.stop': isNull,
   'wallet.list': isNull,
   'wallet.createHotkey': required({ wallet: name, hotkey: name }),
+  'wallet.importHotkey': required({ wallet: name, hotkey: name, secret: (v) => typeof v === 'string' && v.trim().length >= 16 && v.length <= 1024 }),
   'wallet.setMinerKey': required({ key: (v) => typeof v === 'string' && v.trim().length >= 8 && v.length <= 512 }),
   'wallet.registration': isNull,
   'wallet.register': required({

@@ -62,6 +62,17 @@ export class WalletController {
     return { ss58Address: created.ss58Address, mnemonic: created.mnemonic };
   }
 
+  /** btcli-compatible files from an existing mnemonic or 0x seed; never overwrites a key file. */
+  async importHotkey(wallet: string, hotkey: string, secret: string): Promise<{ ss58Address: string }> {
+    const text = secret.trim();
+    this.d.logs.redactor.register(text);
+    const source = /^0x[0-9a-fA-F]{64}$/.test(text) ? { kind: 'seed' as const, seed: text } : { kind: 'mnemonic' as const, mnemonic: text };
+    const created = await createHotkey({ walletPath: this.walletPath(), wallet, hotkey, source, redactor: this.d.logs.redactor });
+    this.d.logs.logger('wallet').info(`imported hotkey ${wallet}/${hotkey} (${created.ss58Address})`);
+    this.list();
+    return { ss58Address: created.ss58Address };
+  }
+
   private selected(): { wallet: string; hotkey: string; address: string } {
     const w = this.d.settings.get().wallet;
     if (!w.name || !w.hotkey) throw new AppFailure('wallet-not-found', 'Choose a wallet and hotkey first (Setup > Hotkey).');

@@ -49,6 +49,11 @@ describe('no secret reaches the renderer, the logs or diagnostics', () => {
     await call('settings.update', { role: 'mine', wallet: { name: 'w1', hotkey: 'h1' } });
     const set = await call('wallet.setMinerKey', { key: MINER_KEY });
     expect(set).toMatchObject({ ok: true, value: { present: true, masked: 'ek_…4d5e' } });
+    const imported = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
+    const imp = await call('wallet.importHotkey', { wallet: 'w1', hotkey: 'h2', secret: imported });
+    expect(imp.ok).toBe(true);
+    const again = await call('wallet.importHotkey', { wallet: 'w1', hotkey: 'h2', secret: imported });
+    expect(again).toMatchObject({ ok: false });
     const started = await call('mining.start', null);
     expect(started.ok).toBe(false);
     const diag = (await call('diagnostics.export', null)) as { ok: true; value: { path: string } };
@@ -64,7 +69,8 @@ describe('no secret reaches the renderer, the logs or diagnostics', () => {
     for (const secret of [walletFile.secretSeed, walletFile.secretSeed.replace(/^0x/, '')]) expect(frames.some((f) => f.includes(secret))).toBe(false);
 
     const logs = engine.engine.logs.recent({ limit: 10_000 }).map((l) => l.msg).join('\n');
-    for (const secret of [MINER_KEY, mnemonic, walletFile.secretSeed]) expect(logs.includes(secret)).toBe(false);
+    expect(frames.some((f) => f.includes(imported))).toBe(false);
+    for (const secret of [MINER_KEY, mnemonic, walletFile.secretSeed, imported]) expect(logs.includes(secret)).toBe(false);
     const bundle = readFileSync(diag.value.path, 'utf8');
     for (const secret of [MINER_KEY, mnemonic, walletFile.secretSeed]) expect(bundle.includes(secret)).toBe(false);
     expect(bundle).toContain('ek_…4d5e');

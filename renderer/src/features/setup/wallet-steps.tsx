@@ -26,10 +26,20 @@ export function HotkeyStep({ wallet, settings }: { wallet: WalletView; settings:
   const [newHotkey, setNewHotkey] = useState('miner');
   const [created, setCreated] = useState<{ ss58Address: string; mnemonic: string } | null>(null);
   const [confirmed, setConfirmed] = useState(false);
+  const [secret, setSecret] = useState('');
+  const [imported, setImported] = useState<string | null>(null);
   const listing = wallet.listing;
   const choose = (w: string, h: string) => run(async () => {
     const r = await engineApi().invoke('settings.update', { wallet: { name: w, hotkey: h } });
     return r.ok ? null : r.error.message;
+  });
+  const importKey = () => run(async () => {
+    const r = await engineApi().invoke('wallet.importHotkey', { wallet: newWallet, hotkey: newHotkey, secret });
+    setSecret('');
+    if (!r.ok) return r.error.message;
+    setImported(r.value.ss58Address);
+    await engineApi().invoke('settings.update', { wallet: { name: newWallet, hotkey: newHotkey } });
+    return null;
   });
   const create = () => run(async () => {
     const r = await engineApi().invoke('wallet.createHotkey', { wallet: newWallet, hotkey: newHotkey });
@@ -80,6 +90,21 @@ export function HotkeyStep({ wallet, settings }: { wallet: WalletView; settings:
           Create a new hotkey
         </button>
       </div>
+      <div className="row">
+        <input
+          type="password"
+          aria-label="Mnemonic or seed to import"
+          placeholder="Or import: the hotkey's mnemonic words, or its 0x seed"
+          value={secret}
+          onChange={(e) => setSecret(e.target.value)}
+          style={{ flex: 1 }}
+          autoComplete="off"
+        />
+        <button className="btn" disabled={busy || secret.trim().length < 16} onClick={() => void importKey()}>
+          Import into {newWallet}/{newHotkey}
+        </button>
+      </div>
+      {imported && <p className="small">Imported: <span className="mono">{imported}</span></p>}
       {created && !confirmed && (
         <div className="card stack" role="alert" style={{ borderColor: 'var(--warn)' }}>
           <b>Write these words down now. They are shown once and are the only way to recover this hotkey.</b>
