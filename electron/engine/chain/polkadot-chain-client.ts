@@ -167,12 +167,24 @@ export class PolkadotChainClient implements ChainPort {
       ]);
       const uidJson = uidOpt?.toJSON();
       const uid = typeof uidJson === 'number' ? uidJson : null;
+      let immunityBlocksLeft: number | undefined;
+      if (uid !== null) {
+        const [header, [registeredAt, immunity]] = await Promise.all([
+          this.api.rpc.chain.getHeader(),
+          this.api.queryMulti([
+            [q('blockAtRegistration'), [netuid, uid]],
+            [q('immunityPeriod'), netuid],
+          ]),
+        ]);
+        immunityBlocksLeft = Math.max(0, num(registeredAt) + num(immunity) - header.number.toNumber());
+      }
       return {
         hotkey,
         uid,
         validatorPermit: uid !== null && boolVec(permits)[uid] === true,
         lastUpdate: uid === null ? null : (numVec(lastUpdates)[uid] ?? null),
         stakeRao: big(stake),
+        ...(immunityBlocksLeft !== undefined ? { immunityBlocksLeft } : {}),
       };
     });
   }

@@ -62,6 +62,8 @@ export interface NeuronFacts {
   lastUpdate: number | null;
   /** Stake (alpha) held by the hotkey on the subnet, in rao units. */
   stakeRao: bigint;
+  /** Immunity after registration: blocks left, from BlockAtRegistration + ImmunityPeriod - now (0 once over). */
+  immunityBlocksLeft?: number;
 }
 
 /** Outcome of any extrinsic the app sends. */

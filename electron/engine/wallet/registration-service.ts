@@ -75,6 +75,7 @@ export class RegistrationService {
         uid: neuron.uid,
         validatorPermit: neuron.validatorPermit,
         stakeRao: neuron.stakeRao.toString(),
+        ...(neuron.immunityBlocksLeft !== undefined ? { immunityBlocksLeft: neuron.immunityBlocksLeft } : {}),
         block: facts.block,
       },
       quote: {

@@ -19,6 +19,7 @@ export interface SeedNeuron {
 export interface SeedSubnet {
   netuid: number;
   tempo?: number;
+  immunityPeriod?: number;
   weightsRateLimit?: Big;
   commitRevealEnabled?: boolean;
   weightsVersionKey?: Big;
@@ -62,6 +63,8 @@ export interface DevNeuron {
 export interface DevSubnet {
   netuid: number;
   tempo: number;
+  /** ImmunityPeriod(netuid): blocks a new registration cannot be pruned. */
+  immunityPeriod: number;
   weightsRateLimit: bigint;
   commitRevealEnabled: boolean;
   weightsVersionKey: bigint;
@@ -125,6 +128,7 @@ export class DevChainState {
     const subnet: DevSubnet = {
       netuid: s.netuid,
       tempo: s.tempo ?? 360,
+      immunityPeriod: s.immunityPeriod ?? 4096,
       weightsRateLimit: big(s.weightsRateLimit, 100n),
       // The chain's default is true; a dev subnet is usually wanted with plain set_weights, so say it explicitly.
       commitRevealEnabled: s.commitRevealEnabled ?? false,

@@ -28,6 +28,7 @@ export function projectStorage(rt: DevRuntime, state: DevChainState, events: Uin
     sub('subnetworkN', [n], s.neurons.length);
     sub('tempo', [n], s.tempo);
     sub('weightsSetRateLimit', [n], s.weightsRateLimit);
+    sub('immunityPeriod', [n], s.immunityPeriod);
     sub('activityCutoffFactorMilli', [n], s.activityCutoffFactorMilli);
     sub('commitRevealWeightsEnabled', [n], s.commitRevealEnabled);
     sub('weightsVersionKey', [n], s.weightsVersionKey);

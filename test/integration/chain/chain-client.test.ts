@@ -55,14 +55,13 @@ describe('PolkadotChainClient reads against the dev chain', () => {
     await expect(client.subnetFacts(99)).rejects.toMatchObject({ code: 'not-found' });
   });
 
-  it('reads a neuron: uid, permit, stake, last update', async () => {
-    expect(await client.neuron(SN53, keys.noPermit.address)).toEqual({
-      hotkey: keys.noPermit.address,
-      uid: 2,
-      validatorPermit: false,
-      lastUpdate: 0,
-      stakeRao: 5n * TAO,
-    });
+  it('reads a neuron: uid, permit, stake, last update, immunity left', async () => {
+    const n = await client.neuron(SN53, keys.noPermit.address);
+    expect(n).toMatchObject({ hotkey: keys.noPermit.address, uid: 2, validatorPermit: false, lastUpdate: 0, stakeRao: 5n * TAO });
+    // Seeded neurons register at the dev chain's first block; the default ImmunityPeriod is 4096 blocks.
+    const block = await client.blockNumber();
+    expect(n.immunityBlocksLeft).toBeGreaterThan(4096 - block - 5);
+    expect(n.immunityBlocksLeft).toBeLessThanOrEqual(4096);
     const v = await client.neuron(SN53, keys.validator.address);
     expect(v).toMatchObject({ uid: 1, validatorPermit: true, stakeRao: 1000n * TAO });
     expect(await client.neuron(SN53, keys.stranger.address)).toMatchObject({ uid: null, validatorPermit: false, lastUpdate: null, stakeRao: 0n });

@@ -185,7 +185,12 @@ export function RegistrationStep({ wallet }: { wallet: WalletView }) {
             ) : (
               <span className="badge warn">not registered on subnet {reg.registration.netuid}</span>
             )}{' '}
-            {reg.registration.validatorPermit ? <span className="badge info">validator permit</span> : null}
+            {reg.registration.validatorPermit ? <span className="badge info">validator permit</span> : null}{' '}
+            {reg.registration.immunityBlocksLeft !== undefined && reg.registration.registered ? (
+              <span className={`badge ${reg.registration.immunityBlocksLeft > 0 ? 'info' : 'neutral'}`}>
+                {reg.registration.immunityBlocksLeft > 0 ? `immune for ${reg.registration.immunityBlocksLeft} more blocks (~${Math.round((reg.registration.immunityBlocksLeft * 12) / 3600)} h)` : 'immunity over: a weak score can be pruned'}
+              </span>
+            ) : null}
           </span>
         )}
       </div>
