@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DeltaCoalescer } from '../../../electron/engine/miner/delta-coalescer.ts';
 import type { StreamDelta } from '../../../electron/engine/miner/frames.ts';
 import { errorResponseFrame, parseGatewayFrame } from '../../../electron/engine/miner/frames.ts';
@@ -58,6 +58,53 @@ describe('delta coalescer', () => {
     c.push([{ content: 'late' }]);
     c.flush();
     expect(sent).toHaveLength(2);
+  });
+
+  it('sends the first delta at once, holds later ones to one frame per window, and flushes the rest on close', () => {
+    vi.useFakeTimers();
+    try {
+      let t = 1000;
+      const sent: { at: number; d: StreamDelta }[] = [];
+      const c = new DeltaCoalescer((d) => sent.push({ at: t, d }), 50, () => t);
+      c.push([{ content: 'a' }]);
+      expect(sent).toEqual([{ at: 1000, d: { content: 'a' } }]);
+      t = 1010;
+      c.push([{ content: 'b' }]);
+      t = 1030;
+      c.push([{ content: 'c' }]);
+      expect(sent).toHaveLength(1);
+      t = 1050;
+      vi.advanceTimersByTime(40);
+      expect(sent.map((s) => s.d)).toEqual([{ content: 'a' }, { content: 'bc' }]);
+      // A quiet spell longer than the window: the next delta goes out at once again.
+      t = 1200;
+      c.push([{ reasoning_content: 'd' }]);
+      expect(sent).toHaveLength(3);
+      t = 1210;
+      c.push([{ content: 'e' }]);
+      c.close();
+      expect(sent.map((s) => s.d)).toEqual([{ content: 'a' }, { content: 'bc' }, { reasoning_content: 'd' }, { content: 'e' }]);
+      // Frames inside the stream never come closer than the window (the final flush may).
+      const gaps = sent.slice(1, -1).map((s, i) => s.at - sent[i]!.at);
+      expect(Math.min(...gaps)).toBeGreaterThanOrEqual(50);
+      vi.advanceTimersByTime(1000);
+      expect(sent).toHaveLength(4);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('drops what is pending when closed without a flush, and sends nothing for an empty push', () => {
+    let t = 0;
+    const sent: StreamDelta[] = [];
+    const c = new DeltaCoalescer((d) => sent.push(d), 50, () => t);
+    c.push([]);
+    expect(sent).toHaveLength(0);
+    c.push([{ content: 'x' }]);
+    t = 10;
+    c.push([{ content: 'y' }]);
+    c.close(false);
+    expect(sent).toEqual([{ content: 'x' }]);
   });
 });
 
