@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, renameSync, statSync, existsSync, rmSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fchmodSync, fstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LogLevel, LogLine } from '../../../shared/logs.ts';
 import { Emitter } from './emitter.ts';
@@ -58,13 +58,37 @@ export class LogHub {
   readonly onBatch = this.batches.event;
   private readonly opts: Required<Omit<LogHubOptions, 'dir' | 'echo'>> & Pick<LogHubOptions, 'dir' | 'echo'>;
   private readonly file: string | undefined;
+  /** The open log file, its size as we count it, and text not yet written (written each batch tick). */
+  private fd: number | null = null;
+  private fileBytes = 0;
+  private fileText = '';
 
   constructor(opts: LogHubOptions = {}) {
     this.opts = { ringSize: 2000, maxFileBytes: 5 * 1024 * 1024, keepFiles: 5, minLevel: 'debug', ...opts };
     if (opts.dir) {
-      mkdirSync(opts.dir, { recursive: true });
+      // Logs name hotkeys, endpoints and errors: owner-only, like every other file in the data dir.
+      mkdirSync(opts.dir, { recursive: true, mode: 0o700 });
+      try {
+        chmodSync(opts.dir, 0o700);
+      } catch {
+        // Not ours to change (a shared folder): the files below are still 0600.
+      }
       this.file = join(opts.dir, 'engy-panel.log');
+      // Lines wait up to one batch tick in memory: write them even when the process exits abruptly.
+      process.on('exit', this.flushAtExit);
     }
+  }
+
+  private readonly flushAtExit = (): void => this.flush();
+
+  /** Change the level at runtime (settings, a debugging session); lines below it are dropped. */
+  setMinLevel(level: LogLevel): void {
+    if (!Object.hasOwn(LEVELS, level)) return;
+    this.opts.minLevel = level;
+  }
+
+  get minLevel(): LogLevel {
+    return this.opts.minLevel;
   }
 
   logger(source: string): Logger {
@@ -79,7 +103,7 @@ export class LogHub {
   }
 
   write(source: string, level: LogLevel, msg: string): void {
-    if (LEVELS[level] < LEVELS[this.opts.minLevel]) return;
+    if (!(LEVELS[level] >= LEVELS[this.opts.minLevel])) return;
     const line: LogLine = { seq: ++this.seq, ts: Date.now(), level, source, msg: this.redactor.redact(msg) };
     let ring = this.rings.get(source);
     if (!ring) {
@@ -90,7 +114,7 @@ export class LogHub {
     if (ring.length > this.opts.ringSize) ring.splice(0, ring.length - this.opts.ringSize);
     const text = formatLine(line);
     this.opts.echo?.(text);
-    this.appendToFile(text);
+    if (this.file) this.fileText += text + '\n';
     this.pending.push(line);
     if (!this.flushTimer) {
       this.flushTimer = setTimeout(() => this.flush(), 100);
@@ -98,9 +122,11 @@ export class LogHub {
     }
   }
 
+  /** Push the pending batch to listeners and write it to the file (also called at shutdown). */
   flush(): void {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
+    this.writeFile();
     if (this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
@@ -120,21 +146,56 @@ export class LogHub {
     return [...this.rings.keys()].sort();
   }
 
-  private appendToFile(text: string): void {
-    if (!this.file) return;
+  /** Write what is pending and close the file; lines after this open it again. */
+  close(): void {
+    this.flush();
+    process.off('exit', this.flushAtExit);
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+  }
+
+  /**
+   * One write per batch tick on a file kept open, with the size counted here rather than asked of
+   * the disk per line. Synchronous on purpose: a batch is a few KB into the page cache, and a
+   * shutdown's last flush must reach the file before the process exits.
+   */
+  private writeFile(): void {
+    if (!this.file || this.fileText.length === 0) return;
+    const text = this.fileText;
+    this.fileText = '';
     try {
-      if (existsSync(this.file) && statSync(this.file).size > this.opts.maxFileBytes) this.rotate(this.file);
-      appendFileSync(this.file, text + '\n');
+      if (this.fd !== null && this.fileBytes >= this.opts.maxFileBytes) this.rotate(this.file);
+      if (this.fd === null) this.open(this.file);
+      this.fileBytes += writeSync(this.fd!, text);
     } catch {
-      // A full or read-only disk must not take the engine down; the ring still has the line.
+      // A full or read-only disk must not take the engine down; the ring still has the lines.
+      if (this.fd !== null) closeSync(this.fd);
+      this.fd = null;
     }
   }
 
+  private open(file: string): void {
+    const fd = openSync(file, 'a', 0o600);
+    try {
+      fchmodSync(fd, 0o600);
+      this.fileBytes = fstatSync(fd).size;
+      this.fd = fd;
+    } catch (e) {
+      closeSync(fd);
+      throw e;
+    }
+    // A file already over the size from an earlier run rotates before the first write.
+    if (this.fileBytes >= this.opts.maxFileBytes) this.rotate(file);
+  }
+
   private rotate(file: string): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
     const keep = this.opts.keepFiles;
     if (existsSync(`${file}.${keep}`)) rmSync(`${file}.${keep}`);
     for (let i = keep - 1; i >= 1; i--) if (existsSync(`${file}.${i}`)) renameSync(`${file}.${i}`, `${file}.${i + 1}`);
     renameSync(file, `${file}.1`);
+    this.open(file);
   }
 }
 
