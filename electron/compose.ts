@@ -112,7 +112,6 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
 
   const mining = stack.add(new MiningController({ settings, hardware, minerKeys, logs, db, paths, versions, simulated }));
   stack.add(hub.bind('serve', () => mining.serveSnapshot(), (l) => mining.onDidChange(l)));
-  stack.add(hub.bind('miner', () => mining.minerSnapshot(), (l) => mining.onDidChange(l)));
   stack.add(hub.bind('miners', () => mining.minerSnapshots(), (l) => mining.onDidChange(l)));
   const validating = stack.add(new ValidatingController({ settings, logs, db, paths, version: `engy-panel ${version}`, openChain }));
   stack.add(hub.bind('validator', () => validating.snapshot(), (l) => validating.onDidChange(l)));

@@ -98,9 +98,7 @@ export interface SnapshotTopics {
   settings: Settings;
   serve: ServeSnapshot | null;
   checkpoint: CheckpointSnapshot | null;
-  /** The first gateway worker (the Mine page's default view). */
-  miner: MinerSnapshot | null;
-  /** Every gateway worker: one per managed engine, one for an external serve. */
+  /** Every gateway worker (the first is the Mine page's default view): one per managed engine, one for an external serve. */
   miners: MinerSnapshot[];
   validator: ValidatorSnapshot | null;
   wallet: WalletView;

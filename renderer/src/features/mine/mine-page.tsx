@@ -62,8 +62,9 @@ function WorkerSwitcher({ miners, chosen, choose }: { miners: MinerSnapshot[]; c
 }
 
 export function MinePage() {
-  const first = useSnapshot('miner');
   const miners = useSnapshot('miners');
+  // undefined until the engine's first snapshot arrives, null when no worker exists.
+  const first = miners === undefined ? undefined : (miners[0] ?? null);
   const serve = useSnapshot('serve');
   const settings = useSnapshot('settings');
   const [busy, setBusy] = useState(false);
