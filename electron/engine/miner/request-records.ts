@@ -51,17 +51,17 @@ export class RequestRecords {
     let drop = 0;
     while (drop < this.window.length && (this.window[drop]!.receivedAt < cutoff || this.window.length - drop > this.maxKept)) drop++;
     if (drop > 0) this.window.splice(0, drop);
-    this.db?.db
-      .prepare(
-        `INSERT INTO miner_requests (corr_id, request_id, leg, engine, stream, received_at, ttft_ms, tpot_ms, e2e_ms,
-         prompt_tokens, completion_tokens, cached_tokens, proof_ms, outcome, finish_reason, cause)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(r.corrId, r.requestId, r.leg, r.engine, r.stream ? 1 : 0, r.receivedAt, r.ttftMs, r.tpotMs, r.e2eMs, r.promptTokens, r.completionTokens, r.cachedTokens, r.proofMs, r.outcome, r.finishReason, r.cause);
+    // Queued: the database commits these in batches, off the request's path.
+    this.db?.write(
+      `INSERT INTO miner_requests (corr_id, request_id, leg, engine, stream, received_at, ttft_ms, tpot_ms, e2e_ms,
+       prompt_tokens, completion_tokens, cached_tokens, proof_ms, outcome, finish_reason, cause)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [r.corrId, r.requestId, r.leg, r.engine, r.stream ? 1 : 0, r.receivedAt, r.ttftMs, r.tpotMs, r.e2eMs, r.promptTokens, r.completionTokens, r.cachedTokens, r.proofMs, r.outcome, r.finishReason, r.cause],
+    );
   }
 
   addAudit(at: number, requestId: string, score: number | null, chunks: number, error: string | null): void {
-    this.db?.db.prepare('INSERT INTO miner_audits (at, request_id, score, chunks, error) VALUES (?, ?, ?, ?, ?)').run(at, requestId, score, chunks, error);
+    this.db?.write('INSERT INTO miner_audits (at, request_id, score, chunks, error) VALUES (?, ?, ?, ?, ?)', [at, requestId, score, chunks, error]);
   }
 
   all(): readonly MinerRequestRecord[] {

@@ -1,4 +1,4 @@
-import { DatabaseSync } from 'node:sqlite';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 
@@ -18,22 +18,116 @@ export interface DomainMigrations {
   migrations: Migration[];
 }
 
+export interface DatabaseOptions {
+  /** Queued writes wait at most this long before one transaction commits them (default 250 ms). */
+  batchMs?: number;
+  /** ...or until this many are queued (default 256). */
+  batchRows?: number;
+  /** A batch that failed to commit (disk full, locked): told here, never thrown at the writer. */
+  onWriteError?: (e: Error, rows: number) => void;
+}
+
+/** Databases with queued writes, so one exit hook commits them all when the process ends. */
+const pending = new Set<Database>();
+let exitHooked = false;
+
 export class Database {
-  readonly db: DatabaseSync;
+  private readonly raw: DatabaseSync;
   readonly path: string;
-  constructor(path: string) {
+  private queue: { stmt: StatementSync; params: SQLInputValue[] }[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly statements = new Map<string, StatementSync>();
+  private readonly opts: Required<Omit<DatabaseOptions, 'onWriteError'>> & Pick<DatabaseOptions, 'onWriteError'>;
+  /** Rows committed in batches and batches that failed, for the bench and diagnostics. */
+  readonly writeStats = { rows: 0, batches: 0, failedBatches: 0 };
+
+  constructor(path: string, opts: DatabaseOptions = {}) {
     this.path = path;
+    this.opts = { batchMs: 250, batchRows: 256, ...opts };
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    this.db = new DatabaseSync(path);
-    this.db.exec('PRAGMA journal_mode = WAL');
-    this.db.exec('PRAGMA synchronous = NORMAL');
-    this.db.exec('PRAGMA foreign_keys = ON');
-    this.db.exec('PRAGMA busy_timeout = 5000');
-    this.db.exec('CREATE TABLE IF NOT EXISTS schema_versions (domain TEXT PRIMARY KEY, version INTEGER NOT NULL, applied_at INTEGER NOT NULL)');
+    this.raw = new DatabaseSync(path);
+    this.raw.exec('PRAGMA journal_mode = WAL');
+    this.raw.exec('PRAGMA synchronous = NORMAL');
+    this.raw.exec('PRAGMA foreign_keys = ON');
+    this.raw.exec('PRAGMA busy_timeout = 5000');
+    this.raw.exec('CREATE TABLE IF NOT EXISTS schema_versions (domain TEXT PRIMARY KEY, version INTEGER NOT NULL, applied_at INTEGER NOT NULL)');
+  }
+
+  /**
+   * The connection, for reads and one-off writes. Queued writes are committed first, so a reader
+   * always sees every row written before it asked.
+   */
+  get db(): DatabaseSync {
+    this.flushWrites();
+    return this.raw;
+  }
+
+  /**
+   * Queue a write (an INSERT per served request, an audit row): queued writes are committed
+   * together in one transaction per batch, off the request's path, instead of one synchronous
+   * commit each on the engine thread.
+   */
+  write(sql: string, params: SQLInputValue[]): void {
+    if (!this.raw.isOpen) return;
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      stmt = this.raw.prepare(sql);
+      this.statements.set(sql, stmt);
+    }
+    this.queue.push({ stmt, params });
+    pending.add(this);
+    if (!exitHooked) {
+      exitHooked = true;
+      process.on('exit', () => {
+        for (const d of pending) d.flushWrites();
+      });
+    }
+    if (this.queue.length >= this.opts.batchRows) this.flushWrites();
+    else if (!this.timer) {
+      this.timer = setTimeout(() => this.flushWrites(), this.opts.batchMs);
+      this.timer.unref?.();
+    }
+  }
+
+  /** Commit every queued write now, in one transaction. */
+  flushWrites(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    pending.delete(this);
+    if (this.queue.length === 0 || !this.raw.isOpen) return;
+    const batch = this.queue;
+    this.queue = [];
+    try {
+      this.raw.exec('BEGIN IMMEDIATE');
+      try {
+        for (const w of batch) w.stmt.run(...w.params);
+        this.raw.exec('COMMIT');
+      } catch (e) {
+        this.raw.exec('ROLLBACK');
+        throw e;
+      }
+      this.writeStats.rows += batch.length;
+      this.writeStats.batches++;
+    } catch {
+      // One bad row (or a busy moment) must not lose its neighbours: retry each on its own.
+      this.writeStats.failedBatches++;
+      let failed = 0;
+      let last: unknown = null;
+      for (const w of batch) {
+        try {
+          w.stmt.run(...w.params);
+          this.writeStats.rows++;
+        } catch (e) {
+          failed++;
+          last = e;
+        }
+      }
+      if (failed > 0) this.opts.onWriteError?.(last instanceof Error ? last : new Error(String(last)), failed);
+    }
   }
 
   version(domain: string): number {
-    const row = this.db.prepare('SELECT version FROM schema_versions WHERE domain = ?').get(domain) as { version: number } | undefined;
+    const row = this.raw.prepare('SELECT version FROM schema_versions WHERE domain = ?').get(domain) as { version: number } | undefined;
     return row?.version ?? 0;
   }
 
@@ -48,16 +142,17 @@ export class Database {
         `The ${set.domain} data was written by a newer engy panel (schema ${current}, this build knows ${sorted.length}). Update the app; migrations only run forward.`,
       );
     }
+    this.flushWrites();
     for (const m of sorted.slice(current)) {
-      this.db.exec('BEGIN IMMEDIATE');
+      this.raw.exec('BEGIN IMMEDIATE');
       try {
-        m.up(this.db);
-        this.db
+        m.up(this.raw);
+        this.raw
           .prepare('INSERT INTO schema_versions(domain, version, applied_at) VALUES (?, ?, ?) ON CONFLICT(domain) DO UPDATE SET version = excluded.version, applied_at = excluded.applied_at')
           .run(set.domain, m.version, Date.now());
-        this.db.exec('COMMIT');
+        this.raw.exec('COMMIT');
       } catch (e) {
-        this.db.exec('ROLLBACK');
+        this.raw.exec('ROLLBACK');
         throw e;
       }
     }
@@ -65,6 +160,7 @@ export class Database {
   }
 
   close(): void {
-    if (this.db.isOpen) this.db.close();
+    this.flushWrites();
+    if (this.raw.isOpen) this.raw.close();
   }
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,5 +35,55 @@ describe('SQLite store with per-domain forward-only migrations', () => {
     db.migrate({ domain: 'd', migrations: [v1, v2] });
     expect(() => db.migrate({ domain: 'd', migrations: [v1] })).toThrow(/newer engy panel/);
     expect(() => db.migrate({ domain: 'e', migrations: [v2] })).toThrow(/without gaps/);
+  });
+
+  it('commits queued writes in one batch per tick, and any read sees them first', () => {
+    vi.useFakeTimers();
+    try {
+      const db = new Database(':memory:', { batchMs: 250, batchRows: 1000 });
+      db.migrate({ domain: 'd', migrations: [v1] });
+      for (let i = 0; i < 10; i++) db.write('INSERT INTO t(a) VALUES (?)', [`r${i}`]);
+      expect(db.writeStats).toEqual({ rows: 0, batches: 0, failedBatches: 0 });
+      vi.advanceTimersByTime(250);
+      expect(db.writeStats).toEqual({ rows: 10, batches: 1, failedBatches: 0 });
+      db.write('INSERT INTO t(a) VALUES (?)', ['read-your-write']);
+      expect((db.db.prepare('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n).toBe(11);
+      expect(db.writeStats.batches).toBe(2);
+      db.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('commits at once when the batch is full, and on close', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'engy-db-')), 'x.sqlite');
+    const db = new Database(path, { batchRows: 4, batchMs: 60_000 });
+    db.migrate({ domain: 'd', migrations: [v1] });
+    for (let i = 0; i < 6; i++) db.write('INSERT INTO t(a) VALUES (?)', [`r${i}`]);
+    expect(db.writeStats.rows).toBe(4);
+    db.close();
+    db.write('INSERT INTO t(a) VALUES (?)', ['after close is ignored']);
+    const again = new Database(path);
+    expect((again.db.prepare('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n).toBe(6);
+    again.close();
+  });
+
+  it('keeps the good rows of a batch that holds a bad one, and reports the bad one instead of throwing', () => {
+    const errors: [string, number][] = [];
+    const db = new Database(':memory:', { onWriteError: (e, n) => errors.push([e.message, n]) });
+    db.migrate({ domain: 'd', migrations: [v1] });
+    db.db.exec('CREATE TABLE u (id INTEGER PRIMARY KEY, v TEXT NOT NULL)');
+    db.write('INSERT INTO u(v) VALUES (?)', ['good']);
+    db.write('INSERT INTO u(v) VALUES (?)', [null]);
+    db.write('INSERT INTO u(v) VALUES (?)', ['also good']);
+    expect(() => db.flushWrites()).not.toThrow();
+    expect(db.db.prepare('SELECT v FROM u ORDER BY id').all()).toEqual([{ v: 'good' }, { v: 'also good' }]);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]![0]).toMatch(/NOT NULL/);
+    expect(errors[0]![1]).toBe(1);
+    expect(db.writeStats.failedBatches).toBe(1);
+    // A statement that cannot even be prepared throws at the caller: that is a programming error.
+    expect(() => db.write('INSERT INTO missing VALUES (?)', [1])).toThrow(/no such table/);
+    db.close();
   });
 });
