@@ -1,70 +1,251 @@
-// Miner overhead, side by side in one run against the fake serve: first token and end to end
-// through gateway double -> miner -> serve, against calling the serve directly with the same
-// token ids (ratio; operators measured the reference miner at 2.3x). Then event-loop lag p99
-// while 4096-token responses are parsed and proven, and resident memory per request in flight.
-import { hostname } from 'node:os';
-import { silentLogger } from '../electron/engine/lib/logger.ts';
+// The miner in a buyer's latency, as the goal states it: 64 concurrent streamed requests through
+// gateway double -> miner -> fake serve, against the same 64 (same token ids) sent to the serve
+// directly, in alternating rounds of one run. The miner runs in its own process (miner-child.ts)
+// as in production; the buyer and the gateway double share this one, and the double's own work
+// per request is timed and subtracted. Then the miner's event-loop lag while 4096-token bodies
+// are parsed and proven.
+import { fork, type ChildProcess } from 'node:child_process';
+import { availableParallelism, loadavg } from 'node:os';
+import { join } from 'node:path';
 import { LoopLagProbe } from '../electron/engine/miner/loop-lag.ts';
-import { MinerService } from '../electron/engine/miner/miner-service.ts';
 import { PromptBuilder } from '../electron/engine/miner/prompt-builder.ts';
 import { createProofPort } from '../electron/engine/miner/proof-adapter.ts';
+import { SseTextScanner } from '../electron/engine/miner/sse-text.ts';
 import { ProofPool } from '../electron/engine/proof/proof-pool.ts';
-import { CHECKPOINT, KEY, startFakeServe, startGateway, waitFor } from '../test/integration/miner/harness.ts';
+import { CHECKPOINT, startFakeServe, startGateway } from '../test/integration/miner/harness.ts';
+import type { ChildCommand, ChildReport } from './miner-child.ts';
+import { goal, ms, pct, schedDelta, schedStat, type SchedStat } from './report.ts';
 
-const ROUNDS = 8;
-const TOKENS = 64;
+const STREAMS = 64;
+const ROUNDS = 3;
+// The fake serve spends ~1 ms of CPU per streamed token with hidden states: 64 streams of 16 tokens
+// at 8 tok/s keep it near half a core, so both paths measure the miner, not a saturated serve.
+const TOKENS = 16;
+const TOKENS_PER_S = 8;
+const LEGS = 8;
 const LONG = 4096;
 const LONG_CONCURRENT = 2;
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
+interface Sample {
+  ttft: number;
+  e2e: number;
 }
 
-async function direct(serveUrl: string, ids: number[], maxNew: number): Promise<{ ttft: number; e2e: number }> {
+/** One request straight to the serve, timed as a buyer would: the first text event, then the end. */
+async function direct(serveUrl: string, ids: number[], maxNew: number, rid: string): Promise<Sample> {
   const t0 = performance.now();
+  let ttft = 0;
+  const scanner = new SseTextScanner((e) => {
+    if (ttft === 0 && e.text) ttft = performance.now() - t0;
+  });
   const res = await fetch(`${serveUrl}/generate`, {
     method: 'POST',
-    body: JSON.stringify({ input_ids: ids, sampling_params: { temperature: 0, max_new_tokens: maxNew }, rid: `bench-${Math.random()}`, return_hidden_states: true, return_logprob: true, stream: true }),
+    body: JSON.stringify({ input_ids: ids, sampling_params: { temperature: 0, max_new_tokens: maxNew }, rid, return_hidden_states: true, return_logprob: true, stream: true }),
   });
-  let ttft = 0;
-  for await (const _chunk of res.body!) if (ttft === 0) ttft = performance.now() - t0;
+  for await (const chunk of res.body!) scanner.push(Buffer.from(chunk));
+  scanner.end();
   return { ttft, e2e: performance.now() - t0 };
 }
 
-export async function bench(): Promise<void> {
-  const serve = await startFakeServe(['--tokens-per-s', '2000', '--ttft-ms', '20']);
-  const gw = startGateway({ probe: false, auditor: undefined });
-  await gw.start();
-  const pool = new ProofPool();
-  const miner = new MinerService({
-    gatewayUrl: gw.url, serveUrls: [serve.url], checkpointDir: CHECKPOINT, model: 'qwen3.6-35b-a3b', maxInflight: 24, minerKey: () => KEY,
-    hw: async () => ({ host: hostname(), cpus: 2, ram_gb: 8, gpu: 'none', gpu_count: 0, gpu_mem_gb: 0, gpus: '0x none', parallelism: 'tp' }),
-    versions: {}, proof: createProofPort(pool), log: silentLogger,
+/** The child's next message carrying `key`. */
+function reply(child: ChildProcess, key: string): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const onExit = (code: number | null) => reject(new Error(`miner child exited ${code}`));
+    const onMsg = (m: Record<string, unknown>) => {
+      if (!(key in m)) return;
+      child.off('message', onMsg);
+      child.off('exit', onExit);
+      resolve(m);
+    };
+    child.on('message', onMsg);
+    child.once('exit', onExit);
   });
-  try {
-    await miner.start();
-    await waitFor(miner, (s) => s.phase === 'waiting-for-probe');
-    const prompts = await PromptBuilder.load(CHECKPOINT);
-    const d: { ttft: number; e2e: number }[] = [];
-    const m: { ttft: number; e2e: number }[] = [];
-    for (let i = 0; i < ROUNDS; i++) {
-      // Different prompts per path, so neither profits from the other's prefix cache.
-      const a = await prompts.build({ messages: [{ role: 'user', content: `Direct ${i}: explain the result step by step.` }] });
-      d.push(await direct(serve.url, a.ids, TOKENS));
-      const t0 = performance.now();
-      const r = gw.serve({ messages: [{ role: 'user', content: `Miner ${i}: explain the result step by step.` }], max_tokens: TOKENS }, { stream: true, leg: i % 8 });
-      const out = await r.done;
-      m.push({ ttft: out.ttftMs, e2e: performance.now() - t0 });
-    }
-    const row = (name: string, f: (x: { ttft: number; e2e: number }) => number) =>
-      console.log(`${name.padEnd(22)} direct ${median(d.map(f)).toFixed(1).padStart(8)} ms   via miner ${median(m.map(f)).toFixed(1).padStart(8)} ms   ratio ${(median(m.map(f)) / median(d.map(f))).toFixed(2)}x`);
-    console.log(`${ROUNDS} streamed requests of ${TOKENS} tokens each, medians`);
-    row('first token', (x) => x.ttft);
-    row('end to end', (x) => x.e2e);
+}
 
-    // The fake model ends its answers early, and buyers cannot ask for ignore_eos: drive the parse
-    // and proof path directly with forced 4096-token bodies, as the pipeline does per serve call.
+function ask(child: ChildProcess, cmd: ChildCommand, key: string): Promise<Record<string, unknown>> {
+  const answer = reply(child, key);
+  child.send(cmd);
+  return answer;
+}
+
+const cpuMs = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1000;
+const row = (label: string, d: string, m: string, o: string) => console.log(`  ${label.padEnd(24)}${d.padEnd(16)}${m.padEnd(16)}${o}`);
+
+export async function bench(): Promise<void> {
+  const serve = await startFakeServe(['--tokens-per-s', String(TOKENS_PER_S), '--ttft-ms', '20']);
+  const gw = startGateway({ probe: false, auditor: undefined, workers: LEGS });
+  await gw.start();
+  const child = fork(join(import.meta.dirname, 'miner-child.ts'), [gw.url, serve.url], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  try {
+    await reply(child, 'ready');
+    const prompts = await PromptBuilder.load(CHECKPOINT);
+    const messages = Array.from({ length: STREAMS }, (_, i) => [{ role: 'user', content: `Question ${i}: explain, step by step, how a river carves a valley over ${i + 2} thousand years.` }]);
+    const ids = await Promise.all(messages.map(async (m) => (await prompts.build({ messages: m })).ids));
+
+    // The gateway double's own thread time per request: the serve frame out, then every frame in.
+    const gwCost = new Map<string, { send: number; first: number; all: number }>();
+    const inner = gw as unknown as { onMessage(conn: unknown, text: string): void };
+    const onMessage = inner.onMessage.bind(gw);
+    inner.onMessage = (conn, text) => {
+      const t = performance.now();
+      onMessage(conn, text);
+      const dt = performance.now() - t;
+      const corr = /"corr_id":"([^"]+)"/.exec(text.slice(0, 200))?.[1];
+      const c = corr ? gwCost.get(corr) : undefined;
+      if (c) {
+        if (c.first === 0 && text.includes('"chunk"')) c.first = dt;
+        c.all += dt;
+      }
+    };
+
+    const d: Sample[] = [];
+    const m: (Sample & { corrId: string; sentAt: number; firstAt: number; gw: { send: number; first: number; all: number } })[] = [];
+    const cpu = { direct: 0, miner: 0 };
+    const sched: Record<'serveDirect' | 'serveMiner' | 'benchDirect' | 'benchMiner', SchedStat | null> = { serveDirect: null, serveMiner: null, benchDirect: null, benchMiner: null };
+    const add = (k: keyof typeof sched, d: SchedStat | null) => {
+      const c = sched[k];
+      sched[k] = d && c ? { cpuMs: c.cpuMs + d.cpuMs, waitMs: c.waitMs + d.waitMs, slices: c.slices + d.slices } : d;
+    };
+    let seq = 0;
+    const failures: string[] = [];
+    const runDirect = async (n: number) => {
+      const c0 = process.cpuUsage();
+      const [s0, b0] = [schedStat(serve.proc.pid), schedStat(process.pid)];
+      const out = await Promise.all(ids.slice(0, n).map((x) => direct(serve.url, x, TOKENS, `bench-${++seq}`)));
+      cpu.direct += cpuMs(process.cpuUsage(c0));
+      add('serveDirect', schedDelta(s0, schedStat(serve.proc.pid)));
+      add('benchDirect', schedDelta(b0, schedStat(process.pid)));
+      return out;
+    };
+    const runMiner = async (n: number) => {
+      const c0 = process.cpuUsage();
+      const [s0, b0] = [schedStat(serve.proc.pid), schedStat(process.pid)];
+      const out = await Promise.all(
+        messages.slice(0, n).map(async (msg, i) => {
+          const t = performance.now();
+          const r = gw.serve({ messages: msg, max_tokens: TOKENS }, { stream: true, leg: i % LEGS });
+          const cost = { send: performance.now() - t, first: 0, all: 0 };
+          gwCost.set(r.corrId, cost);
+          const res = await r.done;
+          if (!res.response?.commitment) {
+            failures.push(`${r.corrId}: ${res.response?.error ?? 'no response'}`);
+            return null;
+          }
+          return { ttft: res.ttftMs, e2e: res.e2eMs, corrId: r.corrId, sentAt: res.sentAt, firstAt: res.sentAt + res.ttftMs, gw: cost };
+        }),
+      ).then((xs) => xs.filter((x) => x !== null));
+      cpu.miner += cpuMs(process.cpuUsage(c0));
+      add('serveMiner', schedDelta(s0, schedStat(serve.proc.pid)));
+      add('benchMiner', schedDelta(b0, schedStat(process.pid)));
+      return out;
+    };
+    // Warm both paths (JIT, sockets, the serve's caches alike), then reset the miner's counters.
+    await runDirect(LEGS);
+    await runMiner(LEGS);
+    Object.assign(cpu, { direct: 0, miner: 0 });
+    Object.assign(sched, { serveDirect: null, serveMiner: null, benchDirect: null, benchMiner: null });
+    await ask(child, { cmd: 'mark' }, 'marked');
+    for (let r = 0; r < ROUNDS; r++) {
+      if (r % 2 === 0) {
+        d.push(...(await runDirect(STREAMS)));
+        m.push(...(await runMiner(STREAMS)));
+      } else {
+        m.push(...(await runMiner(STREAMS)));
+        d.push(...(await runDirect(STREAMS)));
+      }
+    }
+    const rep = (await ask(child, { cmd: 'report' }, 'report')).report as ChildReport;
+    const n = ROUNDS * STREAMS;
+    if (failures.length > 0) console.log(`  ${failures.length} of ${n} requests through the miner failed (left out below): ${[...new Set(failures.map((f) => f.replace(/^[^:]+: /, '')))].join('; ')}`);
+
+    console.log(`${STREAMS} concurrent streamed requests x ${ROUNDS} rounds (${n} each way), ${TOKENS} new tokens at ${TOKENS_PER_S} tok/s, serve TTFT 20 ms; miner in its own process; both paths ask for hidden states`);
+    row('', 'direct', 'via miner', 'overhead');
+    const net = m.map((x) => ({ ttft: x.ttft - x.gw.send - x.gw.first, e2e: x.e2e - x.gw.send - x.gw.all }));
+    for (const [label, p] of [['p50', 0.5], ['p99', 0.99]] as const) {
+      const dt = pct(d.map((x) => x.ttft), p);
+      const mt = pct(m.map((x) => x.ttft), p);
+      const nt = pct(net.map((x) => x.ttft), p);
+      row(`first token ${label}`, ms(dt), ms(mt), `${ms(mt - dt)} (${(mt / dt).toFixed(2)}x); net of gateway double ${ms(nt - dt)}`);
+    }
+    for (const [label, p] of [['p50', 0.5], ['p99', 0.99]] as const) {
+      const de = pct(d.map((x) => x.e2e), p);
+      const me = pct(m.map((x) => x.e2e), p);
+      const ne = pct(net.map((x) => x.e2e), p);
+      row(`end to end ${label}`, ms(de), ms(me), `${ms(me - de)} (${(me / de).toFixed(3)}x); net of gateway double ${(((ne - de) / de) * 100).toFixed(2)} %`);
+    }
+    const gwSend = pct(m.map((x) => x.gw.send), 0.5);
+    const gwFirst = pct(m.map((x) => x.gw.first), 0.5);
+    const gwAll = pct(m.map((x) => x.gw.all), 0.5);
+    console.log(`  gateway double's own thread time per request (median): serve frame out ${ms(gwSend, 3)}, first chunk in ${ms(gwFirst, 3)}, every frame in ${ms(gwAll, 3)} (subtracted above)`);
+    const ttftOver = pct(net.map((x) => x.ttft), 0.99) - pct(d.map((x) => x.ttft), 0.99);
+    const e2eOver = ((pct(net.map((x) => x.e2e), 0.5) - pct(d.map((x) => x.e2e), 0.5)) / pct(d.map((x) => x.e2e), 0.5)) * 100;
+    const ttftMet = goal('first-token overhead p99 at 64 streams', ttftOver, 'ms', '<', 5, 'net of the gateway double');
+    goal('end-to-end overhead p50 at 64 streams', e2eOver, '%', '<', 5, 'net of the gateway double');
+
+    // Where the first token's time goes, per request, lined up on one clock across the processes.
+    const byCorr = new Map(rep.records.map((r) => [r.corrId, r]));
+    const hop: number[] = [];
+    const toFirst: number[] = [];
+    const out: number[] = [];
+    for (const x of m) {
+      const r = byCorr.get(x.corrId);
+      if (!r || r.ttftMs === null) continue;
+      hop.push(r.receivedAt - x.sentAt);
+      toFirst.push(r.ttftMs);
+      out.push(x.firstAt - (r.receivedAt + r.ttftMs));
+    }
+    const dT = d.map((x) => x.ttft);
+    console.log(`  first token, where the time goes (p50 / p99 over ${hop.length} requests; ${ms(pct(dT, 0.5))} / ${ms(pct(dT, 0.99))} of it is the serve's own, as measured direct):`);
+    console.log(`    gateway frame out -> miner pipeline starts   ${ms(pct(hop, 0.5), 2)} / ${ms(pct(hop, 0.99), 2)}  (socket hop, frame parse, waiting for the miner's thread)`);
+    console.log(`    pipeline start -> first token at the miner   ${ms(pct(toFirst, 0.5), 2)} / ${ms(pct(toFirst, 0.99), 2)}  (prompt build, serve call, the serve's TTFT)`);
+    console.log(`    first token at the miner -> at the gateway   ${ms(pct(out, 0.5), 2)} / ${ms(pct(out, 0.99), 2)}  (splitter, delta frame, socket hop)`);
+    const per = (x: number) => ms(x / n, 2);
+    console.log(`  CPU per request: miner process ${per(rep.cpuMs)} (${((rep.cpuMs / rep.wallMs) * 100).toFixed(0)}% of one core over the run), bench process direct ${per(cpu.direct)} / via gateway double ${per(cpu.miner)}`);
+    console.log(`  miner thread CPU per request by stage: ${Object.entries(rep.stages).map(([k, v]) => `${k} ${per(v.ms)}`).join(', ')}`);
+    console.log(`  miner event-loop delay during the run: p50 ${ms(rep.lag.p50)}, p99 ${ms(rep.lag.p99)}, max ${ms(rep.lag.max)}; RSS ${rep.rssMb.toFixed(0)} MiB`);
+    // Each process a request crosses waits for a core every time it wakes on a busy box: the
+    // scheduler's own counters say how long, and that is time no code of the miner can remove.
+    const sch = (label: string, s: SchedStat | null) =>
+      s && console.log(`    ${label.padEnd(34)} CPU ${per(s.cpuMs)}, waiting for a core ${per(s.waitMs)} per request; ${ms(s.waitMs / Math.max(1, s.slices), 2)} per wake-up over ${s.slices} wake-ups`);
+    console.log(`  main threads, from the scheduler (machine load ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} cores):`);
+    sch('miner', rep.sched);
+    sch('serve, direct rounds', sched.serveDirect);
+    sch('serve, via-miner rounds', sched.serveMiner);
+    sch('bench (buyer), direct rounds', sched.benchDirect);
+    sch('bench (gateway double), miner rounds', sched.benchMiner);
+    if (!ttftMet && rep.sched) {
+      // The first token crosses the miner's thread at least three times (the serve frame, the
+      // serve's response head, its first event): each costs a wait for a core on this box.
+      const onThread = ['prompt template + tokenize (sync part)', 'reasoning/tool splitter'].reduce((a, k) => a + (rep.stages[k]?.ms ?? 0), 0) / n;
+      const wake = rep.sched.waitMs / Math.max(1, rep.sched.slices);
+      console.log(
+        `  first-token goal missed on this box: the miner's own CPU on the first token's path is about ${ms(onThread + (rep.stages['SSE text scan']?.ms ?? 0) / n / TOKENS + (rep.stages['delta frames: merge + JSON + ws send']?.ms ?? 0) / n / TOKENS, 2)}` +
+          ` (prompt, one SSE event, splitter, one frame), while each of its >= 3 wake-ups on that path waits ${ms(wake, 2)} for a core on average` +
+          ` (>= ${ms(3 * wake)}), and 64 frames arriving together queue behind each other's prompt builds: the rest of the p99 is the machine's run queue and the serve's own queueing, which the direct column shows.`,
+      );
+    }
+  } finally {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.send({ cmd: 'stop' } satisfies ChildCommand);
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+      if (child.exitCode === null) child.kill();
+    }
+    await gw.stop();
+    await serve.stop();
+  }
+  await longBodies();
+}
+
+/**
+ * The fake model ends its answers early and buyers cannot ask for ignore_eos: drive the parse and
+ * proof path directly with forced 4096-token bodies, as the pipeline does per serve call.
+ */
+async function longBodies(): Promise<void> {
+  const serve = await startFakeServe(['--tokens-per-s', '2000', '--ttft-ms', '20']);
+  const pool = new ProofPool();
+  try {
+    const prompts = await PromptBuilder.load(CHECKPOINT);
     const port = createProofPort(pool);
     const lag = new LoopLagProbe(() => LONG_CONCURRENT, 20);
     lag.start();
@@ -90,12 +271,11 @@ export async function bench(): Promise<void> {
     clearInterval(sampler);
     lag.stop();
     const h = lag.health();
-    console.log(`${LONG_CONCURRENT} concurrent ${LONG}-token bodies (${rows.join(', ')} rows) parsed and proven in ${wall.toFixed(1)} s: loop lag p99 ${h.lagP99Ms} ms, max ${h.lagMaxMs} ms`);
-    console.log(`resident memory per request in flight: ${((peak - rss0) / LONG_CONCURRENT / 2 ** 20).toFixed(1)} MiB (rows are ${((LONG * 2048 * 2) / 2 ** 20).toFixed(0)} MiB of bf16 each; peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB, main thread + proof workers)`);
+    console.log(`\n${LONG_CONCURRENT} concurrent ${LONG}-token bodies (${rows.join(', ')} rows) parsed and proven in ${wall.toFixed(1)} s: loop lag p99 ${h.lagP99Ms} ms, max ${h.lagMaxMs} ms`);
+    console.log(`resident memory per request in flight: ${((peak - rss0) / LONG_CONCURRENT / 2 ** 20).toFixed(1)} MiB (peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB, main thread + proof workers)`);
+    goal('loop lag p99 while 4096-token bodies are parsed and proven', h.lagP99Ms ?? Number.NaN, 'ms', '<', 20);
   } finally {
-    await miner.stop();
     await pool.dispose();
-    await gw.stop();
     await serve.stop();
   }
 }

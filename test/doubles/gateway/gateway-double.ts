@@ -42,6 +42,8 @@ export interface ServeResult {
   cancelled: boolean;
   ttftMs: number;
   e2eMs: number;
+  /** When the serve frame went out, epoch ms with sub-ms precision (comparable across processes). */
+  sentAt: number;
   audit: AuditResult | null;
 }
 
@@ -151,7 +153,7 @@ export class GatewayDouble {
     if (!p) return;
     p.cancelled = true;
     p.conn.ws.send(JSON.stringify({ type: 'cancel', corr_id: corrId }));
-    p.resolve({ corrId, leg: p.conn.leg, chunks: p.chunks, response: null, cancelled: true, ttftMs: 0, e2eMs: Date.now() - p.sentAt, audit: null });
+    p.resolve({ corrId, leg: p.conn.leg, chunks: p.chunks, response: null, cancelled: true, ttftMs: 0, e2eMs: nowMs() - p.sentAt, sentAt: p.sentAt, audit: null });
   }
 
   /** Ask the current socket of a leg to re-dial (a gateway deploy). */
@@ -210,7 +212,7 @@ export class GatewayDouble {
           if (p?.cancelled) this.framesAfterCancel.push(f.corr_id);
           return;
         }
-        p.firstAt ??= Date.now();
+        p.firstAt ??= nowMs();
         p.chunks.push(f);
         return;
       }
@@ -229,14 +231,14 @@ export class GatewayDouble {
   }
 
   private async finish(p: Pending, f: ResponseFrame): Promise<void> {
-    const now = Date.now();
+    const now = nowMs();
     let audit: AuditResult | null = null;
     if (f.commitment && this.opts.auditor) {
       audit = await this.opts.auditor(f.request_id, f.commitment).catch((e: unknown) => ({ requestId: f.request_id, verdict: 'unproven' as const, score: null, chunks: 0, reason: String(e) }));
       const w = p.conn.hello ? this.workersById.get(p.conn.hello.worker_id) : undefined;
       w?.audits.push(audit);
     }
-    p.resolve({ corrId: f.corr_id, leg: p.conn.leg, chunks: p.chunks, response: f, cancelled: false, ttftMs: (p.firstAt ?? now) - p.sentAt, e2eMs: now - p.sentAt, audit });
+    p.resolve({ corrId: f.corr_id, leg: p.conn.leg, chunks: p.chunks, response: f, cancelled: false, ttftMs: (p.firstAt ?? now) - p.sentAt, e2eMs: now - p.sentAt, sentAt: p.sentAt, audit });
   }
 
   private onHello(conn: Conn, h: HelloFrame): void {
@@ -305,10 +307,15 @@ export class GatewayDouble {
     const corrId = `corr-${++this.corrSeq}`;
     let resolve!: (r: ServeResult) => void;
     const result = new Promise<ServeResult>((r) => (resolve = r));
-    this.pending.set(corrId, { conn, sentAt: Date.now(), firstAt: null, chunks: [], cancelled: false, resolve, result });
+    this.pending.set(corrId, { conn, sentAt: nowMs(), firstAt: null, chunks: [], cancelled: false, resolve, result });
     conn.ws.send(JSON.stringify({ type: 'serve', corr_id: corrId, request, stream }));
     return { corrId, done: result };
   }
+}
+
+/** Latencies in sub-ms epoch time, so a bench can line them up with another process's clock. */
+function nowMs(): number {
+  return performance.timeOrigin + performance.now();
 }
 
 /** The newest admitted socket per leg index. */

@@ -1,0 +1,105 @@
+// The miner under bench, in its own process as in production (the bench process holds the buyer
+// and the gateway double, so their work never lands on the miner's thread). Started by
+// miner.bench.ts with fork(); reports over IPC: its request records with sub-ms absolute
+// timestamps, its CPU time, its event-loop lag and where its thread time went, per stage.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { systemClock, type Clock } from '../electron/engine/lib/clock.ts';
+import { DeltaCoalescer } from '../electron/engine/miner/delta-coalescer.ts';
+import { OutputSplitter } from '../electron/engine/miner/output-splitter.ts';
+import { PromptBuilder } from '../electron/engine/miner/prompt-builder.ts';
+import { SseTextScanner } from '../electron/engine/miner/sse-text.ts';
+import { Database } from '../electron/engine/store/database.ts';
+import { queryRequestHistory } from '../electron/engine/store/request-history.ts';
+import { startMiner, waitFor } from '../test/integration/miner/harness.ts';
+import { schedDelta, schedStat, type SchedStat } from './report.ts';
+
+export type ChildCommand = { cmd: 'mark' } | { cmd: 'report' } | { cmd: 'stop' };
+
+export interface StageTime {
+  calls: number;
+  /** Thread CPU time spent inside the stage (not wall time: on a busy box wall time includes waits). */
+  ms: number;
+}
+
+export interface ChildReport {
+  records: { corrId: string; receivedAt: number; ttftMs: number | null; e2eMs: number; proofMs: number | null; outcome: string }[];
+  cpuMs: number;
+  wallMs: number;
+  lag: { p50: number; p99: number; max: number };
+  stages: Record<string, StageTime>;
+  /** The miner's main thread over the run; null off Linux. */
+  sched: SchedStat | null;
+  rssMb: number;
+}
+
+/** Epoch ms with sub-ms precision, comparable with the bench process's clock on the same machine. */
+export const absNow = (): number => performance.timeOrigin + performance.now();
+
+const stages: Record<string, StageTime> = {};
+
+/** Time a synchronous method (its thread time), or an async one up to its first await. */
+function timeMethod(proto: object, name: string, label: string): void {
+  const target = proto as Record<string, unknown>;
+  const orig = target[name] as (...a: unknown[]) => unknown;
+  const slot = (stages[label] = { calls: 0, ms: 0 });
+  target[name] = function (this: unknown, ...args: unknown[]) {
+    const t = process.threadCpuUsage();
+    try {
+      return orig.apply(this, args);
+    } finally {
+      const u = process.threadCpuUsage(t);
+      slot.calls++;
+      slot.ms += (u.user + u.system) / 1000;
+    }
+  };
+}
+
+timeMethod(PromptBuilder.prototype, 'build', 'prompt template + tokenize (sync part)');
+timeMethod(SseTextScanner.prototype, 'push', 'SSE text scan');
+timeMethod(OutputSplitter.prototype, 'push', 'reasoning/tool splitter');
+timeMethod(DeltaCoalescer.prototype, 'flush', 'delta frames: merge + JSON + ws send');
+
+const [gatewayUrl, serveUrl] = process.argv.slice(2) as [string, string];
+const clock: Clock = { ...systemClock, now: absNow };
+const db = new Database(':memory:');
+const miner = startMiner(gatewayUrl, [serveUrl], { maxInflight: 64, clock, db });
+const lag = monitorEventLoopDelay({ resolution: 5 });
+let cpu0 = process.cpuUsage();
+let wall0 = performance.now();
+let sched0 = schedStat(process.pid);
+
+await miner.start();
+await waitFor(miner, (s) => s.legsLive === s.legsPlanned && s.legsPlanned > 0 && s.phase !== 'connecting', 30_000);
+lag.enable();
+process.send!({ ready: true });
+
+process.on('message', (m: ChildCommand) => {
+  if (m.cmd === 'mark') {
+    cpu0 = process.cpuUsage();
+    wall0 = performance.now();
+    sched0 = schedStat(process.pid);
+    lag.reset();
+    for (const s of Object.values(stages)) {
+      s.calls = 0;
+      s.ms = 0;
+    }
+    process.send!({ marked: true });
+  } else if (m.cmd === 'report') {
+    const cpu = process.cpuUsage(cpu0);
+    const report: ChildReport = {
+      records: queryRequestHistory(db, { limit: 100_000 }).map((r) => ({ corrId: r.corrId, receivedAt: r.receivedAt, ttftMs: r.ttftMs, e2eMs: r.e2eMs, proofMs: r.proofMs, outcome: r.outcome })),
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      wallMs: performance.now() - wall0,
+      lag: { p50: lag.percentile(50) / 1e6, p99: lag.percentile(99) / 1e6, max: lag.max / 1e6 },
+      stages,
+      sched: schedDelta(sched0, schedStat(process.pid)),
+      rssMb: process.memoryUsage().rss / 2 ** 20,
+    };
+    process.send!({ report });
+  } else if (m.cmd === 'stop') {
+    void miner.stop().finally(() => {
+      db.close();
+      process.exit(0);
+    });
+  }
+});

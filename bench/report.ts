@@ -1,0 +1,43 @@
+// Shared by the benches: percentiles, scheduler figures, and the one line per goal (met / MISSED)
+// every bench prints.
+import { readFileSync } from 'node:fs';
+
+export function pct(xs: readonly number[], p: number): number {
+  if (xs.length === 0) return Number.NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))]!;
+}
+
+export const ms = (x: number, digits = 1): string => `${x.toFixed(digits)} ms`;
+
+/** Every goal is printed with its measured value and whether it is met; the run ends with the list. */
+export const goals: { name: string; met: boolean; line: string }[] = [];
+
+export function goal(name: string, value: number, unit: string, op: '<' | '>=', target: number, note = ''): boolean {
+  const met = op === '<' ? value < target : value >= target;
+  const line = `goal ${name}: ${value.toFixed(unit === '%' ? 2 : 1)} ${unit} (goal ${op} ${target} ${unit}): ${met ? 'met' : 'MISSED'}${note ? ` - ${note}` : ''}`;
+  goals.push({ name, met, line });
+  console.log(line);
+  return met;
+}
+
+/** Linux scheduler figures for one thread: CPU time, time runnable but waiting for a core, slices run. */
+export interface SchedStat {
+  cpuMs: number;
+  waitMs: number;
+  slices: number;
+}
+
+export function schedStat(pid: number | undefined, tid = pid): SchedStat | null {
+  try {
+    const [cpu, wait, slices] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').trim().split(/\s+/).map(Number);
+    return { cpuMs: cpu! / 1e6, waitMs: wait! / 1e6, slices: slices! };
+  } catch {
+    return null;
+  }
+}
+
+export function schedDelta(a: SchedStat | null, b: SchedStat | null): SchedStat | null {
+  return a && b ? { cpuMs: b.cpuMs - a.cpuMs, waitMs: b.waitMs - a.waitMs, slices: b.slices - a.slices } : null;
+}
+
