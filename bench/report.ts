@@ -13,9 +13,10 @@ export const ms = (x: number, digits = 1): string => `${x.toFixed(digits)} ms`;
 /** Every goal is printed with its measured value and whether it is met; the run ends with the list. */
 export const goals: { name: string; met: boolean; line: string }[] = [];
 
-export function goal(name: string, value: number, unit: string, op: '<' | '>=', target: number, note = ''): boolean {
-  const met = op === '<' ? value < target : value >= target;
-  const line = `goal ${name}: ${value.toFixed(unit === '%' ? 2 : 1)} ${unit} (goal ${op} ${target} ${unit}): ${met ? 'met' : 'MISSED'}${note ? ` - ${note}` : ''}`;
+export function goal(name: string, value: number, unit: string, op: '<' | '<=' | '>=', target: number, note = ''): boolean {
+  const met = op === '<' ? value < target : op === '<=' ? value <= target : value >= target;
+  const shown = Math.abs(value) >= 100 ? value.toFixed(0) : Math.abs(value) >= 1 ? value.toFixed(2) : value.toPrecision(3);
+  const line = `goal ${name}: ${shown} ${unit} (goal ${op} ${target} ${unit}): ${met ? 'met' : 'MISSED'}${note ? ` - ${note}` : ''}`;
   goals.push({ name, met, line });
   console.log(line);
   return met;
