@@ -3,6 +3,7 @@
 import { readdirSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
+import { goals } from './report.ts';
 
 const only = process.argv.slice(2);
 const dir = import.meta.dirname;
@@ -26,5 +27,9 @@ for (const f of files) {
     failed++;
     console.log(`failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
   }
+}
+if (goals.length > 0) {
+  console.log(`\n== goals: ${goals.filter((g) => g.met).length} of ${goals.length} met`);
+  for (const g of goals) console.log(`  ${g.met ? 'met   ' : 'MISSED'} ${g.line.replace(/^goal /, '')}`);
 }
 process.exitCode = failed > 0 ? 1 : 0;
