@@ -1,0 +1,56 @@
+// Each layer rule of eslint.config.js fires on a probe file placed (virtually) in the layer it
+// guards, and stays quiet on an allowed import, so none of them can pass vacuously.
+import { join } from 'node:path';
+import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { describe, expect, it } from 'vitest';
+import { layerConfig } from '../../../eslint.config.js';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+const eslint = new ESLint({
+  cwd: ROOT,
+  overrideConfigFile: true,
+  overrideConfig: [{ files: ['**/*.ts', '**/*.tsx'], languageOptions: { parser: tseslint.parser, parserOptions: { ecmaFeatures: { jsx: true } } } }, ...layerConfig],
+});
+
+/** The rule ids that fire on `code` as if it were the file at `path` (the file need not exist). */
+async function fired(path: string, code: string): Promise<string[]> {
+  const [r] = await eslint.lintText(code, { filePath: join(ROOT, path) });
+  return r!.messages.map((m) => m.ruleId ?? `fatal: ${m.message}`);
+}
+
+describe('layers by path', { timeout: 60_000 }, () => {
+  it('shared/ imports only shared/: neither the engine, the renderer, nor a package such as ws', async () => {
+    expect(await fired('shared/probe.ts', "import { systemClock } from '../electron/engine/lib/clock.ts';\nexport const c = systemClock;\n")).toContain('boundaries/dependencies');
+    expect(await fired('shared/probe.ts', "import { useEngine } from '../renderer/src/stores/engine-store.ts';\nexport const u = useEngine;\n")).toContain('boundaries/dependencies');
+    expect(await fired('shared/probe.ts', "import { WebSocket } from 'ws';\nexport const W = WebSocket;\n")).toContain('no-restricted-imports');
+    expect(await fired('shared/probe.ts', "import type { LogLine } from './logs.ts';\nexport type L = LogLine;\n")).toEqual([]);
+  });
+
+  it('electron/engine/** imports neither a shell file nor electron', async () => {
+    expect(await fired('electron/engine/lib/probe.ts', "import { createMainWindow } from '../../window.ts';\nexport const w = createMainWindow;\n")).toContain('boundaries/dependencies');
+    expect(await fired('electron/engine/lib/probe.ts', "import { composeEngine } from '../../compose.ts';\nexport const c = composeEngine;\n")).toContain('boundaries/dependencies');
+    expect(await fired('electron/engine/lib/probe.ts', "import { app } from 'electron';\nexport const a = app;\n")).toContain('no-restricted-imports');
+    expect(await fired('electron/engine/lib/probe.ts', "import type { LogLine } from '../../../shared/logs.ts';\nimport { Emitter } from './emitter.ts';\nexport const e = new Emitter<LogLine>();\n")).toEqual([]);
+  });
+
+  it('renderer/ imports only renderer/ and shared/', async () => {
+    expect(await fired('renderer/src/probe.ts', "import { systemClock } from '../../electron/engine/lib/clock.ts';\nexport const c = systemClock;\n")).toContain('boundaries/dependencies');
+    expect(await fired('renderer/src/probe.ts', "import type { LogLine } from '../../shared/logs.ts';\nimport { useEngine } from './stores/engine-store.ts';\nexport const u: [typeof useEngine, LogLine?] = [useEngine];\n")).toEqual([]);
+  });
+
+  it('shipped code never imports test/doubles; electron/cli/demo.ts is the one exempt entry', async () => {
+    const toDoubles = (from: string) => `import { MemoryChain } from '${from}test/doubles/memory-chain.ts';\nexport const m = MemoryChain;\n`;
+    expect(await fired('electron/engine/lib/probe.ts', toDoubles('../../../'))).toContain('boundaries/dependencies');
+    expect(await fired('electron/cli/probe.ts', toDoubles('../../'))).toContain('boundaries/dependencies');
+    expect(await fired('electron/probe.ts', toDoubles('../'))).toContain('boundaries/dependencies');
+    expect(await fired('electron/cli/demo.ts', toDoubles('../../'))).toEqual([]);
+    // Tests may use the doubles.
+    expect(await fired('test/unit/probe.test.ts', toDoubles('../../'))).toEqual([]);
+  });
+
+  it('react hooks are checked in the renderer', async () => {
+    const conditional = "import { useState } from 'react';\nexport function P(p: { on: boolean }) {\n  if (p.on) {\n    const [x] = useState(0);\n    return x;\n  }\n  return null;\n}\n";
+    expect(await fired('renderer/src/probe.tsx', conditional)).toContain('react-hooks/rules-of-hooks');
+  });
+});
