@@ -1,12 +1,14 @@
 // Each layer rule of eslint.config.js fires on a probe file placed (virtually) in the layer it
 // guards, and stays quiet on an allowed import, so none of them can pass vacuously.
 import { join } from 'node:path';
-import { ESLint } from 'eslint';
+import { pathToFileURL } from 'node:url';
+import { ESLint, type Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
-import { layerConfig } from '../../../eslint.config.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
+// The real config's layer blocks (a computed specifier: the config is plain JS without types).
+const { layerConfig } = (await import(pathToFileURL(join(ROOT, 'eslint.config.js')).href)) as { layerConfig: Linter.Config[] };
 const eslint = new ESLint({
   cwd: ROOT,
   overrideConfigFile: true,
