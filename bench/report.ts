@@ -13,10 +13,16 @@ export const ms = (x: number, digits = 1): string => `${x.toFixed(digits)} ms`;
 /** Every goal is printed with its measured value and whether it is met; the run ends with the list. */
 export const goals: { name: string; met: boolean; line: string }[] = [];
 
-export function goal(name: string, value: number, unit: string, op: '<' | '<=' | '>=', target: number, note = ''): boolean {
-  const met = op === '<' ? value < target : op === '<=' ? value <= target : value >= target;
+/**
+ * `unreliable`: the run cannot judge this goal (a machine so loaded that the noise is larger than
+ * the goal): printed as INCONCLUSIVE with the reason, and never counted as met.
+ */
+export function goal(name: string, value: number, unit: string, op: '<' | '<=' | '>=', target: number, note = '', unreliable: string | null = null): boolean {
+  const reached = op === '<' ? value < target : op === '<=' ? value <= target : value >= target;
+  const met = reached && unreliable === null;
+  const verdict = unreliable !== null ? `INCONCLUSIVE (${unreliable}; as measured it would be ${reached ? 'met' : 'missed'})` : met ? 'met' : 'MISSED';
   const shown = Math.abs(value) >= 100 ? value.toFixed(0) : Math.abs(value) >= 1 ? value.toFixed(2) : value.toPrecision(3);
-  const line = `goal ${name}: ${shown} ${unit} (goal ${op} ${target} ${unit}): ${met ? 'met' : 'MISSED'}${note ? ` - ${note}` : ''}`;
+  const line = `goal ${name}: ${shown} ${unit} (goal ${op} ${target} ${unit}): ${verdict}${note ? ` - ${note}` : ''}`;
   goals.push({ name, met, line });
   console.log(line);
   return met;

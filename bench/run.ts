@@ -30,6 +30,6 @@ for (const f of files) {
 }
 if (goals.length > 0) {
   console.log(`\n== goals: ${goals.filter((g) => g.met).length} of ${goals.length} met`);
-  for (const g of goals) console.log(`  ${g.met ? 'met   ' : 'MISSED'} ${g.line.replace(/^goal /, '')}`);
+  for (const g of goals) console.log(`  ${g.line.replace(/^goal /, '')}`);
 }
 process.exitCode = failed > 0 ? 1 : 0;
