@@ -6,7 +6,8 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RunningHeadless } from '../headless.ts';
 import type { CliCommand, CliIo } from './types.ts';
-import { flagNumber, flagString, parseArgs } from './args.ts';
+import { defineCommand, parseCommand } from './args.ts';
+import { cliCommand } from './run-command.ts';
 
 /**
  * `engy-panel demo [--headless] [--port N] [--data-dir D]`: the whole flow (mine, get audited, earn,
@@ -74,11 +75,16 @@ async function runHeadlessApp(net: SimNetwork, port: number, io: CliIo): Promise
   return app;
 }
 
-export const run: CliCommand = async (args, io) => {
-  const p = parseArgs(args, ['headless']);
-  const headless = p.flags.get('headless') === true;
-  const port = flagNumber(p, 'port') ?? 7854;
-  const dataDir = flagString(p, 'data-dir') ?? defaultDemoDataDir(io.env);
+const DEMO = defineCommand({
+  usage: 'usage: engy-panel demo [--headless] [--port N] [--data-dir D]\n  the whole flow against a simulated network on loopback (no GPU, no internet)\n',
+  options: { headless: { kind: 'boolean' }, port: { kind: 'int', min: 0, max: 65535 }, 'data-dir': { kind: 'string' } },
+});
+
+export const run: CliCommand = cliCommand('demo', async (args, io) => {
+  const { values: v } = parseCommand(args, DEMO);
+  const headless = v.headless === true;
+  const port = v.port ?? 7854;
+  const dataDir = v['data-dir'] ?? defaultDemoDataDir(io.env);
   if (!existsSync(join(SIM_DIR, 'sim-network.ts'))) {
     io.stderr(`The demo runs from a source checkout only: its simulated network is made of the test doubles in test/doubles/, which are not here (${SIM_DIR}). Clone the repository and run \`npm run demo\`.\n`);
     return 1;
@@ -132,4 +138,4 @@ export const run: CliCommand = async (args, io) => {
   await net.stop();
   io.stdout('Demo stopped: every simulated service is closed.\n');
   return 0;
-};
+});
