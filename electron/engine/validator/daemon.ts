@@ -3,19 +3,49 @@
 // handle that keeps the process alive), the chain (lazily imported @polkadot/api client) and the
 // hotkey signer, so this file stays testable with doubles. A chain or provider outage fails one tick,
 // logged with its reason; the loop looks again on the next poll and never exits for it.
-import type { TickOutcome } from '../../../shared/validator.ts';
 import type { ChainPort, KeySigner } from '../chain/ports.ts';
 import { writeFileAtomic } from '../lib/atomic-file.ts';
-import type { LogHub } from '../lib/logger.ts';
+import type { LogHub, Logger } from '../lib/logger.ts';
 import type { Database } from '../store/database.ts';
 import { BLOCK_S } from './constants.ts';
 import type { DaemonConfig } from './daemon-config.ts';
 import { SqliteValidatorHistory } from './history.ts';
+import type { TickReport } from './tick.ts';
 import type { FetchFn } from './payload-fetch.ts';
 import { ValidatorService } from './validator-service.ts';
 
-/** Outcomes that mean an outage (chain, provider or the tick itself), not a decision. */
-const FAILING = new Set<TickOutcome>(['fetch-failed', 'chain-failed', 'submit-failed', 'error']);
+/** Logs the provider's and the chain's reachability when it changes, not on every tick. */
+export class HealthLines {
+  private provider: boolean | null = null;
+  private chain: boolean | null = null;
+  private readonly log: Logger;
+  private readonly pollS: number;
+  constructor(log: Logger, pollS: number) {
+    this.log = log;
+    this.pollS = pollS;
+  }
+
+  observe(report: Pick<TickReport, 'provider' | 'chain' | 'state'>): void {
+    const p = report.provider.ok;
+    // A tick that failed before asking the provider (ok false, no error) says nothing about it.
+    const asked = p || report.provider.error !== null;
+    if (asked && p !== this.provider) {
+      if (!p) {
+        const fallback = report.state.cachedWeights ? 'the cached vector is resubmitted on its cadence meanwhile' : 'nothing to submit meanwhile';
+        this.log.warn(`[health] the provider is unreachable: ${report.provider.error ?? 'no answer'}; ${fallback}; asking again every ${this.pollS} s`);
+      } else if (this.provider === false) this.log.info('[health] the provider answers again');
+      this.provider = p;
+    }
+    // The chain is only contacted when a submission is due: an untouched chain says nothing new.
+    if (!report.chain.contacted) return;
+    const c = report.chain.ok;
+    if (c !== this.chain) {
+      if (!c) this.log.warn(`[health] the chain is unreachable: ${report.chain.error ?? 'no answer'}; trying again every ${this.pollS} s`);
+      else if (this.chain === false) this.log.info('[health] the chain answers again');
+      this.chain = c;
+    }
+  }
+}
 
 export interface DaemonDeps {
   openChain: () => Promise<ChainPort>;
@@ -45,8 +75,9 @@ export async function runValidatorDaemon(cfg: DaemonConfig, deps: DaemonDeps): P
     version: deps.version,
     fetch: deps.fetch,
   });
-  // One line per change of health, beside the per-tick lines: "failing since" is what an operator greps for.
-  let lastOk: boolean | null = null;
+  // One line per change of health, beside the per-tick lines: when the provider or the chain stops
+  // answering and when it answers again is what an operator greps for.
+  const health = new HealthLines(log, cfg.pollS);
   svc.onDidTick((report) => {
     // Readable by a container health check running as another user: it holds only a time.
     try {
@@ -54,9 +85,7 @@ export async function runValidatorDaemon(cfg: DaemonConfig, deps: DaemonDeps): P
     } catch (e) {
       log.warn(`[health] heartbeat file not written: ${(e as Error).message}`);
     }
-    const ok = !FAILING.has(report.tick.outcome);
-    if (ok !== lastOk && lastOk !== null) log.info(ok ? '[health] ticks succeed again' : `[health] ticks are failing: ${report.tick.detail}; retrying every ${cfg.pollS} s`);
-    lastOk = ok;
+    health.observe(report);
   });
   svc.start();
   const sig = await deps.stopSignal;
