@@ -96,12 +96,6 @@ export async function runValidateChaos(): Promise<ValidateChaosReport> {
     await waitUntil(() => ticks() >= from + n || !alive(), 30_000, what, ctx);
     if (!alive()) throw new Error(`the validator died during ${what}:\n${log}`);
   };
-  const recovered = async (what: string) => {
-    const from = count(/\[health\] ticks succeed again/g);
-    await waitUntil(() => count(/\[health\] ticks succeed again/g) > from || !alive(), 45_000, `the ticks to succeed again after ${what}`, ctx);
-    if (!alive()) throw new Error(`the validator died after ${what}:\n${log}`);
-  };
-
   try {
     await waitUntil(() => readState(statePath).state.lastApplied === 4 || !alive(), 60_000, 'epoch 4 applied', ctx);
     await moreTicks(2, 'steady ticks');
