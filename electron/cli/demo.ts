@@ -5,6 +5,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RunningHeadless } from '../headless.ts';
+import { DEMO_ENTRY, type DemoEntry, type DemoNetwork } from './demo-contract.ts';
 import type { CliCommand, CliIo } from './types.ts';
 import { defineCommand, parseCommand } from './args.ts';
 import { cliCommand } from './run-command.ts';
@@ -17,32 +18,16 @@ import { cliCommand } from './run-command.ts';
  */
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const SIM_DIR = join(ROOT, 'test', 'doubles', 'sim-network');
-
-/** The parts of the simulated network this command drives (typed here: test/ is not in the build). */
-interface SimNetwork {
-  epochMs: number;
-  app: RunningHeadless | null;
-  startApp(opts?: { port?: number; echo?: (line: string) => void }): Promise<RunningHeadless>;
-  stop(): Promise<void>;
-}
-interface SimModule {
-  startSimulatedNetwork(o: { dataDir: string; epochMs?: number; log?: (line: string) => void }): Promise<SimNetwork>;
-}
-interface StoryModule {
-  runStory(net: SimNetwork, o: { log: (line: string) => void; validator?: () => unknown }): { done: Promise<void>; stop(): void };
-}
-interface DataDirModule {
-  settingsNetwork(dataDir: string): 'mainnet' | 'simulated' | null;
-}
+const ENTRY = join(ROOT, ...DEMO_ENTRY);
 
 export function defaultDemoDataDir(env: NodeJS.ProcessEnv): string {
   const base = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.length > 0 ? env.XDG_CONFIG_HOME : join(homedir(), '.config');
   return join(base, 'engy-panel-demo');
 }
 
-async function load<T>(file: string): Promise<T> {
-  return (await import(pathToFileURL(join(SIM_DIR, file)).href)) as T;
+/** The simulated network's one dev-only entry point, checked against DemoEntry where it is written. */
+async function loadEntry(): Promise<DemoEntry> {
+  return ((await import(pathToFileURL(ENTRY).href)) as { demoEntry: DemoEntry }).demoEntry;
 }
 
 /**
@@ -69,7 +54,7 @@ const BANNER = [
   '',
 ].join('\n');
 
-async function runHeadlessApp(net: SimNetwork, port: number, io: CliIo): Promise<RunningHeadless> {
+async function runHeadlessApp(net: DemoNetwork, port: number, io: CliIo): Promise<RunningHeadless> {
   const app = await net.startApp({ port });
   io.stdout(`${BANNER}\nThe panel (headless engine; mining and validating started):\n  Open: ${app.server.url}\n\n`);
   return app;
@@ -85,19 +70,17 @@ export const run: CliCommand = cliCommand('demo', async (args, io) => {
   const headless = v.headless === true;
   const port = v.port ?? 7854;
   const dataDir = v['data-dir'] ?? defaultDemoDataDir(io.env);
-  if (!existsSync(join(SIM_DIR, 'sim-network.ts'))) {
-    io.stderr(`The demo runs from a source checkout only: its simulated network is made of the test doubles in test/doubles/, which are not here (${SIM_DIR}). Clone the repository and run \`npm run demo\`.\n`);
+  if (!existsSync(ENTRY)) {
+    io.stderr(`The demo runs from a source checkout only: its simulated network is made of the test doubles in test/doubles/, which are not here (${ENTRY}). Clone the repository and run \`npm run demo\`.\n`);
     return 1;
   }
-  const { settingsNetwork } = await load<DataDirModule>('demo-data-dir.ts');
+  const { settingsNetwork, startSimulatedNetwork, runStory } = await loadEntry();
   if (settingsNetwork(dataDir) === 'mainnet') {
     io.stderr(`${dataDir} holds settings for the real network (mainnet): the demo never uses a real data dir. Pass another --data-dir (default ${defaultDemoDataDir(io.env)}).\n`);
     return 2;
   }
-  const { startSimulatedNetwork } = await load<SimModule>('sim-network.ts');
-  const { runStory } = await load<StoryModule>('story.ts');
   io.stdout(`Starting the simulated network (data dir ${dataDir})...\n`);
-  let net: SimNetwork;
+  let net: DemoNetwork;
   try {
     net = await startSimulatedNetwork({ dataDir, log: (l) => io.stdout(`[network] ${l}\n`) });
   } catch (e) {
