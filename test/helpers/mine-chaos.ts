@@ -11,11 +11,19 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { dataPaths } from '../../electron/engine/lib/paths.ts';
 import { GatewayDouble, type ServeResult } from '../doubles/gateway/gateway-double.ts';
+import { DEFAULT_PROBE_RULE, type ProbeRule } from '../doubles/gateway/qualification.ts';
+import { startFakeServe, type FakeServe } from '../integration/miner/harness.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CHECKPOINT = join(ROOT, 'test', 'fixtures', 'checkpoint-tiny');
 const KEY = 'mk-chaos-0123456789abcdef';
 const WORKERS = 8;
+/**
+ * Qualification here checks that the miner came back, not the gateway's 99% bar: under heavy CI load
+ * the miner's keep-alive connection to the fake serve can lose a race with the serve closing it
+ * ("socket hang up"), failing one probe of 24, which the 99% rule would turn into a refusal.
+ */
+const CHAOS_RULE: ProbeRule = { ...DEFAULT_PROBE_RULE, minSuccess: 0.9 };
 
 export interface MineChaosReport {
   faults: { gatewayAbsentAtStart: number; gatewayKills: number; gatewayRefusals: number; serveKills: number; malformedFrames: number };
@@ -62,30 +70,9 @@ function rssKiB(pid: number): number {
   return m ? Number(m[1]) : NaN;
 }
 
-interface Serve {
-  proc: ChildProcess;
-  url: string;
-}
-
-async function startServe(port: number): Promise<Serve> {
-  const proc = spawn(
-    process.execPath,
-    [join(ROOT, 'test/doubles/fake-sglang/main.ts'), '--model-path', CHECKPOINT, '--port', String(port), '--enable-return-hidden-states', '--trim-hidden-states', '--max-running-requests', '80', '--tokens-per-s', '150', '--enable-metrics'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      const m = /Uvicorn running on (http:\/\/[\d.]+:\d+)/.exec(out);
-      if (m) resolve(m[1]!);
-    };
-    proc.stdout!.on('data', onData);
-    proc.stderr!.on('data', onData);
-    proc.once('exit', (code) => reject(new Error(`fake serve exited ${code}: ${out.slice(-500)}`)));
-  });
-  await waitUntilAsync(() => fetch(`${url}/health_generate`).then((r) => r.ok).catch(() => false), 20_000, 'the fake serve to be healthy');
-  return { proc, url };
+/** The fake serve on a given port (0: any), slow enough (150 tokens/s) that a kill lands mid-request. */
+function startServe(port: number): Promise<FakeServe> {
+  return startFakeServe(['--port', String(port), '--tokens-per-s', '150']);
 }
 
 async function waitUntilAsync(pred: () => Promise<boolean>, ms: number, what: string): Promise<void> {
@@ -164,7 +151,7 @@ export async function runMineChaos(opts: { gatewayRestarts?: number } = {}): Pro
   const startGateway = async (keys: string[]): Promise<GatewayDouble> => {
     // The gateway judges ~3 s after a worker's first hello (PROTOCOL 3): legs re-dial with jittered backoff, so a
     // much shorter judge would refuse a worker whose legs are still coming back.
-    const g = new GatewayDouble({ port: gwPort, workers: WORKERS, keys, judgeAfterMs: 2500, probe: { waves: 1, promptWords: 20, maxTokens: 16 }, corrPrefix: `g${generation++}-` });
+    const g = new GatewayDouble({ port: gwPort, workers: WORKERS, keys, judgeAfterMs: 2500, probe: { waves: 1, promptWords: 20, maxTokens: 16 }, rule: CHAOS_RULE, corrPrefix: `g${generation++}-` });
     g.onFrame = (text) => {
       const f = JSON.parse(text) as { type?: string; corr_id?: string };
       if (f.type === 'response' && typeof f.corr_id === 'string') responses.set(f.corr_id, (responses.get(f.corr_id) ?? 0) + 1);

@@ -3,26 +3,20 @@
 // dropped, and the chain's RPC server down for a while and back on its port. Shared by
 // test/integration/validator/chaos.test.ts (asserts) and bench/chaos.bench.ts (reports).
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Keyring } from '@polkadot/keyring';
-import { mnemonicGenerate } from '@polkadot/util-crypto';
 import type { SubmissionRecord, TickRecord } from '../../shared/validator.ts';
 import { dataPaths } from '../../electron/engine/lib/paths.ts';
 import { Database } from '../../electron/engine/store/database.ts';
 import { SqliteValidatorHistory } from '../../electron/engine/validator/history.ts';
 import { readState } from '../../electron/engine/validator/state-file.ts';
-import { startDevChain } from '../doubles/dev-chain/index.ts';
 import { startRpcServer, type RpcServer } from '../doubles/dev-chain/rpc-server.ts';
-import { devKey } from '../doubles/provider.ts';
 import { startProviderDouble } from '../doubles/provider.ts';
 import { waitUntil } from './mine-chaos.ts';
+import { MINER_A, MINER_B, startValidatorRig } from './validator-rig.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const OWNER = devKey('//EngyDevOwner');
-const MINER_A = devKey('//MinerA').address;
-const MINER_B = devKey('//MinerB').address;
 
 export interface ValidateChaosReport {
   faults: { providerOutages: number; chainDrops: number; chainDown: number };
@@ -45,30 +39,8 @@ function rssKiB(pid: number): number {
 
 export async function runValidateChaos(): Promise<ValidateChaosReport> {
   const started = Date.now();
-  const phrase = mnemonicGenerate();
-  const hot = new Keyring({ type: 'sr25519', ss58Format: 42 }).addFromMnemonic(phrase);
   const dir = mkdtempSync(join(tmpdir(), 'engy-vchaos-'));
-  const walletPath = join(dir, 'wallets');
-  mkdirSync(join(walletPath, 'val', 'hotkeys'), { recursive: true });
-  const hex = `0x${Buffer.from(hot.publicKey).toString('hex')}`;
-  writeFileSync(join(walletPath, 'val', 'hotkeys', 'hk'), JSON.stringify({ secretPhrase: phrase, ss58Address: hot.address, publicKey: hex, accountId: hex }));
-
-  const dev = await startDevChain({
-    port: 0,
-    blockMs: 0,
-    startBlocks: 10,
-    seed: {
-      balances: { [hot.address]: '1000000000' },
-      subnets: [
-        {
-          netuid: 53,
-          weightsRateLimit: 5,
-          ownerHotkey: OWNER.address,
-          neurons: [{ hotkey: OWNER.address, validatorPermit: true }, { hotkey: hot.address, validatorPermit: true, stakeRao: '1000000000000' }, { hotkey: MINER_A }, { hotkey: MINER_B }],
-        },
-      ],
-    },
-  });
+  const { hot, walletPath, dev } = await startValidatorRig(join(dir, 'wallets'));
   const chainPort = Number(new URL(dev.url).port);
   let rpc: RpcServer | null = null;
   const blocks = setInterval(() => dev.produceBlock(), 100);
@@ -97,7 +69,8 @@ export async function runValidateChaos(): Promise<ValidateChaosReport> {
     if (!alive()) throw new Error(`the validator died during ${what}:\n${log}`);
   };
   try {
-    await waitUntil(() => readState(statePath).state.lastApplied === 4 || !alive(), 60_000, 'epoch 4 applied', ctx);
+    // The first tick loads @polkadot/api and the chain's metadata: slow on a loaded machine.
+    await waitUntil(() => readState(statePath).state.lastApplied === 4 || !alive(), 120_000, 'epoch 4 applied', ctx);
     await moreTicks(2, 'steady ticks');
     const rssBefore = rssKiB(proc.pid!);
 

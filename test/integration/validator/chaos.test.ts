@@ -8,7 +8,7 @@ import { runValidateChaos } from '../../helpers/validate-chaos.ts';
 const RSS_BOUND_KIB = 64 * 1024;
 
 describe('engy-panel validate under chaos', () => {
-  it('survives provider outages (503, resets, garbage, refused), dropped chain connections and a chain down and back', { timeout: 150_000 }, async () => {
+  it('survives provider outages (503, resets, garbage, refused), dropped chain connections and a chain down and back', { timeout: 240_000 }, async () => {
     const r = await runValidateChaos();
     const context = r.log.slice(-4000);
     console.log(`validate chaos: ${r.seconds.toFixed(1)} s, RSS ${r.rssBeforeKiB} -> ${r.rssAfterKiB} KiB, faults ${JSON.stringify(r.faults)}`);
