@@ -1,36 +1,34 @@
 // The composition root both shells share: builds every service, binds the contract, disposes in order.
 // It never imports electron: the Electron shell adds its window, tray and IPC around it.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppInfo } from '../shared/api.ts';
 import type { NetworkProfile } from '../shared/settings.ts';
 import { SnapshotHub } from './contract/snapshot-hub.ts';
 import type { HandlerTable } from './contract/handler-table.ts';
-import { DisposableStack, toDisposable } from './engine/lib/disposable.ts';
-import { LogHub } from './engine/lib/logger.ts';
-import { dataPaths, type DataPaths } from './engine/lib/paths.ts';
+import { DisposableStack } from './engine/lib/disposable.ts';
+import type { LogHub } from './engine/lib/logger.ts';
+import type { DataPaths } from './engine/lib/paths.ts';
 import { SettingsStore } from './engine/settings/settings-store.ts';
 import { HardwareService } from './engine/hardware/hardware-service.ts';
 import { writeDiagnostics } from './engine/lib/diagnostics.ts';
-import { resourcesDir } from './engine/lib/model-catalog.ts';
-import { acquireInstanceLock } from './engine/lib/instance-lock.ts';
 import { EngyMetrics } from './engine/metrics/engy-metrics.ts';
 import { SnapshotFeeds } from './engine/metrics/snapshot-feeds.ts';
 import { watchEventLoopLag } from './engine/metrics/event-loop-lag.ts';
-import { Database } from './engine/store/database.ts';
 import { queryRequestHistory, querySelfAudits } from './engine/store/request-history.ts';
 import { MinerKeyStore, type SecretBox } from './engine/wallet/miner-key-store.ts';
 import { MiningController } from './engine/roles/mining-controller.ts';
 import { ValidatingController } from './engine/roles/validating-controller.ts';
 import { WalletController } from './engine/roles/wallet-controller.ts';
-import type { ChainPort } from './engine/chain/ports.ts';
+import { openChainClient } from './engine/chain/open-chain.ts';
+import { queryLogs } from './engine/lib/log-query.ts';
+import { openRuntime } from './runtime.ts';
 import { EarningsService } from './engine/earnings/earnings-service.ts';
 import { NotificationService } from './engine/notify/notification-service.ts';
 import { CheckpointService } from './engine/serve/checkpoint/checkpoint-service.ts';
 import { CheckpointFollower } from './engine/roles/checkpoint-follower.ts';
 import { defaultCheckpointDir } from './engine/serve/checkpoint/checkpoint-folder.ts';
 import { minerModel } from './engine/lib/model-catalog.ts';
-import { minerAlerts, serveAlerts, validatorAlerts } from './engine/notify/alert-rules.ts';
+import { serveAlerts, startupAlerts, validatorAlerts, workerAlerts } from './engine/notify/alert-rules.ts';
 import { loadHotkeyAddress } from './engine/wallet/hotkey-address.ts';
 import { PINNED_MASTER_HOTKEY } from '../shared/settings.ts';
 
@@ -63,15 +61,6 @@ export interface Engine {
   dispose(): Promise<void>;
 }
 
-function appVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(join(resourcesDir(), '..', 'package.json'), 'utf8')) as { version?: string };
-    return pkg.version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
-}
-
 export async function composeEngine(opts: ComposeOptions): Promise<Engine> {
   const stack = new DisposableStack();
   try {
@@ -84,13 +73,11 @@ export async function composeEngine(opts: ComposeOptions): Promise<Engine> {
 }
 
 async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engine> {
-  const paths = dataPaths(opts.dataDir);
-  // Two engines on one data dir would fight over the serve, the database and the worker identity.
-  stack.add(acquireInstanceLock(paths.root));
-  const logs = new LogHub(opts.echo ? { dir: paths.logs, echo: opts.echo } : { dir: paths.logs });
+  // The data dir prepared and locked, stale temp files swept, logs and the database opened (runtime.ts).
+  const rt = stack.add(await openRuntime({ dataDir: opts.dataDir, ...(opts.echo ? { echo: opts.echo } : {}) }));
+  const { paths, logs, db } = rt;
   const log = logs.logger('app');
   const hub = new SnapshotHub();
-  stack.add(toDisposable(() => logs.flush()));
   stack.add(logs.onBatch((batch) => hub.logs(batch)));
 
   const settings = new SettingsStore(paths.settings, logs.logger('settings'), opts.network ? { network: opts.network } : {});
@@ -99,15 +86,10 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
   const hardware = new HardwareService({ dataDir: paths.root, modelId: settings.get().mining.modelId }, logs.logger('hardware'));
   stack.add(hub.bind('hardware', () => hardware.snapshot(), (l) => hardware.onDidChange(l)));
 
-  const db = new Database(paths.database);
-  stack.add(toDisposable(() => db.close()));
   const minerKeys = new MinerKeyStore({ secretsDir: paths.secrets, secretBox: opts.secretBox ?? null, redactor: logs.redactor, logger: logs.logger('keys') });
-  const openChain = async (url: string): Promise<ChainPort> => {
-    const { PolkadotChainClient } = await import('./engine/chain/polkadot-chain-client.ts');
-    return PolkadotChainClient.connect({ endpoint: url, logger: logs.logger('chain') });
-  };
-  const version = appVersion();
-  const versions = { 'engy-panel': version, node: process.versions.node };
+  const chainLog = logs.logger('chain');
+  const openChain = (url: string) => openChainClient(url, chainLog);
+  const { version, versions } = rt;
   const simulated = settings.get().network === 'simulated';
 
   const mining = stack.add(new MiningController({ settings, hardware, minerKeys, logs, db, paths, versions, simulated }));
@@ -148,15 +130,13 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
   stack.add(hub.bind('notifications', () => notifications.snapshot(), (l) => notifications.onDidChange(l)));
   stack.add(
     mining.onDidChange(() => {
-      // Every worker on the box alerts on its own (keys carry the worker name so two never merge).
-      notifications.update(
-        'miner',
-        mining.minerSnapshots().flatMap((m, i, all) => minerAlerts(m).map((a) => (all.length > 1 ? { ...a, key: `${m.workerName ?? i}:${a.key}`, title: `${a.title} (${m.workerName ?? `worker ${i}`})` } : a))),
-      );
+      notifications.update('miner', workerAlerts(mining.minerSnapshots()));
       notifications.update('serve', serveAlerts(mining.serveSnapshot()));
     }),
   );
   stack.add(validating.onDidChange(() => notifications.update('validator', validatorAlerts(validating.snapshot(), Date.now()))));
+  // What the runtime repaired at start (a damaged database moved aside) is shown once, in the UI too.
+  notifications.update('startup', startupAlerts(rt.warnings));
 
   const selectedHotkey = (): string | null => {
     const w = settings.get().wallet;
@@ -174,10 +154,7 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
         return { hotkey: selectedHotkey, providerUrl: v.providerUrl, masterHotkey: v.masterHotkey, netuid: v.netuid, ownerHotkey: PINNED_MASTER_HOTKEY };
       },
       db,
-      async () => {
-        const { PolkadotChainClient } = await import('./engine/chain/polkadot-chain-client.ts');
-        return PolkadotChainClient.connect({ endpoint: settings.get().validating.chainUrl, logger: logs.logger('chain') });
-      },
+      () => openChain(settings.get().validating.chainUrl),
       logs.logger('earnings'),
     ),
   );
@@ -204,11 +181,7 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
     'hardware.report': (req) => hardware.get(req.refresh),
     'settings.get': () => settings.get(),
     'settings.update': (patch) => settings.update(patch),
-    'logs.recent': (req) => {
-      const q = req.query?.toLowerCase();
-      const lines = logs.recent({ ...(req.source ? { source: req.source } : {}), limit: req.limit ?? 2000 }).filter((l) => !q || l.msg.toLowerCase().includes(q) || l.source.includes(q));
-      return { lines, sources: logs.sources() };
-    },
+    'logs.recent': (req) => queryLogs(logs, req),
     'diagnostics.export': () =>
       writeDiagnostics({
         dir: join(paths.root, 'diagnostics'),

@@ -13,6 +13,7 @@ export const NOTIFICATION_KINDS = [
   'validator-stalled',
   'validator-failing',
   'activity-cutoff-near',
+  'data-recovered',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -5,8 +5,10 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RunningHeadless } from '../headless.ts';
+import { DEMO_ENTRY, type DemoEntry, type DemoNetwork } from './demo-contract.ts';
 import type { CliCommand, CliIo } from './types.ts';
-import { flagNumber, flagString, parseArgs } from './args.ts';
+import { defineCommand, parseCommand } from './args.ts';
+import { cliCommand } from './run-command.ts';
 
 /**
  * `engy-panel demo [--headless] [--port N] [--data-dir D]`: the whole flow (mine, get audited, earn,
@@ -16,32 +18,16 @@ import { flagNumber, flagString, parseArgs } from './args.ts';
  */
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const SIM_DIR = join(ROOT, 'test', 'doubles', 'sim-network');
-
-/** The parts of the simulated network this command drives (typed here: test/ is not in the build). */
-interface SimNetwork {
-  epochMs: number;
-  app: RunningHeadless | null;
-  startApp(opts?: { port?: number; echo?: (line: string) => void }): Promise<RunningHeadless>;
-  stop(): Promise<void>;
-}
-interface SimModule {
-  startSimulatedNetwork(o: { dataDir: string; epochMs?: number; log?: (line: string) => void }): Promise<SimNetwork>;
-}
-interface StoryModule {
-  runStory(net: SimNetwork, o: { log: (line: string) => void; validator?: () => unknown }): { done: Promise<void>; stop(): void };
-}
-interface DataDirModule {
-  settingsNetwork(dataDir: string): 'mainnet' | 'simulated' | null;
-}
+const ENTRY = join(ROOT, ...DEMO_ENTRY);
 
 export function defaultDemoDataDir(env: NodeJS.ProcessEnv): string {
   const base = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.length > 0 ? env.XDG_CONFIG_HOME : join(homedir(), '.config');
   return join(base, 'engy-panel-demo');
 }
 
-async function load<T>(file: string): Promise<T> {
-  return (await import(pathToFileURL(join(SIM_DIR, file)).href)) as T;
+/** The simulated network's one dev-only entry point, checked against DemoEntry where it is written. */
+async function loadEntry(): Promise<DemoEntry> {
+  return ((await import(pathToFileURL(ENTRY).href)) as { demoEntry: DemoEntry }).demoEntry;
 }
 
 /**
@@ -68,30 +54,33 @@ const BANNER = [
   '',
 ].join('\n');
 
-async function runHeadlessApp(net: SimNetwork, port: number, io: CliIo): Promise<RunningHeadless> {
+async function runHeadlessApp(net: DemoNetwork, port: number, io: CliIo): Promise<RunningHeadless> {
   const app = await net.startApp({ port });
   io.stdout(`${BANNER}\nThe panel (headless engine; mining and validating started):\n  Open: ${app.server.url}\n\n`);
   return app;
 }
 
-export const run: CliCommand = async (args, io) => {
-  const p = parseArgs(args, ['headless']);
-  const headless = p.flags.get('headless') === true;
-  const port = flagNumber(p, 'port') ?? 7854;
-  const dataDir = flagString(p, 'data-dir') ?? defaultDemoDataDir(io.env);
-  if (!existsSync(join(SIM_DIR, 'sim-network.ts'))) {
-    io.stderr(`The demo runs from a source checkout only: its simulated network is made of the test doubles in test/doubles/, which are not here (${SIM_DIR}). Clone the repository and run \`npm run demo\`.\n`);
+const DEMO = defineCommand({
+  usage: 'usage: engy-panel demo [--headless] [--port N] [--data-dir D]\n  the whole flow against a simulated network on loopback (no GPU, no internet)\n',
+  options: { headless: { kind: 'boolean' }, port: { kind: 'int', min: 0, max: 65535 }, 'data-dir': { kind: 'string' } },
+});
+
+export const run: CliCommand = cliCommand('demo', async (args, io) => {
+  const { values: v } = parseCommand(args, DEMO);
+  const headless = v.headless === true;
+  const port = v.port ?? 7854;
+  const dataDir = v['data-dir'] ?? defaultDemoDataDir(io.env);
+  if (!existsSync(ENTRY)) {
+    io.stderr(`The demo runs from a source checkout only: its simulated network is made of the test doubles in test/doubles/, which are not here (${ENTRY}). Clone the repository and run \`npm run demo\`.\n`);
     return 1;
   }
-  const { settingsNetwork } = await load<DataDirModule>('demo-data-dir.ts');
+  const { settingsNetwork, startSimulatedNetwork, runStory } = await loadEntry();
   if (settingsNetwork(dataDir) === 'mainnet') {
     io.stderr(`${dataDir} holds settings for the real network (mainnet): the demo never uses a real data dir. Pass another --data-dir (default ${defaultDemoDataDir(io.env)}).\n`);
     return 2;
   }
-  const { startSimulatedNetwork } = await load<SimModule>('sim-network.ts');
-  const { runStory } = await load<StoryModule>('story.ts');
   io.stdout(`Starting the simulated network (data dir ${dataDir})...\n`);
-  let net: SimNetwork;
+  let net: DemoNetwork;
   try {
     net = await startSimulatedNetwork({ dataDir, log: (l) => io.stdout(`[network] ${l}\n`) });
   } catch (e) {
@@ -132,4 +121,4 @@ export const run: CliCommand = async (args, io) => {
   await net.stop();
   io.stdout('Demo stopped: every simulated service is closed.\n');
   return 0;
-};
+});

@@ -1,19 +1,39 @@
 import type { CliCommand } from './types.ts';
-import { flagNumber, flagString, parseArgs } from './args.ts';
+import { defineCommand, parseCommand } from './args.ts';
+import { cliCommand } from './run-command.ts';
+import { describeError } from '../engine/lib/fs-errors.ts';
 import { defaultHeadlessDataDir } from '../engine/lib/paths.ts';
 import { isLoopback } from '../transport/headless-server.ts';
+
+export const HEADLESS = defineCommand({
+  usage: `usage: engy-panel headless [--port N] [--host H] [--data-dir D] [--token-file F]
+The token is random per start; ENGY_PANEL_TOKEN (or --token-file) pins it for a Prometheus scraper.
+`,
+  options: {
+    port: { kind: 'int', min: 0, max: 65535 },
+    host: { kind: 'string' },
+    'data-dir': { kind: 'string' },
+    'token-file': { kind: 'string' },
+  },
+});
 
 /**
  * `engy-panel headless [--port N] [--host H] [--data-dir D]`: the engine for rigs without a display.
  * The token is random per start; ENGY_PANEL_TOKEN (or --token-file) pins it for a Prometheus scraper.
  */
-export const run: CliCommand = async (args, io) => {
-  const p = parseArgs(args);
-  const host = flagString(p, 'host') ?? '127.0.0.1';
-  const port = flagNumber(p, 'port') ?? 7853;
-  const dataDir = flagString(p, 'data-dir') ?? defaultHeadlessDataDir(io.env);
-  const tokenFile = flagString(p, 'token-file');
-  const pinned = tokenFile ? (await import('node:fs')).readFileSync(tokenFile, 'utf8').trim() : io.env.ENGY_PANEL_TOKEN?.trim();
+export const run: CliCommand = cliCommand('headless', async (args, io) => {
+  const { values: v } = parseCommand(args, HEADLESS);
+  const host = v.host ?? '127.0.0.1';
+  const port = v.port ?? 7853;
+  const dataDir = v['data-dir'] ?? defaultHeadlessDataDir(io.env);
+  const tokenFile = v['token-file'];
+  let pinned: string | undefined;
+  try {
+    pinned = tokenFile ? (await import('node:fs')).readFileSync(tokenFile, 'utf8').trim() : io.env.ENGY_PANEL_TOKEN?.trim();
+  } catch (e) {
+    io.stderr(`engy-panel headless: ${describeError(e, { what: 'the token file', fix: 'give --token-file the path of a file holding the token' })}\n`);
+    return 2;
+  }
   if (pinned !== undefined && !/^[A-Za-z0-9_-]{24,}$/.test(pinned)) {
     io.stderr('A pinned token must be at least 24 characters of A-Z, a-z, 0-9, _ or -: generate one with `openssl rand -base64 32 | tr "+/" "-_" | tr -d =`.\n');
     return 2;
@@ -25,7 +45,7 @@ export const run: CliCommand = async (args, io) => {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') io.stderr(`Port ${port} is in use: stop what uses it or pass --port N (0 picks a free one).\n`);
-    else io.stderr(`The engine could not start: ${e instanceof Error ? e.message : String(e)}\n`);
+    else io.stderr(`The engine could not start: ${describeError(e)}\n`);
     return 1;
   }
   if (!isLoopback(host)) {
@@ -36,4 +56,4 @@ export const run: CliCommand = async (args, io) => {
   io.stdout(`${sig}: stopping...\n`);
   await running.stop();
   return 0;
-};
+});

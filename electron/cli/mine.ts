@@ -1,104 +1,170 @@
-// `engy-panel mine`: the headless miner daemon. One log line per leg event and request outcome
-// on stdout; SIGTERM/SIGINT closes the legs and exits cleanly.
-import { readFileSync } from 'node:fs';
+// `engy-panel mine`: the headless miner daemon. It runs until SIGTERM/SIGINT whatever the gateway
+// does (absent at start, dropping, restarting, refusing: the service re-dials with backoff), logs one
+// line per state change, leg event and request outcome on stdout, and closes the legs, the database
+// and the data-dir lock on the way out.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { detectHardware } from '../engine/hardware/detect.ts';
-import { LogHub } from '../engine/lib/logger.ts';
-import { dataPaths, defaultHeadlessDataDir } from '../engine/lib/paths.ts';
+import { describeError } from '../engine/lib/fs-errors.ts';
+import { defaultHeadlessDataDir } from '../engine/lib/paths.ts';
 import { helloHw } from '../engine/miner/hello-hw.ts';
+import { defaultWorkerName } from '../engine/miner/identity.ts';
 import { DEFAULT_GATEWAY, DEFAULT_MODEL, MinerService } from '../engine/miner/miner-service.ts';
 import { createProofPort } from '../engine/miner/proof-adapter.ts';
+import { persistentWorkerId } from '../engine/miner/worker-id-store.ts';
 import { ProofPool } from '../engine/proof/proof-pool.ts';
-import { Database } from '../engine/store/database.ts';
 import { MinerKeyStore } from '../engine/wallet/miner-key-store.ts';
-import { flagNumber, flagString, parseArgs } from './args.ts';
+import { isLoopback } from '../transport/headless-server.ts';
+import { openRuntime } from '../runtime.ts';
+import { defineCommand, parseCommand, UsageError } from './args.ts';
+import { cliCommand } from './run-command.ts';
 import type { CliCommand } from './types.ts';
 
-const USAGE = `usage: engy-panel mine --serve-url URL[,URL] --checkpoint DIR [--gateway wss://...] [--model ID]
+export const MINE = defineCommand({
+  usage: `usage: engy-panel mine --serve-url URL[,URL] --checkpoint DIR [--gateway wss://...] [--model ID]
                       [--max-inflight N] [--worker-name NAME] [--data-dir D]
 The miner key comes from the file named by ENGY_MINER_KEY_FILE, else the key stored with
 \`engy-panel wallet miner-key\`. --max-inflight is the whole concurrency (default 24 = 3 per leg on 8 legs);
 each serve must run --max-running-requests >= its share + 2.
-`;
+`,
+  options: {
+    'serve-url': { kind: 'list' },
+    checkpoint: { kind: 'string' },
+    gateway: { kind: 'string' },
+    model: { kind: 'string' },
+    'max-inflight': { kind: 'int', min: 1, max: 4096 },
+    'worker-name': { kind: 'string' },
+    'data-dir': { kind: 'string' },
+  },
+});
 
-function version(): string {
+const CHECKPOINT_FIX = 'point --checkpoint at the downloaded model folder (`engy-panel serve checkpoint --download` fetches it)';
+
+/** The checkpoint folder as the miner needs it, or a sentence naming what is wrong and where. */
+export function checkpointProblem(dir: string): string | null {
+  let st;
   try {
-    return (JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
-  } catch {
-    return 'unknown';
+    st = statSync(dir);
+  } catch (e) {
+    return describeError(e, { what: 'the checkpoint folder', fix: CHECKPOINT_FIX });
   }
+  if (!st.isDirectory()) return `the checkpoint folder ${dir} is a file, not a folder: ${CHECKPOINT_FIX}.`;
+  for (const name of ['tokenizer_config.json', 'tokenizer.json']) {
+    const file = join(dir, name);
+    if (!existsSync(file)) return `the checkpoint folder ${dir} has no ${name}: ${CHECKPOINT_FIX}.`;
+    try {
+      JSON.parse(readFileSync(file, 'utf8'));
+    } catch (e) {
+      if (e instanceof SyntaxError) return `${file} is not valid JSON (a damaged or partial download): download the checkpoint again, or ${CHECKPOINT_FIX}.`;
+      return describeError(e, { what: `the checkpoint's ${name}`, fix: CHECKPOINT_FIX });
+    }
+  }
+  return null;
 }
 
-export const run: CliCommand = async (args, io) => {
-  const p = parseArgs(args, ['help']);
-  if (p.flags.has('help')) {
-    io.stdout(USAGE);
-    return 0;
-  }
-  const serveUrls = (flagString(p, 'serve-url') ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
-  const checkpoint = flagString(p, 'checkpoint');
-  let maxInflight: number;
+/** The gateway URL, refused when it would carry the miner key in clear text over a network. */
+export function gatewayProblem(raw: string): string | null {
+  let url: URL;
   try {
-    maxInflight = flagNumber(p, 'max-inflight') ?? 24;
-  } catch (e) {
-    io.stderr(`engy-panel mine: ${(e as Error).message}\n`);
-    return 2;
+    url = new URL(raw);
+  } catch {
+    return `--gateway wants a wss:// URL, got "${raw}"`;
   }
-  if (serveUrls.length === 0 || !checkpoint || !Number.isInteger(maxInflight) || maxInflight < 1) {
-    io.stderr(`engy-panel mine: --serve-url and --checkpoint are required, --max-inflight a positive integer\n\n${USAGE}`);
-    return 2;
+  if (url.protocol !== 'wss:' && url.protocol !== 'ws:') return `--gateway wants a wss:// URL, got "${raw}"`;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (url.protocol === 'ws:' && !isLoopback(host)) {
+    return `--gateway ${raw} is plain ws:// to another machine: the miner key would travel in clear text. Use wss:// (ws:// is only for a gateway on this machine).`;
   }
-  const dataDir = flagString(p, 'data-dir') ?? defaultHeadlessDataDir(io.env);
-  const paths = dataPaths(dataDir);
-  const hub = new LogHub({ dir: paths.logs, echo: (l) => io.stdout(`${l}\n`), minLevel: 'info' });
-  const log = hub.logger('miner');
-  const keys = new MinerKeyStore({ secretsDir: paths.secrets, env: io.env, redactor: hub.redactor, logger: hub.logger('keys') });
-  try {
-    keys.get();
-  } catch (e) {
-    io.stderr(`engy-panel mine: no miner key: ${(e as Error).message}\n`);
+  return null;
+}
+
+export const run: CliCommand = cliCommand('mine', async (args, io) => {
+  const { values: v } = parseCommand(args, MINE);
+  const serveUrls = v['serve-url'] ?? [];
+  const checkpoint = v.checkpoint;
+  if (serveUrls.length === 0 || !checkpoint) throw new UsageError('--serve-url and --checkpoint are required', MINE.usage);
+  const gatewayUrl = v.gateway ?? io.env.ENGY_GATEWAY ?? DEFAULT_GATEWAY;
+  const badGateway = gatewayProblem(gatewayUrl);
+  if (badGateway) throw new UsageError(badGateway, MINE.usage);
+  const badCheckpoint = checkpointProblem(checkpoint);
+  if (badCheckpoint) {
+    io.stderr(`engy-panel mine: ${badCheckpoint}\n`);
     return 1;
   }
-  const db = new Database(paths.database);
-  const pool = new ProofPool();
-  const miner = new MinerService({
-    gatewayUrl: flagString(p, 'gateway') ?? io.env.ENGY_GATEWAY ?? DEFAULT_GATEWAY,
-    serveUrls,
-    checkpointDir: checkpoint,
-    model: flagString(p, 'model') ?? DEFAULT_MODEL,
-    maxInflight,
-    workerName: flagString(p, 'worker-name'),
-    minerKey: () => keys.get(),
-    redactor: hub.redactor,
-    hw: async () => helloHw(await detectHardware({ dataDir, includeOtherGpus: false })),
-    versions: { 'engy-panel': version(), node: process.versions.node },
-    proof: createProofPort(pool),
-    log,
-    db,
-    audit: { sampleRate: 0.01, minIntervalMs: 300_000 },
-  });
-  let last = '';
-  const sub = miner.onDidChange((s) => {
-    const line = `${s.phase}: ${s.detail}`;
-    if (line !== last) log.info(`state ${line}`);
-    last = line;
-  });
+  const maxInflight = v['max-inflight'] ?? 24;
+  const model = v.model ?? DEFAULT_MODEL;
+  const dataDir = v['data-dir'] ?? defaultHeadlessDataDir(io.env);
+
+  let rt;
   try {
-    await miner.start();
+    rt = await openRuntime({ dataDir, echo: (l) => io.stdout(`${l}\n`), minLevel: 'info', keepAlive: true });
+  } catch (e) {
+    io.stderr(`engy-panel mine: ${describeError(e)}\n`);
+    return 1;
+  }
+  const log = rt.logs.logger('miner');
+  try {
+    const keys = new MinerKeyStore({ secretsDir: rt.paths.secrets, env: io.env, redactor: rt.logs.redactor, logger: rt.logs.logger('keys') });
+    try {
+      keys.get();
+    } catch (e) {
+      io.stderr(`engy-panel mine: no miner key: ${describeError(e)}\n`);
+      return 1;
+    }
+    const keyStatus = keys.status();
+    if (keyStatus.storage === 'env-file' && keyStatus.warning) log.warn(`miner key: ${keyStatus.warning}`);
+
+    const workerName = v['worker-name'] ?? defaultWorkerName(hostname(), model, serveUrls);
+    const id = persistentWorkerId(rt.paths.workerIds, { workerName, model, maxInflight });
+    if (id.saveError) log.warn(`the worker id could not be saved (${id.saveError}): the next start will need a new qualification`);
+    const pool = rt.add(new ProofPool());
+    const miner = rt.add(
+      new MinerService({
+        gatewayUrl,
+        serveUrls,
+        checkpointDir: checkpoint,
+        model,
+        maxInflight,
+        workerName,
+        workerId: id.workerId,
+        minerKey: () => keys.get(),
+        redactor: rt.logs.redactor,
+        hw: async () => helloHw(await detectHardware({ dataDir, includeOtherGpus: false })),
+        versions: rt.versions,
+        proof: createProofPort(pool),
+        log,
+        db: rt.db,
+        audit: { sampleRate: 0.01, minIntervalMs: 300_000 },
+      }),
+    );
+    // One line per change of state: a retry countdown ("retrying in 4 s") is the same state, already
+    // logged once per attempt by the service.
+    let last = '';
+    rt.add(
+      miner.onDidChange((s) => {
+        const line = `${s.phase}: ${s.detail}`;
+        const key = line.replace(/;? ?retrying in \d+ s/, '');
+        if (key !== last) log.info(`state ${line}`);
+        last = key;
+      }),
+    );
+    try {
+      await miner.start();
+    } catch (e) {
+      log.error(`cannot start the miner: ${describeError(e, { what: 'the checkpoint folder', fix: CHECKPOINT_FIX })}`);
+      return 1;
+    }
     const snap = miner.snapshot();
-    log.info(`worker ${snap.workerName} id ${snap.workerId} model_root ${snap.modelRoot ?? '?'}`);
+    log.info(`worker ${snap.workerName} id ${snap.workerId} (${id.reused ? 'kept from the last start' : 'new'}) model_root ${snap.modelRoot ?? '?'}`);
     if (snap.legsWarning) log.warn(snap.legsWarning);
     const sig = await io.stopSignal;
     log.info(`${sig}: closing the legs`);
     return 0;
   } catch (e) {
-    log.error(`cannot start the miner: ${(e as Error).message}`);
+    log.error(`the miner stopped: ${describeError(e)}`);
     return 1;
   } finally {
-    await miner.dispose();
-    await sub.dispose();
-    await pool.dispose();
-    db.close();
-    hub.flush();
+    await rt.dispose().catch((e: unknown) => io.stderr(`engy-panel mine: cleanup: ${describeError(e)}\n`));
   }
-};
+});

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { CliIo } from './types.ts';
-import { flagString, type ParsedArgs } from './args.ts';
+
 import { dataPaths, defaultHeadlessDataDir } from '../engine/lib/paths.ts';
 import { minerModel } from '../engine/lib/model-catalog.ts';
 import { checkCheckpointFolder, checkpointIdentity, defaultCheckpointDir } from '../engine/serve/checkpoint/checkpoint-folder.ts';
@@ -10,14 +10,22 @@ import { hubLocation } from '../engine/serve/checkpoint/hub-files.ts';
 const gib = (n: number) => `${(n / 1024 ** 3).toFixed(2)} GiB`;
 
 /** `serve checkpoint [--dir D] [--download] [--json]`: state, identity beside the published root. */
-export async function runCheckpointCommand(p: ParsedArgs, io: CliIo): Promise<number> {
-  const dataDir = flagString(p, 'data-dir') ?? defaultHeadlessDataDir(io.env);
+export interface CheckpointFlags {
+  'data-dir'?: string;
+  dir?: string;
+  download?: boolean;
+  revision?: string;
+  json?: boolean;
+}
+
+export async function runCheckpointCommand(p: CheckpointFlags, io: CliIo): Promise<number> {
+  const dataDir = p['data-dir'] ?? defaultHeadlessDataDir(io.env);
   const model = minerModel();
-  const dir = flagString(p, 'dir') ?? defaultCheckpointDir(dataPaths(dataDir).checkpoints, model.checkpoint);
-  if (p.flags.has('download')) {
+  const dir = p.dir ?? defaultCheckpointDir(dataPaths(dataDir).checkpoints, model.checkpoint);
+  if (p.download) {
     let last = 0;
     await downloadFromHub({
-      location: hubLocation(model.checkpoint, io.env, flagString(p, 'revision') ?? 'main'),
+      location: hubLocation(model.checkpoint, io.env, p.revision ?? 'main'),
       dir,
       onProgress: (pr) => {
         const now = Date.now();
@@ -31,7 +39,7 @@ export async function runCheckpointCommand(p: ParsedArgs, io: CliIo): Promise<nu
   const check = checkCheckpointFolder(dir);
   const identity = check.complete ? await checkpointIdentity(dir) : null;
   const out = { repo: model.checkpoint, dir, complete: check.complete, problems: check.problems, identity, publishedRoot: model.modelRoot };
-  if (p.flags.has('json')) io.stdout(JSON.stringify(out, null, 2) + '\n');
+  if (p.json) io.stdout(JSON.stringify(out, null, 2) + '\n');
   else {
     io.stdout(
       [
@@ -41,7 +49,7 @@ export async function runCheckpointCommand(p: ParsedArgs, io: CliIo): Promise<nu
         ...check.problems.slice(0, 20).map((x) => `  ${x}`),
         `identity (model_root sent to the gateway): ${identity ?? '-'}`,
         `published Merkle root (catalog, a different and stronger commitment): ${model.modelRoot}`,
-        check.complete ? '' : `download it with: engy-panel serve checkpoint --download${flagString(p, 'dir') ? ` --dir ${join(dir)}` : ''}`,
+        check.complete ? '' : `download it with: engy-panel serve checkpoint --download${p.dir ? ` --dir ${join(dir)}` : ''}`,
         '',
       ].join('\n'),
     );

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { CliCommand, CliIo } from './types.ts';
-import { flagString, parseArgs, type ParsedArgs } from './args.ts';
+import { defineCommand, parseCommand, pickSubcommand, type OptionValues } from './args.ts';
+import { cliCommand } from './run-command.ts';
 import { detectHardware } from '../engine/hardware/detect.ts';
 import { dataPaths, defaultHeadlessDataDir } from '../engine/lib/paths.ts';
 import { minerModel } from '../engine/lib/model-catalog.ts';
@@ -23,6 +24,16 @@ const USAGE = `usage: engy-panel serve <plan|runtimes|checkpoint|run> [options]
   common:     [--data-dir DIR]
 `;
 
+const COMMON = { 'data-dir': { kind: 'string' }, json: { kind: 'boolean' } } as const;
+const PLAN_OPTIONS = { ...COMMON, checkpoint: { kind: 'string' }, runtime: { kind: 'string', choices: ['python', 'docker'] }, python: { kind: 'string' }, docker: { kind: 'string' } } as const;
+const SPECS = {
+  plan: defineCommand({ usage: USAGE, options: PLAN_OPTIONS }),
+  runtimes: defineCommand({ usage: USAGE, options: { ...COMMON, python: { kind: 'string' }, docker: { kind: 'string' } } }),
+  checkpoint: defineCommand({ usage: USAGE, options: { ...COMMON, dir: { kind: 'string' }, download: { kind: 'boolean' }, revision: { kind: 'string' } } }),
+  run: defineCommand({ usage: USAGE, options: { ...PLAN_OPTIONS, external: { kind: 'list' } } }),
+};
+type PlanFlags = OptionValues<typeof PLAN_OPTIONS>;
+
 function trimDirOrProblem(): { dir: string | null; problem: string | null } {
   try {
     return { dir: trimModuleDir(), problem: null };
@@ -31,46 +42,46 @@ function trimDirOrProblem(): { dir: string | null; problem: string | null } {
   }
 }
 
-async function prepare(p: ParsedArgs, io: CliIo) {
-  const dataDir = flagString(p, 'data-dir') ?? defaultHeadlessDataDir(io.env);
+async function prepare(p: PlanFlags, io: CliIo) {
+  const dataDir = p['data-dir'] ?? defaultHeadlessDataDir(io.env);
   const model = minerModel();
-  const checkpoint = flagString(p, 'checkpoint') ?? join(dataPaths(dataDir).checkpoints, ...model.checkpoint.split('/'));
+  const checkpoint = p.checkpoint ?? join(dataPaths(dataDir).checkpoints, ...model.checkpoint.split('/'));
   const [report, runtimes] = await Promise.all([
     detectHardware({ dataDir }),
-    detectRuntimes({ dataDir, python: flagString(p, 'python') ?? null, docker: flagString(p, 'docker') ?? 'docker' }),
+    detectRuntimes({ dataDir, python: p.python ?? null, docker: p.docker ?? 'docker' }),
   ]);
-  const kind = flagString(p, 'runtime') ?? runtimes.recommended ?? 'python';
+  const kind = p.runtime ?? runtimes.recommended ?? 'python';
   if (kind !== 'python' && kind !== 'docker') throw new Error(`--runtime wants python or docker, got "${kind}"`);
   const target: RuntimeTarget =
     kind === 'docker'
-      ? { kind: 'docker', docker: flagString(p, 'docker') ?? 'docker', image: PINNED_DOCKER_IMAGE, shmSize: '32g' }
-      : { kind: 'python', python: flagString(p, 'python') ?? runtimes.python?.python ?? 'python3' };
+      ? { kind: 'docker', docker: p.docker ?? 'docker', image: PINNED_DOCKER_IMAGE, shmSize: '32g' }
+      : { kind: 'python', python: p.python ?? runtimes.python?.python ?? 'python3' };
   const trim = trimDirOrProblem();
   const specs = report.plan ? await planLaunches(report.plan, { modelPath: checkpoint, target, trimDir: trim.dir, cacheDir: join(dataDir, 'serve-cache') }) : [];
   return { dataDir, report, runtimes, checkpoint, trim, specs };
 }
 
-async function plan(p: ParsedArgs, io: CliIo): Promise<number> {
+async function plan(p: PlanFlags, io: CliIo): Promise<number> {
   const { report, runtimes, checkpoint, trim, specs } = await prepare(p, io);
   const view = planView(report, runtimes, specs, checkpoint, trim);
-  io.stdout(p.flags.has('json') ? JSON.stringify(view, null, 2) + '\n' : formatPlanView(view));
+  io.stdout(p.json ? JSON.stringify(view, null, 2) + '\n' : formatPlanView(view));
   return report.plan ? 0 : 1;
 }
 
-async function runtimesCmd(p: ParsedArgs, io: CliIo): Promise<number> {
-  const dataDir = flagString(p, 'data-dir') ?? defaultHeadlessDataDir(io.env);
-  const r = await detectRuntimes({ dataDir, python: flagString(p, 'python') ?? null, docker: flagString(p, 'docker') ?? 'docker' });
-  if (p.flags.has('json')) io.stdout(JSON.stringify(r, null, 2) + '\n');
+async function runtimesCmd(p: OptionValues<typeof SPECS.runtimes.options>, io: CliIo): Promise<number> {
+  const dataDir = p['data-dir'] ?? defaultHeadlessDataDir(io.env);
+  const r = await detectRuntimes({ dataDir, python: p.python ?? null, docker: p.docker ?? 'docker' });
+  if (p.json) io.stdout(JSON.stringify(r, null, 2) + '\n');
   else io.stdout([`recommended: ${r.recommended ?? 'none'}`, ...r.notes.map((n) => `  ${n}`), ''].join('\n'));
   return r.recommended ? 0 : 1;
 }
 
-async function runServe(p: ParsedArgs, io: CliIo): Promise<number> {
+async function runServe(p: OptionValues<typeof SPECS.run.options>, io: CliIo): Promise<number> {
   const hub = new LogHub({ echo: (line) => io.stdout(line + '\n') });
-  const external = flagString(p, 'external');
+  const external = p.external;
   let fleet;
-  if (external) {
-    fleet = createExternalFleet(external.split(',').filter(Boolean), 0, { logHub: hub });
+  if (external && external.length > 0) {
+    fleet = createExternalFleet(external, 0, { logHub: hub });
   } else {
     const { report, trim, specs } = await prepare(p, io);
     if (!report.plan) {
@@ -103,25 +114,17 @@ async function runServe(p: ParsedArgs, io: CliIo): Promise<number> {
   return 0;
 }
 
-export const run: CliCommand = async (args, io) => {
-  const [sub = '', ...rest] = args;
-  const p = parseArgs(rest, ['json', 'download']);
-  try {
+export const run: CliCommand = async (args, io) =>
+  cliCommand(`serve ${args[0] ?? ''}`.trim(), async () => {
+    const { sub, rest } = pickSubcommand(args, ['plan', 'runtimes', 'checkpoint', 'run'] as const, USAGE);
     switch (sub) {
       case 'plan':
-        return await plan(p, io);
+        return plan(parseCommand(rest, SPECS.plan).values, io);
       case 'runtimes':
-        return await runtimesCmd(p, io);
+        return runtimesCmd(parseCommand(rest, SPECS.runtimes).values, io);
       case 'checkpoint':
-        return await runCheckpointCommand(p, io);
+        return runCheckpointCommand(parseCommand(rest, SPECS.checkpoint).values, io);
       case 'run':
-        return await runServe(p, io);
-      default:
-        io.stderr(USAGE);
-        return 2;
+        return runServe(parseCommand(rest, SPECS.run).values, io);
     }
-  } catch (e) {
-    io.stderr(`engy-panel serve ${sub}: ${(e as Error).message}\n`);
-    return 1;
-  }
-};
+  })(args, io);

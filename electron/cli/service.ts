@@ -2,7 +2,8 @@ import { defaultHeadlessDataDir } from '../engine/lib/paths.ts';
 import { formatStatus, installService, serviceStatus, uninstallService, type StepReport } from '../engine/ops/service-manager.ts';
 import { resolveBinPath, systemdHost } from '../engine/ops/service-host.ts';
 import { SERVICE_ROLES, SERVICE_SCOPES, SYSTEM_DATA_DIR, type ServiceRole, type ServiceScope } from '../engine/ops/systemd-unit.ts';
-import { flagString, parseArgs } from './args.ts';
+import { defineCommand, parseCommand, UsageError } from './args.ts';
+import { cliCommand } from './run-command.ts';
 import type { CliCommand, CliIo } from './types.ts';
 
 const USAGE = `usage: engy-panel service install|uninstall|status [options] [-- <role command line>]
@@ -20,11 +21,20 @@ Settings live in the env file (~/.config/engy-panel/<role>.env; system: /etc/eng
 See docs/service.md.
 `;
 
-function pick<T extends string>(value: string | undefined, allowed: readonly T[], flag: string): T | undefined {
-  if (value === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(value)) throw new Error(`--${flag} must be one of ${allowed.join(', ')} (got "${value}")`);
-  return value as T;
-}
+const SERVICE = defineCommand({
+  usage: USAGE,
+  options: {
+    role: { kind: 'string', choices: SERVICE_ROLES },
+    scope: { kind: 'string', choices: SERVICE_SCOPES },
+    'dry-run': { kind: 'boolean' },
+    'data-dir': { kind: 'string' },
+    'run-as': { kind: 'string' },
+    node: { kind: 'string' },
+    bin: { kind: 'string' },
+  },
+  // The action; the role's own command line after `--` is split off before parsing.
+  positionals: { min: 1, max: 1 },
+});
 
 function printSteps(io: CliIo, r: StepReport, dryRun: boolean): void {
   if (dryRun) {
@@ -35,28 +45,21 @@ function printSteps(io: CliIo, r: StepReport, dryRun: boolean): void {
   for (const s of r.steps) io.stdout(`${dryRun ? '  ' : ''}${s}\n`);
 }
 
-export const run: CliCommand = async (args, io) => {
-  const p = parseArgs(args, ['dry-run', 'help']);
-  const action = p.positionals[0];
-  if (p.flags.has('help') || !action || !['install', 'uninstall', 'status'].includes(action)) {
-    (p.flags.has('help') ? io.stdout : io.stderr)(USAGE);
-    return p.flags.has('help') ? 0 : 2;
-  }
-  let role: ServiceRole | undefined;
-  let scope: ServiceScope;
-  try {
-    role = pick(flagString(p, 'role'), SERVICE_ROLES, 'role');
-    scope = pick(flagString(p, 'scope'), SERVICE_SCOPES, 'scope') ?? 'user';
-  } catch (e) {
-    io.stderr(`engy-panel service: ${(e as Error).message}\n`);
-    return 2;
-  }
+export const run: CliCommand = cliCommand('service', async (args, io) => {
+  const split = args.indexOf('--');
+  const own = split < 0 ? args : args.slice(0, split);
+  const roleArgs = split < 0 ? [] : args.slice(split + 1);
+  const { values: v, positionals } = parseCommand(own, SERVICE);
+  const action = positionals[0]!;
+  if (!['install', 'uninstall', 'status'].includes(action)) throw new UsageError(`unknown action "${action}": use install, uninstall or status`, USAGE);
+  const role = v.role as ServiceRole | undefined;
+  const scope = (v.scope ?? 'user') as ServiceScope;
   if (process.platform !== 'linux') {
     io.stderr('engy-panel service: systemd units are for Linux; on macOS and Windows run the desktop app or `engy-panel headless` under your own supervisor.\n');
     return 1;
   }
   const host = systemdHost(io.env);
-  const dryRun = p.flags.get('dry-run') === true;
+  const dryRun = v['dry-run'] === true;
 
   if (action === 'status') {
     const roles = role ? [role] : SERVICE_ROLES;
@@ -73,21 +76,21 @@ export const run: CliCommand = async (args, io) => {
     printSteps(io, r, dryRun);
     return r.ok ? 0 : 1;
   }
-  const dataDir = flagString(p, 'data-dir') ?? (scope === 'system' ? SYSTEM_DATA_DIR : defaultHeadlessDataDir(io.env));
+  const dataDir = v['data-dir'] ?? (scope === 'system' ? SYSTEM_DATA_DIR : defaultHeadlessDataDir(io.env));
   let binPath: string;
   try {
-    binPath = flagString(p, 'bin') ?? resolveBinPath();
+    binPath = v.bin ?? resolveBinPath();
   } catch (e) {
     io.stderr(`engy-panel service: ${(e as Error).message}\n`);
     return 1;
   }
-  const runAs = flagString(p, 'run-as');
+  const runAs = v['run-as'];
   const r = await installService(host, {
     ...target,
-    nodePath: flagString(p, 'node') ?? process.execPath,
+    nodePath: v.node ?? process.execPath,
     binPath,
     dataDir,
-    args: p.positionals.slice(1),
+    args: roleArgs,
     ...(runAs ? { runAs } : {}),
     dryRun,
   });
@@ -95,4 +98,4 @@ export const run: CliCommand = async (args, io) => {
   if (!r.ok) io.stderr(`engy-panel service: install did not finish; the unit file is written. Check: journalctl ${scope === 'user' ? '--user ' : ''}-u ${r.paths.unitFile.split('/').pop()}\n`);
   else if (!dryRun) io.stdout(`Edit ${r.paths.envFile}, then re-run this command to apply it. Logs: journalctl ${scope === 'user' ? '--user ' : ''}-fu engy-panel-${target.role}\n`);
   return r.ok ? 0 : 1;
-};
+});

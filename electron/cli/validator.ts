@@ -10,18 +10,23 @@ import { Database } from '../engine/store/database.ts';
 import { defaultStatePath } from '../engine/validator/daemon-config.ts';
 import { SqliteValidatorHistory } from '../engine/validator/history.ts';
 import { readState } from '../engine/validator/state-file.ts';
-import { flagString, parseArgs, type ParsedArgs } from './args.ts';
+import { defineCommand, parseCommand, pickSubcommand } from './args.ts';
+import { cliCommand } from './run-command.ts';
 import { readStdin, type CliCommand, type CliIo } from './types.ts';
 
 const USAGE = `usage: engy-panel validator check-payload [--master SS58] [--netuid N] < payload.json
        engy-panel validator status [--data-dir D] [--state-file F] [--limit N]
 `;
 
+const CHECK = defineCommand({ usage: USAGE, options: { master: { kind: 'string' }, netuid: { kind: 'int', min: 0, max: 65535 } } });
+const STATUS = defineCommand({ usage: USAGE, options: { 'data-dir': { kind: 'string' }, 'state-file': { kind: 'string' }, limit: { kind: 'int', min: 1, max: 10_000 } } });
+
 /** What the headless validator last did, as one JSON document: the state file and the recent history. */
-function status(p: ParsedArgs, io: CliIo): number {
-  const dataDir = flagString(p, 'data-dir') ?? (io.env.ENGY_PANEL_DATA_DIR || defaultHeadlessDataDir(io.env));
-  const statePath = flagString(p, 'state-file') ?? (io.env.ENGY_SN53_STATE_FILE || defaultStatePath(dataDir));
-  const limit = Number(flagString(p, 'limit') ?? 10);
+function status(args: string[], io: CliIo): number {
+  const { values: v } = parseCommand(args, STATUS);
+  const dataDir = v['data-dir'] ?? (io.env.ENGY_PANEL_DATA_DIR || defaultHeadlessDataDir(io.env));
+  const statePath = v['state-file'] ?? (io.env.ENGY_SN53_STATE_FILE || defaultStatePath(dataDir));
+  const limit = v.limit ?? 10;
   const { state, dropped } = readState(statePath);
   const dbPath = dataPaths(dataDir).database;
   let ticks: TickRecord[] = [];
@@ -30,8 +35,8 @@ function status(p: ParsedArgs, io: CliIo): number {
     const db = new Database(dbPath);
     try {
       const h = new SqliteValidatorHistory(db);
-      ticks = h.recentTicks(Number.isInteger(limit) && limit > 0 ? limit : 10);
-      submissions = h.recentSubmissions(Number.isInteger(limit) && limit > 0 ? limit : 10);
+      ticks = h.recentTicks(limit);
+      submissions = h.recentSubmissions(limit);
     } finally {
       db.close();
     }
@@ -40,24 +45,19 @@ function status(p: ParsedArgs, io: CliIo): number {
   return 0;
 }
 
-export const run: CliCommand = async (args, io) => {
-  const p = parseArgs(args);
-  if (p.positionals[0] === 'status') return status(p, io);
-  if (p.positionals[0] !== 'check-payload') {
-    io.stderr(USAGE);
-    return 2;
-  }
-  const master = flagString(p, 'master') ?? PINNED_MASTER_HOTKEY;
-  const netuidRaw = flagString(p, 'netuid');
-  const netuid = netuidRaw === undefined ? DEFAULT_NETUID : Number(netuidRaw);
-  if (!Number.isInteger(netuid) || netuid < 0 || netuid > 65535) {
-    io.stderr(`engy-panel validator: --netuid must be a whole number from 0 to 65535, got "${netuidRaw}"\n`);
-    return 2;
-  }
+/** Plain words for a payload that cannot be parsed at all (the verifier explains the rest). */
+const MALFORMED = 'stdin is not JSON: give the epoch payload exactly as the provider served it';
+
+export const run: CliCommand = cliCommand('validator', async (args, io) => {
+  const { sub, rest } = pickSubcommand(args, ['check-payload', 'status'] as const, USAGE);
+  if (sub === 'status') return status(rest, io);
+  const { values: v } = parseCommand(rest, CHECK);
+  const master = v.master ?? PINNED_MASTER_HOTKEY;
+  const netuid = v.netuid ?? DEFAULT_NETUID;
   try {
     decodeAddress(master);
   } catch {
-    io.stderr(`engy-panel validator: --master must be an SS58 address, got "${master}"\n`);
+    io.stderr(`engy-panel validator: --master must be an SS58 address, got "${master}"\n\n${USAGE}`);
     return 2;
   }
   const text = await readStdin(io.stdin);
@@ -67,10 +67,11 @@ export const run: CliCommand = async (args, io) => {
   } catch {
     payload = undefined;
   }
-  const v = payload === undefined ? null : verifyPayload(payload, { masterHotkey: master, netuid });
-  const line = v?.ok
-    ? { ok: true, reason: null, epoch_index: v.epochIndex, weights: v.weights }
-    : { ok: false, reason: v ? v.reason : 'malformed', epoch_index: v ? v.epochIndex : null, weights: null };
+  const v2 = payload === undefined ? null : verifyPayload(payload, { masterHotkey: master, netuid });
+  // The reason code for scripts, and beside it the sentence for the operator reading the terminal.
+  const line = v2?.ok
+    ? { ok: true, reason: null, explanation: null, epoch_index: v2.epochIndex, weights: v2.weights }
+    : { ok: false, reason: v2 ? v2.reason : 'malformed', explanation: v2 ? v2.detail : MALFORMED, epoch_index: v2 ? v2.epochIndex : null, weights: null };
   io.stdout(`${JSON.stringify(line)}\n`);
   return line.ok ? 0 : 1;
-};
+});

@@ -5,8 +5,9 @@ import { AppFailure } from '../../shared/errors.ts';
 import { formatTao, parseTao, type WalletListing } from '../../shared/wallet.ts';
 import type { ChainPort } from '../engine/chain/ports.ts';
 import { defaultHeadlessDataDir, dataPaths } from '../engine/lib/paths.ts';
-import { flagString, parseArgs, type ParsedArgs } from './args.ts';
+import { defineCommand, parseCommand, pickSubcommand, UsageError, type CommandSpec, type OptionValues } from './args.ts';
 import { readSecretLine } from './read-secret.ts';
+import { cliCommand } from './run-command.ts';
 import type { CliCommand, CliIo } from './types.ts';
 
 const USAGE = `usage: engy-panel wallet <command> [options]
@@ -20,21 +21,30 @@ const USAGE = `usage: engy-panel wallet <command> [options]
   miner-key      set|status|clear [--data-dir D]        set reads the key from stdin
 `;
 
+// One table for the wallet subcommands: each reads only its own flags, the parser refuses the rest per subcommand.
+const KEY = { wallet: { kind: 'string' }, hotkey: { kind: 'string' }, 'wallet-path': { kind: 'string' } } as const;
+const SPECS = {
+  list: defineCommand({ usage: USAGE, options: { 'wallet-path': { kind: 'string' }, json: { kind: 'boolean' } } }),
+  'create-hotkey': defineCommand({ usage: USAGE, options: { ...KEY, import: { kind: 'boolean' } } }),
+  status: defineCommand({ usage: USAGE, options: { ...KEY, chain: { kind: 'string' }, json: { kind: 'boolean' } } }),
+  register: defineCommand({ usage: USAGE, options: { ...KEY, chain: { kind: 'string' }, 'max-cost': { kind: 'string' }, burned: { kind: 'boolean' } } }),
+  'miner-key': defineCommand({ usage: USAGE, options: { 'data-dir': { kind: 'string' } }, positionals: { max: 1 } }),
+};
+type Flags = OptionValues<typeof KEY> & { chain?: string; json?: boolean; import?: boolean; 'max-cost'?: string; burned?: boolean; 'data-dir'?: string };
+
 /** The @polkadot/api client and its endpoint presets, imported only by the commands that talk to the chain. */
 async function openChain(chain: string | undefined): Promise<ChainPort> {
-  const endpointsPath = '../engine/chain/endpoints.ts';
-  const clientPath = '../engine/chain/polkadot-chain-client.ts';
-  const endpoints = (await import(endpointsPath)) as { CHAIN_ENDPOINTS: Record<string, string>; normalizeEndpointUrl(raw: string): string | null };
+  const { CHAIN_ENDPOINTS, normalizeEndpointUrl } = await import('../engine/chain/endpoints.ts');
   const name = chain ?? 'finney';
-  const url = endpoints.CHAIN_ENDPOINTS[name] ?? endpoints.normalizeEndpointUrl(name);
+  const url = Object.hasOwn(CHAIN_ENDPOINTS, name) ? (CHAIN_ENDPOINTS as Record<string, string>)[name]! : normalizeEndpointUrl(name);
   if (!url) throw new AppFailure('bad-request', `--chain wants finney, test, local or a ws:// / wss:// URL, not "${name}".`);
-  const mod = (await import(clientPath)) as { PolkadotChainClient: { connect(o: { endpoint: string }): Promise<ChainPort> } };
-  return mod.PolkadotChainClient.connect({ endpoint: url });
+  const { openChainClient } = await import('../engine/chain/open-chain.ts');
+  return openChainClient(url);
 }
 
-function need(p: ParsedArgs, name: string): string {
-  const v = flagString(p, name);
-  if (!v) throw new AppFailure('bad-request', `--${name} is required.\n\n${USAGE}`);
+function need(p: Flags, name: 'wallet' | 'hotkey' | 'max-cost'): string {
+  const v = p[name];
+  if (!v) throw new UsageError(`--${name} is required`, USAGE);
   return v;
 }
 
@@ -52,47 +62,48 @@ function printListing(l: WalletListing, io: CliIo): void {
   }
 }
 
-async function list(p: ParsedArgs, io: CliIo): Promise<number> {
+async function list(p: Flags, io: CliIo): Promise<number> {
   const { listWallets } = await import('../engine/wallet/wallet-scan.ts');
   const { resolveWalletPath } = await import('../engine/wallet/wallet-location.ts');
-  const listing = listWallets(resolveWalletPath(flagString(p, 'wallet-path'), io.env));
-  if (p.flags.has('json')) io.stdout(JSON.stringify(listing, null, 2) + '\n');
+  const listing = listWallets(resolveWalletPath(p['wallet-path'], io.env));
+  if (p.json) io.stdout(JSON.stringify(listing, null, 2) + '\n');
   else printListing(listing, io);
   return 0;
 }
 
-async function createHotkeyCmd(p: ParsedArgs, io: CliIo): Promise<number> {
+async function createHotkeyCmd(p: Flags, io: CliIo): Promise<number> {
   const { createHotkey } = await import('../engine/wallet/hotkey-create.ts');
   const wallet = need(p, 'wallet');
   const hotkey = need(p, 'hotkey');
-  const walletPath = flagString(p, 'wallet-path');
+  const walletPath = p['wallet-path'];
   let source: Parameters<typeof createHotkey>[0]['source'] = { kind: 'generate' };
-  if (p.flags.has('import')) {
+  if (p.import) {
     const secret = (await readSecretLine(io.stdin, 'Mnemonic or 0x seed of the hotkey: ', io.stderr)).trim();
     source = /^(0x)?[0-9a-fA-F]{64}$/.test(secret) ? { kind: 'seed', seed: secret } : { kind: 'mnemonic', mnemonic: secret };
   }
   const created = await createHotkey({ wallet, hotkey, source, env: io.env, ...(walletPath ? { walletPath } : {}) });
-  io.stdout(`Created hotkey ${wallet}/${hotkey}: ${created.ss58Address}\n  ${created.files.keyfile}\n  ${created.files.publicFile}\n`);
+  // The mnemonic comes first: `| head -2` (or a terminal that closes early) must still show it.
   if (created.mnemonic) {
     io.stdout(
-      `\nIMPORTANT: write these words down now and keep them offline. They are the only way to restore this hotkey,\n` +
-        `and they will not be shown again:\n\n    ${created.mnemonic}\n\n`,
+      `Mnemonic of the new hotkey ${wallet}/${hotkey}: ${created.mnemonic}\n` +
+        `IMPORTANT: write these words down now and keep them offline. They are the only way to restore this hotkey, and they will not be shown again.\n\n`,
     );
   }
+  io.stdout(`Created hotkey ${wallet}/${hotkey}: ${created.ss58Address}\n  ${created.files.keyfile}\n  ${created.files.publicFile}\n`);
   return 0;
 }
 
-async function status(p: ParsedArgs, io: CliIo): Promise<number> {
+async function status(p: Flags, io: CliIo): Promise<number> {
   const { loadHotkeyAddress } = await import('../engine/wallet/hotkey-address.ts');
   const { RegistrationService } = await import('../engine/wallet/registration-service.ts');
   const wallet = need(p, 'wallet');
-  const walletPath = flagString(p, 'wallet-path');
+  const walletPath = p['wallet-path'];
   const hotkey = loadHotkeyAddress({ wallet, hotkey: need(p, 'hotkey'), env: io.env, ...(walletPath ? { walletPath } : {}) });
-  const chain = await openChain(flagString(p, 'chain'));
+  const chain = await openChain(p.chain);
   try {
     const service = new RegistrationService({ chain, env: io.env, ...(walletPath ? { walletPath } : {}) });
     const s = await service.status({ hotkey, wallet });
-    if (p.flags.has('json')) {
+    if (p.json) {
       io.stdout(JSON.stringify(s, null, 2) + '\n');
       return 0;
     }
@@ -107,15 +118,15 @@ async function status(p: ParsedArgs, io: CliIo): Promise<number> {
   }
 }
 
-async function register(p: ParsedArgs, io: CliIo): Promise<number> {
+async function register(p: Flags, io: CliIo): Promise<number> {
   const { loadHotkeyAddress } = await import('../engine/wallet/hotkey-address.ts');
   const { RegistrationService } = await import('../engine/wallet/registration-service.ts');
   const { passwordFromEnv } = await import('../engine/wallet/read-keyfile.ts');
   const { keyPaths, resolveWalletPath } = await import('../engine/wallet/wallet-location.ts');
   const { readColdkeyInfo } = await import('../engine/wallet/coldkey.ts');
   const wallet = need(p, 'wallet');
-  const walletPath = resolveWalletPath(flagString(p, 'wallet-path'), io.env);
-  const burned = p.flags.has('burned');
+  const walletPath = resolveWalletPath(p['wallet-path'], io.env);
+  const burned = p.burned === true;
   const maxCost = burned ? undefined : parseTao(need(p, 'max-cost'));
   const hotkey = loadHotkeyAddress({ wallet, hotkey: need(p, 'hotkey'), env: io.env, walletPath });
   // Only a $NACL coldkey has a password (btcli --no-use-password writes plaintext ones).
@@ -123,7 +134,7 @@ async function register(p: ParsedArgs, io: CliIo): Promise<number> {
   const password = !encrypted
     ? ''
     : (passwordFromEnv(keyPaths(walletPath, wallet).coldkey, io.env) ?? (await readSecretLine(io.stdin, `Password of the coldkey of wallet "${wallet}": `, io.stderr)));
-  const chain = await openChain(flagString(p, 'chain'));
+  const chain = await openChain(p.chain);
   try {
     const service = new RegistrationService({ chain, walletPath, env: io.env });
     io.stderr('Decrypting the coldkey (about 10 s) and registering...\n');
@@ -140,46 +151,36 @@ async function register(p: ParsedArgs, io: CliIo): Promise<number> {
   }
 }
 
-async function minerKey(p: ParsedArgs, io: CliIo): Promise<number> {
+async function minerKey(p: Flags, action: string, io: CliIo): Promise<number> {
   const { MinerKeyStore } = await import('../engine/wallet/miner-key-store.ts');
-  const store = new MinerKeyStore({ secretsDir: dataPaths(flagString(p, 'data-dir') ?? defaultHeadlessDataDir(io.env)).secrets, env: io.env });
-  const action = p.positionals[1] ?? 'status';
+  const store = new MinerKeyStore({ secretsDir: dataPaths(p['data-dir'] ?? defaultHeadlessDataDir(io.env)).secrets, env: io.env });
   let s;
   if (action === 'set') s = store.set(await readSecretLine(io.stdin, 'Miner key from provider.engy.ai: ', io.stderr));
   else if (action === 'clear') s = store.clear();
   else if (action === 'status') s = store.status();
-  else throw new AppFailure('bad-request', `unknown miner-key action "${action}": use set, status or clear.`);
+  else throw new UsageError(`unknown miner-key action "${action}": use set, status or clear`, USAGE);
   io.stdout(`miner key  ${s.present ? s.masked : '(none)'}  [${s.storage}]\n`);
   if (s.warning) io.stderr(`warning: ${s.warning}\n`);
   return 0;
 }
 
 export const run: CliCommand = async (args, io) => {
-  const p = parseArgs(args, ['json', 'import', 'burned', 'help']);
-  const sub = p.positionals[0];
-  try {
-    switch (sub) {
+  const sub = args[0] ?? '';
+  return cliCommand(`wallet ${sub}`.trim(), async () => {
+    const picked = pickSubcommand(args, Object.keys(SPECS) as (keyof typeof SPECS)[], USAGE);
+    const { values, positionals } = parseCommand(picked.rest, SPECS[picked.sub] as CommandSpec);
+    const p = values as Flags;
+    switch (picked.sub) {
       case 'list':
-        return await list(p, io);
+        return list(p, io);
       case 'create-hotkey':
-        return await createHotkeyCmd(p, io);
+        return createHotkeyCmd(p, io);
       case 'status':
-        return await status(p, io);
+        return status(p, io);
       case 'register':
-        return await register(p, io);
+        return register(p, io);
       case 'miner-key':
-        return await minerKey(p, io);
-      case undefined:
-      default:
-        io.stdout(USAGE);
-        return sub === undefined || p.flags.has('help') ? 0 : 2;
+        return minerKey(p, positionals[0] ?? 'status', io);
     }
-  } catch (e) {
-    if (e instanceof AppFailure) {
-      io.stderr(`engy-panel wallet ${sub}: ${e.message}\n`);
-      return e.code === 'bad-request' ? 2 : 1;
-    }
-    io.stderr(`engy-panel wallet ${sub}: ${e instanceof Error ? e.message : String(e)}\n`);
-    return 1;
-  }
+  })(args, io);
 };

@@ -93,7 +93,7 @@ export function lockedMessage(owner: LockOwner, root: string, host: LockHost): s
 function tryCreate(path: string, owner: LockOwner): boolean {
   let fd: number;
   try {
-    fd = openSync(path, 'wx', 0o644);
+    fd = openSync(path, 'wx', 0o600);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw e;
@@ -112,7 +112,7 @@ function tryCreate(path: string, owner: LockOwner): boolean {
  */
 export function acquireInstanceLock(root: string, host: LockHost = defaultLockHost()): InstanceLock {
   const path = dataPaths(root).lock;
-  mkdirSync(root, { recursive: true });
+  mkdirSync(root, { recursive: true, mode: 0o700 });
   const owner: LockOwner = {
     pid: host.pid,
     startedAt: new Date(host.now()).toISOString(),

@@ -15,6 +15,8 @@ export interface DataPaths {
   checkpoints: string;
   secrets: string;
   lock: string;
+  /** The miner's worker ids, kept across restarts (miner/worker-id-store.ts). */
+  workerIds: string;
 }
 
 export function dataPaths(root: string): DataPaths {
@@ -26,5 +28,6 @@ export function dataPaths(root: string): DataPaths {
     checkpoints: join(root, 'checkpoints'),
     secrets: join(root, 'secrets'),
     lock: join(root, 'engine.lock'),
+    workerIds: join(root, 'miner', 'worker-ids.json'),
   };
 }

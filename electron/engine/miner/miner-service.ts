@@ -37,6 +37,8 @@ export interface MinerServiceOptions {
   model: string;
   maxInflight: number;
   workerName?: string;
+  /** Kept across restarts by the caller (worker-id-store.ts); fresh per process when absent. */
+  workerId?: string;
   /** From the keys service; registered with the redactor, never logged or put in a snapshot. */
   minerKey: () => string;
   redactor?: SecretRedactor;
@@ -70,7 +72,7 @@ export class MinerService implements Disposable {
   private readonly changes = new Emitter<MinerSnapshot>();
   readonly onDidChange = this.changes.event;
   /** Fresh per process start, kept across re-dials, serve restarts and stop/start of this engine. */
-  readonly workerId = newWorkerId();
+  readonly workerId: string;
   readonly workerName: string;
   private readonly records: RequestRecords;
   private readonly history = new PhaseHistory();
@@ -94,6 +96,7 @@ export class MinerService implements Disposable {
     this.o = o;
     this.clock = o.clock ?? systemClock;
     this.workerName = o.workerName ?? defaultWorkerName(hostname(), o.model, o.serveUrls);
+    this.workerId = o.workerId ?? newWorkerId();
     this.records = new RequestRecords(o.db ?? null);
     this.lag = new LoopLagProbe(() => this.pipeline?.inflight ?? 0);
     this.history.update(this.clock.now(), 'stopped', 'stopped');

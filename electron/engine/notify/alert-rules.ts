@@ -60,3 +60,18 @@ export function validatorAlerts(v: ValidatorSnapshot | null, now: number): Alert
   }
   return out;
 }
+
+/** Every worker on the box alerts on its own: with several, keys and titles carry the worker name so two never merge. */
+export function workerAlerts(workers: readonly MinerSnapshot[]): Alert[] {
+  return workers.flatMap((m, i) => {
+    const alerts = minerAlerts(m);
+    if (workers.length <= 1) return alerts;
+    const name = m.workerName ?? `worker ${i}`;
+    return alerts.map((a) => ({ ...a, key: `${m.workerName ?? i}:${a.key}`, title: `${a.title} (${name})` }));
+  });
+}
+
+/** What the engine repaired at start (a damaged database moved aside): one notification each. */
+export function startupAlerts(warnings: readonly { title: string; body: string }[]): Alert[] {
+  return warnings.map((w, i) => ({ key: `startup-${i}`, kind: 'data-recovered', severity: 'warn', title: w.title, body: w.body }));
+}

@@ -1,5 +1,5 @@
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /**
@@ -44,13 +44,21 @@ export class Database {
   constructor(path: string, opts: DatabaseOptions = {}) {
     this.path = path;
     this.opts = { batchMs: 250, batchRows: 256, ...opts };
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     this.raw = new DatabaseSync(path);
-    this.raw.exec('PRAGMA journal_mode = WAL');
-    this.raw.exec('PRAGMA synchronous = NORMAL');
-    this.raw.exec('PRAGMA foreign_keys = ON');
-    this.raw.exec('PRAGMA busy_timeout = 5000');
-    this.raw.exec('CREATE TABLE IF NOT EXISTS schema_versions (domain TEXT PRIMARY KEY, version INTEGER NOT NULL, applied_at INTEGER NOT NULL)');
+    // Request history and validator submissions are the operator's business: owner-only, set before
+    // WAL mode so the -wal and -shm files SQLite creates inherit the same mode.
+    try {
+      if (path !== ':memory:') chmodSync(path, 0o600);
+      this.raw.exec('PRAGMA journal_mode = WAL');
+      this.raw.exec('PRAGMA synchronous = NORMAL');
+      this.raw.exec('PRAGMA foreign_keys = ON');
+      this.raw.exec('PRAGMA busy_timeout = 5000');
+      this.raw.exec('CREATE TABLE IF NOT EXISTS schema_versions (domain TEXT PRIMARY KEY, version INTEGER NOT NULL, applied_at INTEGER NOT NULL)');
+    } catch (e) {
+      this.raw.close();
+      throw e;
+    }
   }
 
   /**
@@ -159,8 +167,63 @@ export class Database {
     return this.version(set.domain);
   }
 
+  /** Reads every page's structure (PRAGMA quick_check): a truncated or overwritten file fails here, not in the middle of a request. */
+  check(): string | null {
+    const rows = this.raw.prepare('PRAGMA quick_check').all() as { quick_check?: string }[];
+    const problems = rows.map((r) => r.quick_check ?? '').filter((t) => t !== 'ok');
+    return problems.length === 0 ? null : problems.slice(0, 3).join('; ');
+  }
+
   close(): void {
     this.flushWrites();
     if (this.raw.isOpen) this.raw.close();
+  }
+}
+
+/** What `openDatabase` did with a file it could not use. */
+export interface DatabaseRecovery {
+  /** Where the unusable file now lives. */
+  movedTo: string;
+  /** SQLite's reason, for the log and the notification. */
+  reason: string;
+}
+
+// SQLite's primary result codes for a file that is not (or no longer) a database it can read.
+const SQLITE_CORRUPT = 11;
+const SQLITE_CANTOPEN = 14;
+const SQLITE_NOTADB = 26;
+
+function isUnusableDatabase(e: unknown, path: string): boolean {
+  if (typeof e !== 'object' || e === null) return false;
+  const { code, errcode } = e as { code?: unknown; errcode?: unknown };
+  if (code !== 'ERR_SQLITE_ERROR' || typeof errcode !== 'number') return false;
+  const primary = errcode & 0xff;
+  // CANTOPEN only when the file is there (unreadable): a missing folder is not the file's fault.
+  return primary === SQLITE_CORRUPT || primary === SQLITE_NOTADB || (primary === SQLITE_CANTOPEN && existsSync(path));
+}
+
+class CorruptDatabase extends Error {}
+
+/**
+ * Opens the engine's database; a file SQLite cannot use (truncated, overwritten, unreadable) is moved
+ * aside as `<name>.corrupt-<time>` with its -wal/-shm, and a fresh one is started, so a damaged history
+ * never stops the engine. Any other failure (a read-only folder, a full disk) is thrown.
+ */
+export function openDatabase(path: string, now: () => number = Date.now): { db: Database; recovered: DatabaseRecovery | null } {
+  let db: Database | null = null;
+  try {
+    db = new Database(path);
+    const problem = db.check();
+    if (problem) throw new CorruptDatabase(problem);
+    return { db, recovered: null };
+  } catch (e) {
+    db?.close();
+    if (!(e instanceof CorruptDatabase) && !isUnusableDatabase(e, path)) throw e;
+    const movedTo = `${path}.corrupt-${new Date(now()).toISOString().replace(/[:.]/g, '-')}`;
+    renameSync(path, movedTo);
+    for (const side of ['-wal', '-shm']) {
+      if (existsSync(path + side)) renameSync(path + side, movedTo + side);
+    }
+    return { db: new Database(path), recovered: { movedTo, reason: e instanceof Error ? e.message : String(e) } };
   }
 }

@@ -1,67 +1,96 @@
 // The headless validator: the service, its SQLite history and a log line per tick and per submission
-// on stdout, until asked to stop. The CLI supplies the chain (lazily imported @polkadot/api client)
-// and the hotkey signer, so this file stays testable with doubles.
+// on stdout, until asked to stop. The CLI supplies the runtime (data-dir lock, logs, database, a
+// handle that keeps the process alive), the chain (lazily imported @polkadot/api client) and the
+// hotkey signer, so this file stays testable with doubles. A chain or provider outage fails one tick,
+// logged with its reason; the loop looks again on the next poll and never exits for it.
 import type { ChainPort, KeySigner } from '../chain/ports.ts';
 import { writeFileAtomic } from '../lib/atomic-file.ts';
-import { LogHub } from '../lib/logger.ts';
-import { dataPaths } from '../lib/paths.ts';
-import { Database } from '../store/database.ts';
+import type { LogHub, Logger } from '../lib/logger.ts';
+import type { Database } from '../store/database.ts';
 import { BLOCK_S } from './constants.ts';
 import type { DaemonConfig } from './daemon-config.ts';
 import { SqliteValidatorHistory } from './history.ts';
+import type { TickReport } from './tick.ts';
 import type { FetchFn } from './payload-fetch.ts';
 import { ValidatorService } from './validator-service.ts';
+
+/** Logs the provider's and the chain's reachability when it changes, not on every tick. */
+export class HealthLines {
+  private provider: boolean | null = null;
+  private chain: boolean | null = null;
+  private readonly log: Logger;
+  private readonly pollS: number;
+  constructor(log: Logger, pollS: number) {
+    this.log = log;
+    this.pollS = pollS;
+  }
+
+  observe(report: Pick<TickReport, 'provider' | 'chain' | 'state'>): void {
+    const p = report.provider.ok;
+    // A tick that failed before asking the provider (ok false, no error) says nothing about it.
+    const asked = p || report.provider.error !== null;
+    if (asked && p !== this.provider) {
+      if (!p) {
+        const fallback = report.state.cachedWeights ? 'the cached vector is resubmitted on its cadence meanwhile' : 'nothing to submit meanwhile';
+        this.log.warn(`[health] the provider is unreachable: ${report.provider.error ?? 'no answer'}; ${fallback}; asking again every ${this.pollS} s`);
+      } else if (this.provider === false) this.log.info('[health] the provider answers again');
+      this.provider = p;
+    }
+    // The chain is only contacted when a submission is due: an untouched chain says nothing new.
+    if (!report.chain.contacted) return;
+    const c = report.chain.ok;
+    if (c !== this.chain) {
+      if (!c) this.log.warn(`[health] the chain is unreachable: ${report.chain.error ?? 'no answer'}; trying again every ${this.pollS} s`);
+      else if (this.chain === false) this.log.info('[health] the chain answers again');
+      this.chain = c;
+    }
+  }
+}
 
 export interface DaemonDeps {
   openChain: () => Promise<ChainPort>;
   signer: KeySigner;
-  out: (line: string) => void;
   stopSignal: Promise<string>;
   version: string;
   fetch?: FetchFn;
-  /** Lets the caller register secrets with the log redactor before anything is logged. */
-  hub?: LogHub;
+  /** The runtime's log hub (its redactor already knows the secrets) and database. */
+  hub: LogHub;
+  db: Database;
 }
 
 export async function runValidatorDaemon(cfg: DaemonConfig, deps: DaemonDeps): Promise<number> {
-  const paths = dataPaths(cfg.dataDir);
-  const hub = deps.hub ?? new LogHub({ dir: paths.logs, echo: (l) => deps.out(`${l}\n`) });
-  const log = hub.logger('validator');
-  const db = new Database(paths.database);
-  try {
-    const history = new SqliteValidatorHistory(db);
-    if (cfg.pollS * 1000 >= cfg.resubmitBlocks * BLOCK_S * 1000 * 0.5) {
-      log.warn(`[config] poll every ${cfg.pollS} s is coarse next to the ${cfg.resubmitBlocks}-block resubmit interval: submissions will run late`);
-    }
-    log.info(`[config] wallet=${cfg.wallet}/${cfg.hotkey} chain=${cfg.chainUrl} state=${cfg.statePath} data=${cfg.dataDir}`);
-    const svc = new ValidatorService({
-      config: { providerUrl: cfg.providerUrl, masterHotkey: cfg.masterHotkey, netuid: cfg.netuid, statePath: cfg.statePath, resubmitBlocks: cfg.resubmitBlocks },
-      signer: deps.signer,
-      openChain: deps.openChain,
-      history,
-      logger: log,
-      pollMs: cfg.pollS * 1000,
-      version: deps.version,
-      fetch: deps.fetch,
-    });
-    svc.onDidTick(() => {
-      try {
-        writeFileAtomic(cfg.heartbeatFile, JSON.stringify({ ts: Date.now() / 1000 }));
-      } catch (e) {
-        log.warn(`[health] heartbeat file not written: ${(e as Error).message}`);
-      }
-    });
-    // The service's timers are unref'd (they must never hold an app open); a daemon is the one place that should be held.
-    const keepAlive = setInterval(() => {}, 1 << 30);
-    svc.start();
-    const sig = await deps.stopSignal;
-    clearInterval(keepAlive);
-    log.info(`[validator] ${sig}: stopping`);
-    await svc.dispose();
-    log.info('[validator] stopped');
-    return 0;
-  } finally {
-    hub.flush();
-    db.close();
+  const log = deps.hub.logger('validator');
+  const history = new SqliteValidatorHistory(deps.db);
+  if (cfg.pollS * 1000 >= cfg.resubmitBlocks * BLOCK_S * 1000 * 0.5) {
+    log.warn(`[config] poll every ${cfg.pollS} s is coarse next to the ${cfg.resubmitBlocks}-block resubmit interval: submissions will run late`);
   }
+  log.info(`[config] wallet=${cfg.wallet}/${cfg.hotkey} chain=${cfg.chainUrl} state=${cfg.statePath} data=${cfg.dataDir}`);
+  const svc = new ValidatorService({
+    config: { providerUrl: cfg.providerUrl, masterHotkey: cfg.masterHotkey, netuid: cfg.netuid, statePath: cfg.statePath, resubmitBlocks: cfg.resubmitBlocks },
+    signer: deps.signer,
+    openChain: deps.openChain,
+    history,
+    logger: log,
+    pollMs: cfg.pollS * 1000,
+    version: deps.version,
+    fetch: deps.fetch,
+  });
+  // One line per change of health, beside the per-tick lines: when the provider or the chain stops
+  // answering and when it answers again is what an operator greps for.
+  const health = new HealthLines(log, cfg.pollS);
+  svc.onDidTick((report) => {
+    // Readable by a container health check running as another user: it holds only a time.
+    try {
+      writeFileAtomic(cfg.heartbeatFile, JSON.stringify({ ts: Date.now() / 1000 }), 0o644);
+    } catch (e) {
+      log.warn(`[health] heartbeat file not written: ${(e as Error).message}`);
+    }
+    health.observe(report);
+  });
+  svc.start();
+  const sig = await deps.stopSignal;
+  log.info(`[validator] ${sig}: stopping`);
+  await svc.dispose();
+  log.info('[validator] stopped');
+  return 0;
 }

@@ -32,6 +32,8 @@ export interface GatewayDoubleOptions {
   auditor?: Auditor;
   /** Every frame the miner sent, raw, for the protocol test. */
   recordFrames?: boolean;
+  /** Prefix of corr_ids, so serves of successive gateway instances (a restart) never share one. */
+  corrPrefix?: string;
 }
 
 export interface ServeResult {
@@ -89,6 +91,10 @@ export class GatewayDouble {
   readonly frames: unknown[] = [];
   readonly helloCount = { total: 0 };
   url = '';
+  /** Sees every text frame the miner sent (the chaos test counts responses per corr_id). */
+  onFrame: ((text: string) => void) | null = null;
+  /** Every corr_id this gateway sent a serve for, probes included. */
+  readonly sentCorrIds = new Set<string>();
 
   constructor(opts: GatewayDoubleOptions) {
     this.opts = opts;
@@ -161,6 +167,11 @@ export class GatewayDouble {
     for (const c of this.conns) if (c.leg === leg && c.admitted) c.ws.send(JSON.stringify({ type: 'reconnect' }));
   }
 
+  /** Send raw bytes on every socket of a leg: malformed frames for the chaos test. */
+  sendRaw(leg: number, data: string | Buffer): void {
+    for (const c of this.conns) if (c.leg === leg) c.ws.send(data);
+  }
+
   ping(leg: number): void {
     for (const c of this.conns) if (c.leg === leg) c.ws.send(JSON.stringify({ type: 'ping' }));
   }
@@ -197,6 +208,7 @@ export class GatewayDouble {
 
   private onMessage(conn: Conn, text: string): void {
     if (this.opts.recordFrames) this.frames.push(JSON.parse(text) as unknown);
+    this.onFrame?.(text);
     const f = parseMinerFrame(text);
     if (!f) return;
     switch (f.type) {
@@ -304,7 +316,8 @@ export class GatewayDouble {
   }
 
   private sendServe(conn: Conn, request: ServeRequest, stream: boolean): { corrId: string; done: Promise<ServeResult> } {
-    const corrId = `corr-${++this.corrSeq}`;
+    const corrId = `${this.opts.corrPrefix ?? ''}corr-${++this.corrSeq}`;
+    this.sentCorrIds.add(corrId);
     let resolve!: (r: ServeResult) => void;
     const result = new Promise<ServeResult>((r) => (resolve = r));
     this.pending.set(corrId, { conn, sentAt: nowMs(), firstAt: null, chunks: [], cancelled: false, resolve, result });

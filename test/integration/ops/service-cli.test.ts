@@ -39,6 +39,6 @@ describe('engy-panel service (real CLI process)', () => {
   it('refuses an unknown role with usage and exit 2', () => {
     const r = cli(['install', '--role', 'gateway'], mkdtempSync(join(tmpdir(), 'engy-cli-')));
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain('--role must be one of miner, validator (got "gateway")');
+    expect(r.stderr).toContain('--role must be one of miner, validator, got "gateway"');
   });
 });

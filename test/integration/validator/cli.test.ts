@@ -48,7 +48,7 @@ describe('engy-panel validator check-payload', () => {
     const r = cli(['validator', 'check-payload', '--master', master.address], JSON.stringify({ ...p, weights: [['display-only', 1]] }));
     expect(r.code).toBe(0);
     expect(r.out.trim().split('\n')).toHaveLength(1);
-    expect(JSON.parse(r.out)).toEqual({ ok: true, reason: null, epoch_index: 9, weights: [[A, 5]] });
+    expect(JSON.parse(r.out)).toEqual({ ok: true, reason: null, explanation: null, epoch_index: 9, weights: [[A, 5]] });
     // Against the pinned production master the same payload is not genuine.
     const pinned = cli(['validator', 'check-payload'], JSON.stringify(p));
     expect(pinned.code).toBe(1);

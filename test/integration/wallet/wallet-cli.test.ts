@@ -16,7 +16,7 @@ describe('engy-panel wallet', () => {
     const c = io();
     expect(await run(['create-hotkey', '--wallet', 'w', '--hotkey', 'h1', '--wallet-path', walletPath], c)).toBe(0);
     expect(c.out).toMatch(/write these words down now/);
-    const mnemonic = /\n {4}([a-z ]+)\n/.exec(c.out)?.[1];
+    const mnemonic = /^Mnemonic of the new hotkey w\/h1: ([a-z ]+)\n/.exec(c.out)?.[1];
     expect(mnemonic?.split(' ')).toHaveLength(12);
 
     const again = io();

@@ -14,6 +14,7 @@ const KIND_LABEL: Record<NotificationKind, string> = {
   'validator-stalled': 'Validator stalled',
   'validator-failing': 'Weight submissions failing',
   'activity-cutoff-near': 'Activity cutoff near',
+  'data-recovered': 'Damaged data replaced at start',
 };
 
 export function SettingsPage() {
