@@ -2,13 +2,16 @@ import type { CliCommand } from './types.ts';
 import { flagNumber, flagString, parseArgs } from './args.ts';
 import { defaultHeadlessDataDir } from '../engine/lib/paths.ts';
 import { isLoopback } from '../transport/headless-server.ts';
+import { sshTunnelCommand } from '../transport/tunnel-hint.ts';
+import { installProcessGuards } from '../process-guards.ts';
 
 /**
- * `engy-panel headless [--port N] [--host H] [--data-dir D]`: the engine for rigs without a display.
- * The token is random per start; ENGY_PANEL_TOKEN (or --token-file) pins it for a Prometheus scraper.
+ * `engy-panel headless [--port N] [--host H] [--data-dir D] [--rotate-token]`: the engine for rigs
+ * without a display. The token is kept in the data dir (so open tabs survive a restart);
+ * --rotate-token makes a new one; ENGY_PANEL_TOKEN (or --token-file) pins it for a scraper.
  */
 export const run: CliCommand = async (args, io) => {
-  const p = parseArgs(args);
+  const p = parseArgs(args, ['rotate-token']);
   const host = flagString(p, 'host') ?? '127.0.0.1';
   const port = flagNumber(p, 'port') ?? 7853;
   const dataDir = flagString(p, 'data-dir') ?? defaultHeadlessDataDir(io.env);
@@ -21,7 +24,7 @@ export const run: CliCommand = async (args, io) => {
   const { startHeadless } = await import('../headless.ts');
   let running;
   try {
-    running = await startHeadless({ host, port, dataDir, ...(pinned ? { token: pinned } : {}) });
+    running = await startHeadless({ host, port, dataDir, rotateToken: p.flags.get('rotate-token') === true, ...(pinned ? { token: pinned } : {}) });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') io.stderr(`Port ${port} is in use: stop what uses it or pass --port N (0 picks a free one).\n`);
@@ -31,7 +34,10 @@ export const run: CliCommand = async (args, io) => {
   if (!isLoopback(host)) {
     io.stderr(`WARNING: --host ${host} exposes the engine beyond this machine. Anyone with the URL below controls this rig; prefer an SSH tunnel (docs/remote-control.md).\n`);
   }
-  io.stdout(`engy panel engine running (data dir ${dataDir}).\nOpen: ${running.server.url}\n`);
+  const live = running;
+  installProcessGuards({ log: live.engine.logs.logger('process'), shutdown: () => live.stop() });
+  const tunnel = isLoopback(host) ? `From another computer, first run there: ${sshTunnelCommand(running.server.port, io.env)}\n` : '';
+  io.stdout(`engy panel engine running (data dir ${dataDir}).\nOpen: ${running.server.url}\n${tunnel}`);
   const sig = await io.stopSignal;
   io.stdout(`${sig}: stopping...\n`);
   await running.stop();
