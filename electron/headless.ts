@@ -27,6 +27,7 @@ export interface HeadlessOptions {
 export interface RunningHeadless {
   engine: Engine;
   server: HeadlessServer;
+  transport: WsTransport;
   stop(): Promise<void>;
 }
 
@@ -71,6 +72,7 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
   return {
     engine,
     server,
+    transport,
     stop: async () => {
       await transport.dispose();
       await server.close();

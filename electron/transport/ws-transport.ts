@@ -22,7 +22,7 @@ export interface TransportLimits {
   overBudgetMs: number;
   /** Ping interval; a client that did not answer the previous ping is reaped. */
   pingMs: number;
-  /** Requests one client may have in flight; beyond, its socket is not read until answers go out. */
+  /** Requests one client may have in flight; beyond, new ones are answered "unavailable" at once. */
   maxInflight: number;
 }
 
@@ -152,14 +152,19 @@ export class WsTransport implements Disposable {
         this.send(c, JSON.stringify({ kind: 'result', id: frame.id, result: frame.result } satisfies ServerFrame));
         return;
       }
-      this.track(c, +1);
+      if (c.inflight >= this.limits.maxInflight) {
+        const busy = err('unavailable', 'Too many requests at once from this window: wait for the answers, then retry.');
+        this.send(c, JSON.stringify({ kind: 'result', id: frame.id, result: busy } satisfies ServerFrame));
+        return;
+      }
+      c.inflight++;
       dispatch(this.table, frame.method, frame.req, (e) => this.internal(e))
         .catch((e: unknown): Result<unknown> => {
           this.internal(e);
           return err('internal', 'Something went wrong inside the engine. The Logs page has the details.');
         })
         .then((result) => {
-          this.track(c, -1);
+          c.inflight--;
           this.send(c, JSON.stringify({ kind: 'result', id: frame.id, result } satisfies ServerFrame));
         })
         .catch((e: unknown) => this.internal(e));
@@ -167,13 +172,6 @@ export class WsTransport implements Disposable {
       this.internal(e);
       c.ws.close(1011, 'internal error');
     }
-  }
-
-  /** Back-pressure on requests: a client with too many in flight is not read until answers go out. */
-  private track(c: Client, delta: number): void {
-    c.inflight += delta;
-    if (c.inflight >= this.limits.maxInflight && !c.ws.isPaused) c.ws.pause();
-    else if (c.inflight < this.limits.maxInflight && c.ws.isPaused) c.ws.resume();
   }
 
   private send(c: Client, text: string): void {
