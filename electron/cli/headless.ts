@@ -21,7 +21,9 @@ export const run: CliCommand = async (args, io) => {
     io.stderr('A pinned token must be at least 24 characters of A-Z, a-z, 0-9, _ or -: generate one with `openssl rand -base64 32 | tr "+/" "-_" | tr -d =`.\n');
     return 2;
   }
-  const { startHeadless } = await import('../headless.ts');
+  const { startHeadless, rendererDir } = await import('../headless.ts');
+  // A checkout right after `npm install` has no built UI: build it once (not when ENGY_RENDERER_DIR names one).
+  if (!io.env.ENGY_RENDERER_DIR) await (await import('../renderer-build.ts')).ensureRendererBuilt(rendererDir(), io);
   let running;
   try {
     running = await startHeadless({ host, port, dataDir, rotateToken: p.flags.get('rotate-token') === true, ...(pinned ? { token: pinned } : {}) });
