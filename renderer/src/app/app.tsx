@@ -106,7 +106,7 @@ export function App() {
         ))}
         <div className="sidebar-foot">
           <span className={`badge ${connection === 'open' ? 'ok' : connection === 'connecting' ? 'warn' : 'bad'}`} data-testid="connection">
-            engine {connection === 'open' ? 'connected' : connection}
+            engine {connection === 'open' ? 'connected' : connection === 'connecting' ? 'connecting' : 'away'}
           </span>
           {info && (
             <span>
