@@ -78,15 +78,22 @@ describe('an open page across an engine restart (Chromium)', () => {
     await stranger.close();
   }, 120_000);
 
-  it('--rotate-token revokes the old URL', async () => {
+  it('--rotate-token revokes the old URL, and an open page says so instead of retrying in silence', async () => {
     const old = engine!.token;
+    const port = Number(new URL(engine!.origin).port);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(engine!.url);
+    await page.getByTestId('connection').filter({ hasText: 'connected' }).waitFor();
     await engine!.stop();
     const env = { ...process.env };
     delete env.ENGY_PANEL_TOKEN;
-    engine = await startHeadlessChild(env, ['--rotate-token'], dataDir);
+    engine = await startHeadlessChild(env, ['--port', String(port), '--rotate-token'], dataDir);
     expect(engine.token).not.toBe(old);
+    await page.getByTestId('connection-banner').filter({ hasText: 'no longer accepts this page' }).waitFor({ timeout: 45_000 });
+    await page.screenshot({ path: screenshotPath('engine-refuses-page-1280-light') });
+    await page.close();
     const stale = await fetch(`${engine.origin}/?token=${old}`);
     expect(stale.status).toBe(401);
     expect((await fetch(`${engine.origin}/metrics`, { headers: { authorization: `Bearer ${engine.token}` } })).status).toBe(200);
-  }, 60_000);
+  }, 90_000);
 });

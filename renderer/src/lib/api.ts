@@ -21,6 +21,8 @@ export interface ConnectionDetail {
   attempts: number;
   /** When the next attempt starts (ms since epoch), or null while one is under way. */
   nextRetryAt: number | null;
+  /** The engine answers but refuses this page's cookie (its token was rotated): only a new URL helps. */
+  refused?: boolean;
 }
 
 /** The slice of the browser WebSocket the client uses: injected so the store can be tested in Node. */
@@ -45,12 +47,20 @@ export class WsClient implements EngineApi {
   private readonly url: string;
   private readonly open: (url: string) => SocketLike;
   private readonly schedule: (fn: () => void, ms: number) => void;
+  /** Asks the engine over HTTP whether it refuses this page's credentials (true) after a failed reconnect. */
+  private readonly refusedProbe: () => Promise<boolean>;
   onState: (s: ConnectionState, detail: ConnectionDetail) => void = () => {};
 
-  constructor(url: string, open: (url: string) => SocketLike, schedule: (fn: () => void, ms: number) => void = (fn, ms) => void setTimeout(fn, ms)) {
+  constructor(
+    url: string,
+    open: (url: string) => SocketLike,
+    schedule: (fn: () => void, ms: number) => void = (fn, ms) => void setTimeout(fn, ms),
+    refusedProbe: () => Promise<boolean> = async () => false,
+  ) {
     this.url = url;
     this.open = open;
     this.schedule = schedule;
+    this.refusedProbe = refusedProbe;
   }
 
   /** Starts the first connection; separate from the constructor so onState is set before it fires. */
@@ -83,8 +93,18 @@ export class WsClient implements EngineApi {
       for (const [, resolve] of this.pending) resolve({ ok: false, error: { code: 'unavailable', message: 'Lost the connection to the engine. It reconnects by itself; try again once the banner is gone.' } });
       this.pending.clear();
       const delay = Math.min(10_000, 500 * 2 ** this.attempt++) * (0.8 + Math.random() * 0.4);
-      this.onState('closed', { attempts: this.attempt, nextRetryAt: Date.now() + delay });
+      const detail = { attempts: this.attempt, nextRetryAt: Date.now() + delay };
+      this.onState('closed', detail);
       this.schedule(() => this.connect(), delay);
+      // A socket refused over and over may mean a rotated token rather than an engine that is down.
+      if (this.attempt >= 2) {
+        void this.refusedProbe().then(
+          (refused) => {
+            if (refused && this.ws === ws && ws.readyState !== OPEN) this.onState('closed', { ...detail, refused: true });
+          },
+          () => undefined,
+        );
+      }
     };
   }
 
@@ -148,7 +168,12 @@ export const createApi: ApiFactory = (onState) => {
   forgetTokenInUrl();
   const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
   // The browser socket has the shape the client uses (its handlers take an event the client ignores).
-  const client = new WsClient(`${proto}//${location.host}/ws`, (url) => new WebSocket(url) as unknown as SocketLike);
+  const client = new WsClient(
+    `${proto}//${location.host}/ws`,
+    (url) => new WebSocket(url) as unknown as SocketLike,
+    undefined,
+    async () => (await fetch('./', { method: 'HEAD', cache: 'no-store', credentials: 'same-origin' })).status === 401,
+  );
   client.onState = onState;
   queueMicrotask(() => client.start());
   return client;

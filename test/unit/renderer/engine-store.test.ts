@@ -139,3 +139,27 @@ describe('engine store over the Electron bridge', () => {
     expect(store.getState().info?.version).toBe('4.5.6');
   });
 });
+
+describe('a rotated token', () => {
+  it('tells the banner the engine refuses this page when the HTTP probe says 401', async () => {
+    const hub = new FakeSocketHub();
+    const store = newEngineStore();
+    let probes = 0;
+    bindEngineStore(store, (onState) => {
+      const c = new WsClient('ws://engine/ws', hub.open, hub.schedule, async () => (probes++, true));
+      c.onState = onState;
+      return c.start();
+    });
+    hub.last.accept();
+    hub.last.drop();
+    await flush();
+    expect(probes).toBe(0); // one loss is just a restart
+    expect(store.getState().detail.refused).toBeUndefined();
+    hub.runTimers();
+    hub.last.drop(); // refused again
+    await flush();
+    expect(probes).toBe(1);
+    expect(store.getState().detail.refused).toBe(true);
+    expect(store.getState().connection).toBe('closed');
+  });
+});

@@ -28,6 +28,15 @@ export function ConnectionBanner() {
       </div>
     );
   }
+  if (detail.refused) {
+    return (
+      <div className="conn-banner away" role="alert" data-testid="connection-banner">
+        <b>The engine is running but no longer accepts this page.</b> It was probably restarted with a new token
+        (<code>--rotate-token</code>). Open the URL it printed at start (the line beginning with <code>Open:</code>), or read the
+        token from <code>headless-token</code> in its data folder.
+      </div>
+    );
+  }
   return (
     <div className="conn-banner away" role="alert" data-testid="connection-banner">
       <b>The engine is not reachable.</b> Reconnecting by itself
