@@ -112,6 +112,9 @@ describe('the headless transport survives hostile input', () => {
       ['the page itself', tokened, { Origin: `http://${host}` }, 101],
       ['a non-browser client with the token', tokened, {}, 101],
       ['the page through a tunnel on another local port', tokened, { Host: 'localhost:17853', Origin: 'http://localhost:17853' }, 101],
+      ['a malformed Sec-WebSocket-Key', tokened, { 'Sec-WebSocket-Key': 'not base64 of 16 bytes' }, 400],
+      ['an unknown WebSocket version', tokened, { 'Sec-WebSocket-Version': '99' }, 400],
+      ['a path other than /ws', `/other?token=${engine.token}`, {}, 401],
     ];
     for (const [label, path, headers, status] of cases) {
       const up = await rawWsUpgrade(port, path, headers);
