@@ -59,6 +59,7 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
       // Behind the same token as the UI: Prometheus sends it as a bearer token (docs/fleet-monitoring.md).
       routes: { '/metrics': metricsRoute(() => engine.renderMetrics()) },
       token,
+      allowedHosts: (process.env.ENGY_PANEL_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
       onError: (e) => log.error(`an HTTP request failed: ${describeError(e)}`),
     });
   } catch (e) {

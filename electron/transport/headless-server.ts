@@ -23,6 +23,8 @@ export interface HeadlessServerOptions {
   token?: string;
   /** Where a request that could not be answered is reported (never the user's token). */
   onError?: (e: unknown) => void;
+  /** Extra Host names to answer (a reverse proxy's public name). */
+  allowedHosts?: readonly string[];
 }
 
 export interface HeadlessServer {
@@ -93,7 +95,7 @@ export async function startHeadlessServer(opts: HeadlessServerOptions): Promise<
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const url = parseTarget(req.url);
     if (!url) return plain(res, 400, 'Bad request: the path is not a valid URL path.\n');
-    if (!hostAllowed(req.headers.host, opts.host)) return plain(res, 421, MISDIRECTED);
+    if (!hostAllowed(req.headers.host, opts.host, opts.allowedHosts)) return plain(res, 421, MISDIRECTED);
     const found = tokenFrom(req, url, cookieName);
     if (found.kind === 'malformed') return plain(res, 400, 'Bad request: the engine cookie is malformed. Clear this site\'s cookies and open the printed URL again.\n');
     if (!sameToken(found.value, token)) {
@@ -143,7 +145,7 @@ export async function startHeadlessServer(opts: HeadlessServerOptions): Promise<
     try {
       const url = parseTarget(req.url);
       if (!url) return rawRefusal(socket, '400 Bad Request');
-      if (!hostAllowed(req.headers.host, opts.host)) return rawRefusal(socket, '421 Misdirected Request', MISDIRECTED);
+      if (!hostAllowed(req.headers.host, opts.host, opts.allowedHosts)) return rawRefusal(socket, '421 Misdirected Request', MISDIRECTED);
       if (!originAllowed(typeof req.headers.origin === 'string' ? req.headers.origin : undefined, req.headers.host)) {
         return rawRefusal(socket, '403 Forbidden', 'Only the page this engine served may open its WebSocket.\n');
       }

@@ -23,12 +23,14 @@ export function hostnameOf(hostHeader: string | undefined): string | null {
 /**
  * Which Host headers the engine answers: loopback names always (an SSH tunnel lands there, on any
  * local port), the configured --host, and when bound to every interface any IP literal. A DNS
- * name other than those is refused: that is what a DNS-rebinding page would send.
+ * name other than those (and the operator's extra names) is refused: that is what a DNS-rebinding page would send.
  */
-export function hostAllowed(hostHeader: string | undefined, configuredHost: string): boolean {
+export function hostAllowed(hostHeader: string | undefined, configuredHost: string, extraNames: readonly string[] = []): boolean {
   const name = hostnameOf(hostHeader);
   if (name === null) return false;
   if (isLoopback(name)) return true;
+  // Names a TLS reverse proxy in front of a loopback engine passes through (ENGY_PANEL_ALLOWED_HOSTS).
+  if (extraNames.some((n) => n.toLowerCase() === name)) return true;
   const configured = configuredHost.toLowerCase();
   const bare = (h: string) => h.replace(/^\[|\]$/g, '');
   if (bare(name) === bare(configured)) return true;

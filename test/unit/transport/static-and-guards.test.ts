@@ -18,6 +18,8 @@ describe('header guards', () => {
     expect(hostAllowed('rig.lan:7853', 'rig.lan')).toBe(true);
     expect(hostAllowed('10.0.0.7:7853', '0.0.0.0')).toBe(true);
     expect(hostAllowed('attacker.test:7853', '0.0.0.0')).toBe(false);
+    expect(hostAllowed('panel.example.org', '127.0.0.1', ['Panel.Example.org'])).toBe(true);
+    expect(hostAllowed('other.example.org', '127.0.0.1', ['panel.example.org'])).toBe(false);
     for (const junk of [undefined, '', 'a b', 'x'.repeat(300), 'host\u0000', '[::1']) expect(hostAllowed(junk, '127.0.0.1')).toBe(false);
   });
 
