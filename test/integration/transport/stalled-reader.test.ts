@@ -106,14 +106,21 @@ describe('a client that stops reading', () => {
     healthy.close();
   }, 120_000);
 
+  /** An in-process engine with a 64 KiB soft budget and a client that has stopped reading, flooding it. */
+  async function engineWithStalledClient(overBudgetMs: number): Promise<{ running: RunningHeadless; stalled: Socket; closed: Promise<true> }> {
+    inProcess = await startHeadless({ host: '127.0.0.1', port: 0, dataDir: mkdtempSync(join(tmpdir(), 'engy-stall-')), limits: { softBytes: 64 * 1024, overBudgetMs } });
+    const up = await rawWsUpgrade(inProcess.server.port, `/ws?token=${inProcess.server.token}`, {});
+    up.socket.pause();
+    const closed = closedOf(up.socket);
+    // Fill the kernel's socket buffers and then the engine's queue past the soft budget.
+    pipeline(up.socket, 'settings.get', FILL);
+    return { running: inProcess, stalled: up.socket, closed };
+  }
+
   it('gets only the latest snapshot per topic while over budget', async () => {
     // A long grace: this client wakes up before it, however slow the machine is.
-    inProcess = await startHeadless({ host: '127.0.0.1', port: 0, dataDir: mkdtempSync(join(tmpdir(), 'engy-stall-')), limits: { softBytes: 64 * 1024, overBudgetMs: 120_000 } });
-    const running = inProcess;
-    const stalled = await rawWsUpgrade(running.server.port, `/ws?token=${running.server.token}`, {});
-    stalled.socket.pause();
-    // Fill the kernel's socket buffers and then the engine's queue past the soft budget.
-    pipeline(stalled.socket, 'settings.get', FILL);
+    const { running, stalled: socket } = await engineWithStalledClient(120_000);
+    const stalled = { socket };
     await until('the stalled client to go over its soft budget', () => (running.transport.peakBufferedBytes > 64 * 1024 ? true : undefined));
     // 40 settings changes while it is over budget: each publishes a settings snapshot.
     const themes = ['dark', 'light'] as const;
@@ -129,17 +136,13 @@ describe('a client that stops reading', () => {
     // The replay at connect, then the one latest version that was waiting.
     expect(versions.length).toBeLessThanOrEqual(3);
     stalled.socket.destroy();
-    await inProcess.stop();
+    await running.stop();
     inProcess = undefined;
   }, 90_000);
 
   it('is closed when it stays over budget past its grace', async () => {
-    inProcess = await startHeadless({ host: '127.0.0.1', port: 0, dataDir: mkdtempSync(join(tmpdir(), 'engy-stall-')), limits: { softBytes: 64 * 1024, overBudgetMs: 1500 } });
-    const running = inProcess;
-    const sleeper = await rawWsUpgrade(running.server.port, `/ws?token=${running.server.token}`, {});
-    sleeper.socket.pause();
-    const sleeperClosed = closedOf(sleeper.socket);
-    pipeline(sleeper.socket, 'settings.get', FILL);
+    const { running, stalled, closed: sleeperClosed } = await engineWithStalledClient(1500);
+    const sleeper = { socket: stalled };
     const warn = await until('the over-budget close', () => running.engine.logs.recent({ limit: 500 }).find((l) => l.msg.includes('over its send budget')));
     expect(warn.level).toBe('warn');
     // Reading again, it finds the end of the stream: the engine closed it.
