@@ -2,7 +2,9 @@
 import { dirname, join } from 'node:path';
 import { composeEngine, type Engine } from './compose.ts';
 import { startHeadlessServer, isLoopback, type HeadlessServer } from './transport/headless-server.ts';
-import { WsTransport } from './transport/ws-transport.ts';
+import { WsTransport, type TransportLimits } from './transport/ws-transport.ts';
+import { loadOrCreateToken } from './transport/token-file.ts';
+import { describeError } from './process-guards.ts';
 import { resourcesDir } from './engine/lib/model-catalog.ts';
 import { metricsRoute } from './engine/metrics/metrics-route.ts';
 import type { NetworkProfile } from '../shared/settings.ts';
@@ -14,12 +16,18 @@ export interface HeadlessOptions {
   network?: NetworkProfile;
   staticDir?: string;
   echo?: (line: string) => void;
+  /** A pinned token (ENGY_PANEL_TOKEN, --token-file); else the one kept in the data dir. */
   token?: string;
+  /** Make a new kept token, revoking every URL handed out before. */
+  rotateToken?: boolean;
+  /** Transport limits (tests shorten the budgets). */
+  limits?: Partial<TransportLimits>;
 }
 
 export interface RunningHeadless {
   engine: Engine;
   server: HeadlessServer;
+  transport: WsTransport;
   stop(): Promise<void>;
 }
 
@@ -30,9 +38,19 @@ export function rendererDir(): string {
 export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadless> {
   const engine = await composeEngine({ dataDir: opts.dataDir, shell: 'headless', ...(opts.network ? { network: opts.network } : {}), ...(opts.echo ? { echo: opts.echo } : {}) });
   const log = engine.logs.logger('headless');
-  const transport = new WsTransport(engine.table, engine.hub, (e) => log.error(`handler failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
+  const transport = new WsTransport(engine.table, engine.hub, {
+    onInternal: (e) => log.error(`handler failed: ${describeError(e)}`),
+    onWarn: (m) => log.warn(m),
+    ...(opts.limits ? { limits: opts.limits } : {}),
+  });
   let server: HeadlessServer;
   try {
+    let token = opts.token;
+    if (!token) {
+      const kept = loadOrCreateToken(opts.dataDir, opts.rotateToken ?? false);
+      if (kept.created) log.info(`made a new access token (${kept.path}): URLs printed before no longer open this engine`);
+      token = kept.token;
+    }
     server = await startHeadlessServer({
       host: opts.host,
       port: opts.port,
@@ -40,7 +58,9 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
       transport,
       // Behind the same token as the UI: Prometheus sends it as a bearer token (docs/fleet-monitoring.md).
       routes: { '/metrics': metricsRoute(() => engine.renderMetrics()) },
-      ...(opts.token ? { token: opts.token } : {}),
+      token,
+      allowedHosts: (process.env.ENGY_PANEL_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
+      onError: (e) => log.error(`an HTTP request failed: ${describeError(e)}`),
     });
   } catch (e) {
     await transport.dispose();
@@ -53,6 +73,7 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
   return {
     engine,
     server,
+    transport,
     stop: async () => {
       await transport.dispose();
       await server.close();

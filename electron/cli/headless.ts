@@ -4,22 +4,27 @@ import { cliCommand } from './run-command.ts';
 import { describeError } from '../engine/lib/fs-errors.ts';
 import { defaultHeadlessDataDir } from '../engine/lib/paths.ts';
 import { isLoopback } from '../transport/headless-server.ts';
+import { sshTunnelCommand } from '../transport/tunnel-hint.ts';
+import { installProcessGuards } from '../process-guards.ts';
 
 export const HEADLESS = defineCommand({
-  usage: `usage: engy-panel headless [--port N] [--host H] [--data-dir D] [--token-file F]
-The token is random per start; ENGY_PANEL_TOKEN (or --token-file) pins it for a Prometheus scraper.
+  usage: `usage: engy-panel headless [--port N] [--host H] [--data-dir D] [--token-file F] [--rotate-token]
+The token is kept in the data dir (0600) so open tabs survive a restart; --rotate-token makes a new one;
+ENGY_PANEL_TOKEN (or --token-file) pins it for a Prometheus scraper.
 `,
   options: {
     port: { kind: 'int', min: 0, max: 65535 },
     host: { kind: 'string' },
     'data-dir': { kind: 'string' },
     'token-file': { kind: 'string' },
+    'rotate-token': { kind: 'boolean' },
   },
 });
 
 /**
- * `engy-panel headless [--port N] [--host H] [--data-dir D]`: the engine for rigs without a display.
- * The token is random per start; ENGY_PANEL_TOKEN (or --token-file) pins it for a Prometheus scraper.
+ * `engy-panel headless [--port N] [--host H] [--data-dir D] [--rotate-token]`: the engine for rigs
+ * without a display. The token is kept in the data dir (so open tabs survive a restart);
+ * --rotate-token makes a new one; ENGY_PANEL_TOKEN (or --token-file) pins it for a scraper.
  */
 export const run: CliCommand = cliCommand('headless', async (args, io) => {
   const { values: v } = parseCommand(args, HEADLESS);
@@ -38,10 +43,12 @@ export const run: CliCommand = cliCommand('headless', async (args, io) => {
     io.stderr('A pinned token must be at least 24 characters of A-Z, a-z, 0-9, _ or -: generate one with `openssl rand -base64 32 | tr "+/" "-_" | tr -d =`.\n');
     return 2;
   }
-  const { startHeadless } = await import('../headless.ts');
+  const { startHeadless, rendererDir } = await import('../headless.ts');
+  // A checkout right after `npm install` has no built UI: build it once (not when ENGY_RENDERER_DIR names one).
+  if (!io.env.ENGY_RENDERER_DIR) await (await import('../renderer-build.ts')).ensureRendererBuilt(rendererDir(), io);
   let running;
   try {
-    running = await startHeadless({ host, port, dataDir, ...(pinned ? { token: pinned } : {}) });
+    running = await startHeadless({ host, port, dataDir, rotateToken: v['rotate-token'] === true, ...(pinned ? { token: pinned } : {}) });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') io.stderr(`Port ${port} is in use: stop what uses it or pass --port N (0 picks a free one).\n`);
@@ -51,7 +58,10 @@ export const run: CliCommand = cliCommand('headless', async (args, io) => {
   if (!isLoopback(host)) {
     io.stderr(`WARNING: --host ${host} exposes the engine beyond this machine. Anyone with the URL below controls this rig; prefer an SSH tunnel (docs/remote-control.md).\n`);
   }
-  io.stdout(`engy panel engine running (data dir ${dataDir}).\nOpen: ${running.server.url}\n`);
+  const live = running;
+  installProcessGuards({ log: live.engine.logs.logger('process'), shutdown: () => live.stop() });
+  const tunnel = isLoopback(host) ? `From another computer, first run there: ${sshTunnelCommand(running.server.port, io.env)}\n` : '';
+  io.stdout(`engy panel engine running (data dir ${dataDir}).\nOpen: ${running.server.url}\n${tunnel}`);
   const sig = await io.stopSignal;
   io.stdout(`${sig}: stopping...\n`);
   await running.stop();

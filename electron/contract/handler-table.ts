@@ -13,19 +13,26 @@ function isMethod(m: unknown): m is InvokeMethod {
 
 /**
  * The single entry both transports call: unknown methods and malformed requests are refused
- * here, services throw AppFailure for expected errors, and anything else becomes `internal`
+ * here (validation runs inside the same boundary as the handler), services throw AppFailure for expected errors, and anything else becomes `internal`
  * without leaking a stack to the UI.
  */
 export async function dispatch(table: HandlerTable, method: unknown, rawReq: unknown, onInternal?: (e: unknown) => void): Promise<Result<unknown>> {
-  if (!isMethod(method)) return err('unknown-method', `The engine has no action "${String(method)}". Update the app so the window and engine match.`);
-  const checked = validateRequest(method, rawReq);
-  if (!checked.ok) return checked;
   try {
+    if (!isMethod(method) || !Object.hasOwn(table, method)) {
+      const shown = typeof method === 'string' ? method.slice(0, 80) : typeof method;
+      return err('unknown-method', `The engine has no action "${shown}". Update the app so the window and engine match.`);
+    }
+    const checked = validateRequest(method, rawReq);
+    if (!checked.ok) return checked;
     const handler = table[method] as Handler<InvokeMethod>;
     return ok(await handler(checked.value as never));
   } catch (e) {
     if (e instanceof AppFailure) return err(e.code, e.message, e.detail);
-    onInternal?.(e);
+    try {
+      onInternal?.(e);
+    } catch {
+      // a failing reporter must not turn a refused request into a crash
+    }
     return err('internal', 'Something went wrong inside the engine. The Logs page has the details; a diagnostics export helps support.', e instanceof Error ? e.message : String(e));
   }
 }

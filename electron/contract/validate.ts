@@ -9,8 +9,9 @@ function only(allowed: Record<string, (v: unknown) => boolean>): Check {
   return (req) => {
     if (!isObj(req)) return 'expected an object';
     for (const [k, v] of Object.entries(req)) {
-      const check = allowed[k];
-      if (!check) return `unexpected field "${k}"`;
+      // Own keys only: "constructor" or "toString" must not find Object.prototype's members.
+      const check = Object.hasOwn(allowed, k) ? allowed[k] : undefined;
+      if (!check) return `unexpected field ${JSON.stringify(k.slice(0, 64))}`;
       if (v !== undefined && !check(v)) return `field "${k}" has the wrong type`;
     }
     return null;
@@ -20,7 +21,7 @@ function only(allowed: Record<string, (v: unknown) => boolean>): Check {
 /** Every listed field present and valid, nothing else. */
 function required(fields: Record<string, (v: unknown) => boolean>): Check {
   const base = only(fields);
-  return (req) => base(req) ?? (Object.keys(fields).find((k) => (req as Record<string, unknown>)[k] === undefined) ? 'a required field is missing' : null);
+  return (req) => base(req) ?? (Object.keys(fields).find((k) => !Object.hasOwn(req as object, k) || (req as Record<string, unknown>)[k] === undefined) ? 'a required field is missing' : null);
 }
 /** btcli wallet and hotkey names: no path separators, no dots first. */
 const name = (v: unknown) => typeof v === 'string' && /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}$/.test(v);
@@ -86,7 +87,9 @@ const CHECKS: { [M in InvokeMethod]: Check } = {
 
 /** Inputs are validated where they enter the main side: the renderer is not trusted. */
 export function validateRequest<M extends InvokeMethod>(method: M, req: unknown): Result<InvokeMap[M]['req']> {
-  const problem = CHECKS[method](req);
+  const check = Object.hasOwn(CHECKS, method) ? CHECKS[method] : undefined;
+  if (!check) return err('unknown-method', `The engine has no action "${String(method).slice(0, 80)}".`);
+  const problem = check(req);
   if (problem) return err('bad-request', `The request to "${method}" was refused: ${problem}.`);
   return ok((req ?? null) as InvokeMap[M]['req']);
 }

@@ -1,25 +1,16 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream, existsSync, statSync } from 'node:fs';
-import { extname, join, normalize, sep } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { Duplex } from 'node:stream';
 import type { WsTransport } from './ws-transport.ts';
+import { cookieNameFor, decodePath, findCookie, hostAllowed, originAllowed, sameToken } from './http-guards.ts';
+import { StaticFiles } from './static-files.ts';
+import { unauthorizedPage } from './unauthorized-page.ts';
 
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.woff2': 'font/woff2',
-};
+export { isLoopback } from './http-guards.ts';
 
 /** Same policy as the desktop window: our own scripts only, WebSocket back to this origin. */
 export const CONTENT_SECURITY_POLICY =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
-
-const COOKIE = 'engy_token';
 
 export interface HeadlessServerOptions {
   host: string;
@@ -28,8 +19,12 @@ export interface HeadlessServerOptions {
   staticDir: string;
   transport: WsTransport;
   /** Extra authenticated GET routes (e.g. /metrics). */
-  routes?: Record<string, (res: ServerResponse) => void>;
+  routes?: Record<string, (res: ServerResponse) => void | Promise<void>>;
   token?: string;
+  /** Where a request that could not be answered is reported (never the user's token). */
+  onError?: (e: unknown) => void;
+  /** Extra Host names to answer (a reverse proxy's public name). */
+  allowedHosts?: readonly string[];
 }
 
 export interface HeadlessServer {
@@ -40,79 +35,138 @@ export interface HeadlessServer {
   close(): Promise<void>;
 }
 
-export function isLoopback(host: string): boolean {
-  return host === '127.0.0.1' || host === '::1' || host === 'localhost' || host.startsWith('127.');
-}
+type TokenFound = { kind: 'token'; value: string | null } | { kind: 'malformed' };
 
-function tokenFrom(req: IncomingMessage): string | null {
-  const url = new URL(req.url ?? '/', 'http://x');
+/** The token from the query, a bearer header or our cookie; a malformed cookie is reported, not thrown. */
+function tokenFrom(req: IncomingMessage, url: URL, cookieName: string): TokenFound {
   const q = url.searchParams.get('token');
-  if (q) return q;
+  if (q) return { kind: 'token', value: q };
   const auth = req.headers.authorization;
-  if (auth?.startsWith('Bearer ')) return auth.slice(7);
-  const cookie = req.headers.cookie?.split(/;\s*/).find((c) => c.startsWith(`${COOKIE}=`));
-  return cookie ? decodeURIComponent(cookie.slice(COOKIE.length + 1)) : null;
+  if (typeof auth === 'string' && auth.startsWith('Bearer ')) return { kind: 'token', value: auth.slice(7) };
+  const c = findCookie(req.headers.cookie, cookieName);
+  if (c.kind === 'malformed') return { kind: 'malformed' };
+  return { kind: 'token', value: c.kind === 'value' ? c.value : null };
 }
 
-function sameToken(a: string | null, b: string): boolean {
-  if (!a || a.length !== b.length) return false;
-  return timingSafeEqual(Buffer.from(a), Buffer.from(b));
+function plain(res: ServerResponse, status: number, text: string): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+  res.end(text);
 }
 
-function refuse(res: ServerResponse): void {
-  res.writeHead(401, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
-  res.end('401: this engy panel engine needs the token from the URL it printed at start. Open that URL.\n');
+function rawRefusal(socket: Duplex, status: string, text = ''): void {
+  if (socket.destroyed) return;
+  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
 }
+
+/** Parses a request target without throwing: null means answer 400. */
+function parseTarget(raw: string | undefined): URL | null {
+  if (!raw || raw.length > 8192 || !raw.startsWith('/')) return null;
+  try {
+    return new URL(raw, 'http://engine.invalid');
+  } catch {
+    return null;
+  }
+}
+
+const MISDIRECTED = 'This engine does not answer that Host name. Open the URL the engine printed (or your SSH tunnel at 127.0.0.1).\n';
 
 /**
  * Serves the built renderer and the WebSocket transport. Every HTTP request and upgrade needs
- * the per-start token (query, bearer header, or the cookie set when the tokened URL is opened).
+ * the token (query, bearer header, or the engine's own cookie set when the tokened URL is
+ * opened), a Host this engine answers for, and for upgrades an Origin that is the page itself.
+ * No header, path or escape a client sends can throw out of here: it gets a 4xx.
  */
 export async function startHeadlessServer(opts: HeadlessServerOptions): Promise<HeadlessServer> {
   const token = opts.token ?? randomBytes(24).toString('base64url');
-  const root = normalize(opts.staticDir);
-  const server = createServer((req, res) => {
-    if (!sameToken(tokenFrom(req), token)) return refuse(res);
-    const url = new URL(req.url ?? '/', 'http://x');
+  const cookieName = cookieNameFor(token);
+  const files = new StaticFiles(opts.staticDir);
+  const report = (e: unknown) => {
+    try {
+      opts.onError?.(e);
+    } catch {
+      // a reporter that throws must not become the next crash
+    }
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const url = parseTarget(req.url);
+    if (!url) return plain(res, 400, 'Bad request: the path is not a valid URL path.\n');
+    if (!hostAllowed(req.headers.host, opts.host, opts.allowedHosts)) return plain(res, 421, MISDIRECTED);
+    const found = tokenFrom(req, url, cookieName);
+    if (found.kind === 'malformed') return plain(res, 400, 'Bad request: the engine cookie is malformed. Clear this site\'s cookies and open the printed URL again.\n');
+    if (!sameToken(found.value, token)) {
+      res.writeHead(401, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': CONTENT_SECURITY_POLICY, 'x-content-type-options': 'nosniff' });
+      res.end(unauthorizedPage());
+      return;
+    }
     const headers: Record<string, string> = {
       'content-security-policy': CONTENT_SECURITY_POLICY,
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
       'x-frame-options': 'DENY',
-      'set-cookie': `${COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`,
+      'set-cookie': `${cookieName}=${token}; HttpOnly; SameSite=Strict; Path=/`,
     };
-    const route = opts.routes?.[url.pathname];
-    if (route) return route(res);
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, headers);
-      return res.end();
-    }
-    let file = normalize(join(root, decodeURIComponent(url.pathname)));
-    if (!file.startsWith(root + sep) && file !== root) {
-      res.writeHead(404, headers);
-      return res.end();
-    }
-    if (!existsSync(file) || statSync(file).isDirectory()) file = join(root, 'index.html');
-    if (!existsSync(file)) {
-      res.writeHead(503, { ...headers, 'content-type': 'text/plain; charset=utf-8' });
-      return res.end('The UI is not built: run `npm run build:renderer`, then restart the engine.\n');
-    }
-    res.writeHead(200, { ...headers, 'content-type': MIME[extname(file)] ?? 'application/octet-stream', 'cache-control': file.endsWith('index.html') ? 'no-store' : 'max-age=3600' });
-    if (req.method === 'HEAD') return res.end();
-    createReadStream(file).pipe(res);
-  });
-  server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    if (url.pathname !== '/ws' || !sameToken(tokenFrom(req), token)) {
-      socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    const route = Object.hasOwn(opts.routes ?? {}, url.pathname) ? opts.routes![url.pathname] : undefined;
+    if (route) {
+      const done = route(res);
+      if (done instanceof Promise) done.catch((e: unknown) => (report(e), plain(res, 500, 'The route failed; the engine log has the details.\n')));
       return;
     }
-    opts.transport.handleUpgrade(req, socket, head);
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { ...headers, allow: 'GET, HEAD' });
+      res.end();
+      return;
+    }
+    const path = decodePath(url.pathname);
+    if (path === null) return plain(res, 400, 'Bad request: the path has a malformed %-escape.\n');
+    files.serve(req, res, path, headers);
+  };
+
+  const server = createServer((req, res) => {
+    res.on('error', report);
+    try {
+      handle(req, res);
+    } catch (e) {
+      report(e);
+      plain(res, 500, 'The engine could not answer this request; its log has the details.\n');
+    }
+  });
+  // A client that sends garbage or drops the connection is answered (or dropped) by the server, never thrown.
+  server.on('clientError', (e: NodeJS.ErrnoException, socket: Duplex) => {
+    if (e.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+    rawRefusal(socket, e.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request');
+  });
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    try {
+      const url = parseTarget(req.url);
+      if (!url) return rawRefusal(socket, '400 Bad Request');
+      if (!hostAllowed(req.headers.host, opts.host, opts.allowedHosts)) return rawRefusal(socket, '421 Misdirected Request', MISDIRECTED);
+      if (!originAllowed(typeof req.headers.origin === 'string' ? req.headers.origin : undefined, req.headers.host)) {
+        return rawRefusal(socket, '403 Forbidden', 'Only the page this engine served may open its WebSocket.\n');
+      }
+      const found = tokenFrom(req, url, cookieName);
+      if (found.kind === 'malformed') return rawRefusal(socket, '400 Bad Request');
+      if (url.pathname !== '/ws' || !sameToken(found.value, token)) return rawRefusal(socket, '401 Unauthorized');
+      if (opts.transport.full) return rawRefusal(socket, '503 Service Unavailable', 'Too many open connections to this engine: close other tabs and retry.\n');
+      opts.transport.handleUpgrade(req, socket, head);
+    } catch (e) {
+      report(e);
+      rawRefusal(socket, '500 Internal Server Error');
+    }
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port, opts.host, () => resolve());
+    server.listen(opts.port, opts.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
+  server.on('error', report);
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : opts.port;
   const shownHost = opts.host.includes(':') ? `[${opts.host}]` : opts.host === '0.0.0.0' ? '127.0.0.1' : opts.host;
@@ -128,3 +182,4 @@ export async function startHeadlessServer(opts: HeadlessServerOptions): Promise<
       }),
   };
 }
+

@@ -3,7 +3,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const bin = join(import.meta.dirname, '..', '..', 'bin', 'engy-panel.mjs');
+const root = join(import.meta.dirname, '..', '..');
+const bin = join(root, 'bin', 'engy-panel.mjs');
 
 export interface HeadlessChild {
   url: string;
@@ -15,9 +16,12 @@ export interface HeadlessChild {
   stop(): Promise<number | null>;
 }
 
-/** Starts `engy-panel headless --port 0` as a real child process and waits for its tokened URL. */
+/**
+ * Starts `engy-panel headless --port 0` as a real child process and waits for its tokened URL.
+ * The UI is the one `npm test` built (ENGY_RENDERER_DIR): parallel tests must not each build it.
+ */
 export async function startHeadlessChild(env: NodeJS.ProcessEnv, extraArgs: string[] = [], dataDir = mkdtempSync(join(tmpdir(), 'engy-e2e-'))): Promise<HeadlessChild> {
-  const child = spawn(process.execPath, [bin, 'headless', '--port', '0', '--data-dir', dataDir, ...extraArgs], { env: { ...env, ENGY_FROM_SOURCE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'headless', '--port', '0', '--data-dir', dataDir, ...extraArgs], { env: { ENGY_RENDERER_DIR: join(root, 'dist-renderer'), ...env, ENGY_FROM_SOURCE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));

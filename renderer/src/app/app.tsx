@@ -10,6 +10,8 @@ import { ValidatePage } from '../features/validate/validate-page.tsx';
 import { EarningsPage } from '../features/earnings/earnings-page.tsx';
 import { HistoryPage } from '../features/history/history-page.tsx';
 import { Toasts } from '../features/common/toasts.tsx';
+import { ConnectionBanner } from '../features/common/connection-banner.tsx';
+import { Loading } from '../features/common/loading.tsx';
 
 const LABELS: Record<Page, string> = { setup: 'Setup', mine: 'Mine', validate: 'Validate', earnings: 'Earnings', history: 'History', logs: 'Logs', settings: 'Settings' };
 
@@ -74,6 +76,8 @@ export function App() {
   const connection = useEngine((s) => s.connection);
   const info = useEngine((s) => s.info);
   const settings = useSnapshot('settings');
+  // The engine replays every snapshot before it answers app.info: with both here, pages never see a false empty state.
+  const ready = info !== null && settings !== undefined;
   useTheme();
   const simulated = settings?.network === 'simulated';
   return (
@@ -102,7 +106,7 @@ export function App() {
         ))}
         <div className="sidebar-foot">
           <span className={`badge ${connection === 'open' ? 'ok' : connection === 'connecting' ? 'warn' : 'bad'}`} data-testid="connection">
-            engine {connection === 'open' ? 'connected' : connection}
+            engine {connection === 'open' ? 'connected' : connection === 'connecting' ? 'connecting' : 'away'}
           </span>
           {info && (
             <span>
@@ -112,9 +116,10 @@ export function App() {
         </div>
       </nav>
       <main className="main" id="main">
-        <PageBoundary page={page}>
-          <PageBody page={page} />
-        </PageBoundary>
+        <ConnectionBanner />
+        <fieldset className="engine-gate" disabled={connection !== 'open'}>
+          <PageBoundary page={page}>{ready ? <PageBody page={page} /> : <Loading what="the engine's state" />}</PageBoundary>
+        </fieldset>
       </main>
       <Toasts />
     </div>

@@ -1,19 +1,28 @@
-import { create } from 'zustand';
+import { create, type StoreApi, type UseBoundStore } from 'zustand';
 import type { AppInfo, EngineApi, SnapshotEnvelope, SnapshotTopic, SnapshotTopics } from '../../../shared/api.ts';
 import type { LogLine } from '../../../shared/logs.ts';
-import { createApi, type ConnectionState } from '../lib/api.ts';
+import { createApi, type ApiFactory, type ConnectionDetail, type ConnectionState } from '../lib/api.ts';
 
 const MAX_LOG_LINES = 5000;
 
-interface EngineState {
+export interface EngineState {
   connection: ConnectionState;
+  /** Retry progress while the engine is away (for the banner). */
+  detail: ConnectionDetail;
   info: AppInfo | null;
+  /** A topic absent here has not been received yet: pages show loading, not an empty state. */
   snapshots: Partial<{ [T in SnapshotTopic]: SnapshotEnvelope<T> }>;
   logs: LogLine[];
 }
 
+export type EngineStore = UseBoundStore<StoreApi<EngineState>>;
+
+export function newEngineStore(): EngineStore {
+  return create<EngineState>(() => ({ connection: 'connecting', detail: { attempts: 0, nextRetryAt: null }, info: null, snapshots: {}, logs: [] }));
+}
+
 /** The read model of the engine: snapshots replace older versions, never merge with local guesses. */
-export const useEngine = create<EngineState>(() => ({ connection: 'connecting', info: null, snapshots: {}, logs: [] }));
+export const useEngine = newEngineStore();
 
 let api: EngineApi | null = null;
 
@@ -22,34 +31,60 @@ export function engineApi(): EngineApi {
   return api;
 }
 
-/** Connects once at start-up. */
-export function connectEngine(): EngineApi {
-  if (api) return api;
-  api = createApi((connection) => {
-    useEngine.setState({ connection });
-    if (connection === 'open') void refreshInfo();
+/**
+ * Wires a transport to a store. Versions rise per topic within one engine run; a restarted
+ * engine starts again at 1. Each connection begins with a replay of every current snapshot, so
+ * the first snapshot per topic on a connection is taken as is (a restarted engine's state
+ * replaces the old one), and later ones only when their version is newer.
+ */
+export function bindEngineStore(store: EngineStore, factory: ApiFactory): EngineApi {
+  let seenOnThisConnection = new Set<SnapshotTopic>();
+  let client: EngineApi | null = null;
+  const refreshInfo = async () => {
+    if (!client) return;
+    const r = await client.invoke('app.info', null);
+    if (r.ok) store.setState({ info: r.value });
+  };
+  client = factory((connection, detail) => {
+    if (connection === 'open') seenOnThisConnection = new Set();
+    store.setState({ connection, detail });
+    // Deferred: a transport may report 'open' before the factory has returned the client.
+    if (connection === 'open') queueMicrotask(() => void refreshInfo());
   });
-  api.on('snapshot', (env) => {
-    useEngine.setState((s) => {
+  client.on('snapshot', (env) => {
+    const first = !seenOnThisConnection.has(env.topic);
+    seenOnThisConnection.add(env.topic);
+    store.setState((s) => {
       const prev = s.snapshots[env.topic];
-      if (prev && prev.version >= env.version && s.connection === 'open') return s;
+      if (!first && prev && prev.version >= env.version) return s;
       return { snapshots: { ...s.snapshots, [env.topic]: env } };
     });
   });
-  api.on('logs', (batch) => {
-    useEngine.setState((s) => {
+  client.on('logs', (batch) => {
+    store.setState((s) => {
       const logs = s.logs.concat(batch);
       return { logs: logs.length > MAX_LOG_LINES ? logs.slice(logs.length - MAX_LOG_LINES) : logs };
     });
   });
-  return api;
+  return client;
 }
 
-async function refreshInfo(): Promise<void> {
-  const r = await engineApi().invoke('app.info', null);
-  if (r.ok) useEngine.setState({ info: r.value });
+/** Connects once at start-up. */
+export function connectEngine(factory: ApiFactory = createApi): EngineApi {
+  api ??= bindEngineStore(useEngine, factory);
+  return api;
 }
 
 export function useSnapshot<T extends SnapshotTopic>(topic: T): SnapshotTopics[T] | undefined {
   return useEngine((s) => s.snapshots[topic]?.data as SnapshotTopics[T] | undefined);
+}
+
+/** False until the engine has sent this topic once: the "loading, not empty" signal for pages. */
+export function useSnapshotReceived(topic: SnapshotTopic): boolean {
+  return useEngine((s) => s.snapshots[topic] !== undefined);
+}
+
+/** True while the engine is reachable: actions are disabled otherwise. */
+export function useEngineOnline(): boolean {
+  return useEngine((s) => s.connection === 'open');
 }

@@ -12,6 +12,18 @@ describe('no secret reaches the renderer, the logs or diagnostics', () => {
   let engine: RunningHeadless;
   let ws: WebSocket;
   const frames: string[] = [];
+  const onFrame = new Set<() => void>();
+  /** Resolves on the frame that makes `seen` true (or at once): the negative checks below must not pass only because frames are late. */
+  const frameWhere = (seen: (f: string) => boolean) =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (!frames.some(seen)) return;
+        onFrame.delete(check);
+        resolve();
+      };
+      onFrame.add(check);
+      check();
+    });
   let nextId = 1;
   const call = (method: string, req: unknown) =>
     new Promise<Result<unknown>>((resolve) => {
@@ -32,7 +44,10 @@ describe('no secret reaches the renderer, the logs or diagnostics', () => {
     process.env.BT_WALLET_PATH = join(dataDir, 'wallets');
     engine = await startHeadless({ host: '127.0.0.1', port: 0, dataDir });
     ws = new WebSocket(`ws://127.0.0.1:${engine.server.port}/ws?token=${engine.server.token}`);
-    ws.on('message', (d) => frames.push(String(d)));
+    ws.on('message', (d) => {
+      frames.push(String(d));
+      for (const check of [...onFrame]) check();
+    });
     await new Promise((r) => ws.once('open', r));
   });
   afterAll(async () => {
@@ -57,7 +72,11 @@ describe('no secret reaches the renderer, the logs or diagnostics', () => {
     const started = await call('mining.start', null);
     expect(started.ok).toBe(false);
     const diag = (await call('diagnostics.export', null)) as { ok: true; value: { path: string } };
-    await new Promise((r) => setTimeout(r, 300));
+    // Everything logged so far has reached this client (log lines go out in timed batches), and so
+    // has the wallet snapshot with the masked key: only then do the "never sent" checks mean something.
+    const newest = engine.engine.logs.recent({ limit: 1 }).at(-1)!.seq;
+    await frameWhere((f) => f.startsWith('{"kind":"event","event":"logs"') && (JSON.parse(f) as { payload: Array<{ seq: number }> }).payload.some((l) => l.seq >= newest));
+    await frameWhere((f) => f.includes('"topic":"wallet"') && f.includes('ek_…4d5e'));
 
     // The one frame that answers createHotkey carries the mnemonic, once, by design (shown-once step).
     const withMnemonic = frames.filter((f) => f.includes(mnemonic));

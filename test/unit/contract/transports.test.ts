@@ -15,13 +15,29 @@ class WsCaller {
   private id = 0;
   private readonly waiting = new Map<number, (r: Result<unknown>) => void>();
   readonly events: ServerFrame[] = [];
+  private readonly watchers = new Set<() => void>();
   private readonly ws: WebSocket;
   constructor(ws: WebSocket) {
     this.ws = ws;
     ws.on('message', (d) => {
       const f = JSON.parse(String(d)) as ServerFrame;
       if (f.kind === 'result') this.waiting.get(f.id)?.(f.result);
-      else this.events.push(f);
+      else {
+        this.events.push(f);
+        for (const w of [...this.watchers]) w();
+      }
+    });
+  }
+  /** Resolves once `enough(events)` holds: on the event that makes it true, or at once if it already does. */
+  until(enough: (events: ServerFrame[]) => boolean): Promise<void> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (!enough(this.events)) return;
+        this.watchers.delete(check);
+        resolve();
+      };
+      this.watchers.add(check);
+      check();
     });
   }
   call(method: string, req: unknown): Promise<Result<unknown>> {
@@ -103,9 +119,12 @@ describe('one contract, two transports', () => {
   });
 
   it('pushes versioned snapshots on change over both transports', async () => {
+    const settingsFrames = (events: ServerFrame[]) => events.filter((e) => e.kind === 'event' && e.event === 'snapshot' && (e.payload as { topic: string }).topic === 'settings');
+    const before = settingsFrames(caller.events).length;
     await caller.call('settings.update', { theme: 'dark' });
     await ipc.invoke(IPC_INVOKE_CHANNEL, TRUSTED, 'settings.update', { theme: 'dark' });
-    await new Promise((r) => setTimeout(r, 50));
+    // Wait for the snapshot the update published, not for a guessed time.
+    await caller.until((events) => settingsFrames(events).length > before);
     const wsSnaps = caller.events.filter((e) => e.kind === 'event' && e.event === 'snapshot').map((e) => (e as { payload: { topic: string; version: number } }).payload);
     const settingsVersions = wsSnaps.filter((p) => p.topic === 'settings').map((p) => p.version);
     expect(settingsVersions.length).toBeGreaterThanOrEqual(2);
