@@ -12,6 +12,7 @@ import type { PromptBuilder } from './prompt-builder.ts';
 import { DECODE_BATCHING, TOPK, type ProofPort } from './proof-port.ts';
 import { postAbort, type ServeAgents } from './serve-http.ts';
 import type { ServePool } from './serve-pool.ts';
+import type { WorkerLoad } from './worker-load.ts';
 
 export const DEFAULT_MAX_TOKENS = 512;
 export const MAX_OUTPUT_TOKENS = 32_768;
@@ -42,6 +43,8 @@ export interface PipelineDeps {
   onRecord(rec: MinerRequestRecord): void;
   onServed?(sample: AuditSample): void;
   onInflightChange?(): void;
+  /** The process-wide count every leg's heartbeat reports. */
+  load?: WorkerLoad;
   flushMs?: number;
   chunkTokens?: number;
   now?: () => number;
@@ -72,9 +75,11 @@ export class RequestPipeline {
     const job = new Job(frame.corr_id);
     this.jobs.set(key, job);
     this.peak = Math.max(this.peak, this.jobs.size);
+    this.deps.load?.start();
     this.deps.onInflightChange?.();
     return this.run(sink, frame, job).finally(() => {
       this.jobs.delete(key);
+      this.deps.load?.done();
       sink.settle(frame.corr_id);
       this.deps.onInflightChange?.();
     });
@@ -136,7 +141,6 @@ export class RequestPipeline {
               sent = cumulative.length;
             }
           : undefined,
-        tokenText: (id) => d.prompt.decode([id]),
       });
       job.check();
       if (splitter && coalescer) coalescer.push(splitter.finish());
