@@ -54,7 +54,7 @@ export class PromptBuilder {
     const ctx: Record<string, unknown> = {
       ...this.specials,
       ...kwargs,
-      messages: request.messages.map(argumentsAsObjects),
+      messages: request.messages.map(normaliseToolCallArguments),
       add_generation_prompt: true,
     };
     if (Array.isArray(request.tools) && request.tools.length > 0) ctx.tools = request.tools;
@@ -76,18 +76,32 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Templates iterate `tool_call.function.arguments | items`: give them objects, not the JSON strings OpenAI clients send. */
-function argumentsAsObjects(message: unknown): unknown {
+/**
+ * Templates iterate `tool_call.arguments | items`, so the history's arguments must be mappings.
+ * OpenAI clients send them as JSON text, some send them flat (`{name, arguments}` without
+ * `function`), some send text that is not JSON or JSON that is not an object: each becomes an
+ * object, as the reference normalises them, instead of a template error (a 502 for the buyer).
+ * Text that does not parse to an object becomes `{}`: no parameters rendered, the call kept.
+ */
+export function normaliseToolCallArguments(message: unknown): unknown {
   if (!isObject(message) || !Array.isArray(message.tool_calls)) return message;
   return {
     ...message,
     tool_calls: message.tool_calls.map((tc: unknown) => {
-      if (!isObject(tc) || !isObject(tc.function) || typeof tc.function.arguments !== 'string') return tc;
-      try {
-        return { ...tc, function: { ...tc.function, arguments: JSON.parse(tc.function.arguments) as unknown } };
-      } catch {
-        return tc;
-      }
+      if (!isObject(tc)) return tc;
+      if (isObject(tc.function)) return Object.hasOwn(tc.function, 'arguments') ? { ...tc, function: { ...tc.function, arguments: argumentsObject(tc.function.arguments) } } : tc;
+      return Object.hasOwn(tc, 'arguments') ? { ...tc, arguments: argumentsObject(tc.arguments) } : tc;
     }),
   };
+}
+
+function argumentsObject(v: unknown): Record<string, unknown> {
+  if (isObject(v)) return v;
+  if (typeof v !== 'string') return {};
+  try {
+    const parsed: unknown = JSON.parse(v);
+    return isObject(parsed) ? parsed : {};
+  } catch {
+    return {};
+  }
 }
