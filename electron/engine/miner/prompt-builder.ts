@@ -4,8 +4,13 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Template } from '@huggingface/jinja';
 import { Tokenizer } from 'tokenizers';
+import { installPythonStringMethods } from './jinja-python-strings.ts';
+
+installPythonStringMethods();
 
 export interface BuiltPrompt {
+  /** The rendered template text the ids encode. */
+  text: string;
   ids: number[];
   /** The template opened a `<think>` block: the output starts inside reasoning. */
   startsInReasoning: boolean;
@@ -49,27 +54,42 @@ export class PromptBuilder {
     return new PromptBuilder(new Template(source), tokenizer, specials);
   }
 
-  render(request: { messages: unknown[]; tools?: unknown; chat_template_kwargs?: unknown }): string {
-    const kwargs = isObject(request.chat_template_kwargs) ? request.chat_template_kwargs : {};
-    const ctx: Record<string, unknown> = {
-      ...this.specials,
-      ...kwargs,
-      messages: request.messages.map(normaliseToolCallArguments),
-      add_generation_prompt: true,
-    };
-    if (Array.isArray(request.tools) && request.tools.length > 0) ctx.tools = request.tools;
-    return this.template.render(ctx);
+  render(request: ChatRequest): string {
+    return renderChatTemplate(this.template, this.specials, request);
   }
 
-  async build(request: { messages: unknown[]; tools?: unknown; chat_template_kwargs?: unknown }): Promise<BuiltPrompt> {
+  async build(request: ChatRequest): Promise<BuiltPrompt> {
     const text = this.render(request);
     const enc = await this.tokenizer.encode(text);
-    return { ids: enc.getIds(), startsInReasoning: text.trimEnd().endsWith('<think>') };
+    return { text, ids: enc.getIds(), startsInReasoning: text.trimEnd().endsWith('<think>') };
   }
 
   decode(ids: number[]): Promise<string> {
     return this.tokenizer.decode(ids, true);
   }
+}
+
+export interface ChatRequest {
+  messages: unknown[];
+  tools?: unknown;
+  chat_template_kwargs?: unknown;
+}
+
+/**
+ * The context transformers' apply_chat_template gives the template: the tokenizer's special
+ * tokens, the request's chat_template_kwargs, the messages (tool-call arguments as objects),
+ * `add_generation_prompt=True` and `tools` when the request has some.
+ */
+export function renderChatTemplate(template: Template, specials: Record<string, string>, request: ChatRequest): string {
+  const kwargs = isObject(request.chat_template_kwargs) ? request.chat_template_kwargs : {};
+  const ctx: Record<string, unknown> = {
+    ...specials,
+    ...kwargs,
+    messages: request.messages.map(normaliseToolCallArguments),
+    add_generation_prompt: true,
+  };
+  if (Array.isArray(request.tools) && request.tools.length > 0) ctx.tools = request.tools;
+  return template.render(ctx);
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
