@@ -103,7 +103,7 @@ export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickRepo
 
   // 1. The vector: a freshly verified one, else the last one this validator landed.
   let candidate: Candidate | null = null;
-  let failure: { outcome: 'fetch-failed' | 'rejected'; why: string } | null = null;
+  let failure: { outcome: TickOutcome; why: string } | null = null;
   const fetched = await fetchJsonCapped(`${cfg.providerUrl.replace(/\/+$/, '')}${LATEST_EPOCH_PATH}`, {
     fetch: deps.fetch,
     timeoutMs: cfg.fetchTimeoutMs ?? 30_000,
@@ -116,11 +116,11 @@ export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickRepo
     report.provider = { ok: true, error: null };
     const v = verifyPayload(fetched.value, { masterHotkey: cfg.masterHotkey, netuid: cfg.netuid });
     if (!v.ok) {
-      failure = { outcome: 'rejected', why: `payload rejected (${v.reason}): ${v.detail}` };
+      failure = { outcome: `rejected:${v.reason}`, why: `payload rejected (${v.reason}): ${v.detail}` };
       log.warn(`[sync] payload rejected: ${v.reason} (${v.detail})`);
     } else if (state.lastApplied !== null && v.epochIndex < state.lastApplied) {
       // The replay guard: a genuinely signed but older result never goes on chain again.
-      failure = { outcome: 'rejected', why: `provider served epoch ${v.epochIndex}, older than the applied ${state.lastApplied} (replay guard)` };
+      failure = { outcome: 'rejected:older-epoch', why: `provider served epoch ${v.epochIndex}, older than the applied ${state.lastApplied} (replay guard)` };
       log.warn(`[sync] payload rejected: epoch ${v.epochIndex} is older than the applied epoch ${state.lastApplied}; never submitting it`);
     } else {
       report.verified = { epochIndex: v.epochIndex, digest: v.digest };
@@ -263,7 +263,7 @@ export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickRepo
     log.warn(`[chain] none of the vector's hotkeys are registered on chain (${(sole ?? candidate.weights.slice(0, 5).map(([h]) => h).join(', ')) || 'empty vector'})`);
     const standby = chooseStandby({ cached: state.cachedWeights, triedCache: candidate.fromCache, ownerHotkey: owner, uids: uidMap });
     if (standby.kind === 'none') {
-      return finish('skipped:nothing-to-submit', `the vector lands nothing and ${standby.why}: nothing submitted, the last weights stand`, epoch);
+      return finish('submit-failed', `the vector lands nothing and ${standby.why}: nothing submitted, the last weights stand`, epoch);
     }
     log.warn(standby.kind === 'standby:cached' ? '[chain] standby: resubmitting the last vector this validator landed' : `[chain] standby: no landable cache, burning to ${owner} to stay inside the activity cutoff`);
     kind = standby.kind;
