@@ -31,6 +31,7 @@ function panelVersion(): string {
 }
 
 export const run: CliCommand = async (args, io) => {
+  if (args.includes('--healthcheck')) return (await import('./validate-healthcheck.ts')).run(args, io);
   const p = parseArgs(args, ['help']);
   if (p.flags.has('help')) {
     io.stdout(USAGE);
