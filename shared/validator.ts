@@ -10,7 +10,8 @@ export type HotkeyWeight = [hotkey: string, weight: number];
 /**
  * What one tick decided. `applied` = a new epoch landed; `resubmitted` = the same epoch again on cadence;
  * `resubmitted:cached` = provider down or payload refused, the cache landed; `standby:*` = the verified
- * payload landed nothing, so the cache or a burn went instead.
+ * payload landed nothing, so the cache or a burn went instead; `submit-failed` also covers a vector that
+ * lands nothing with no standby left (the reference's label for it).
  */
 export type TickOutcome =
   | 'applied'
@@ -19,9 +20,9 @@ export type TickOutcome =
   | 'standby:cached'
   | 'standby:burn'
   | 'skipped:too-soon'
-  | 'skipped:nothing-to-submit'
   | 'fetch-failed'
-  | 'rejected'
+  /** Spelled as the reference spells it, `rejected:<reason>` (operators' log alerts match on it); `older-epoch` is the replay guard. */
+  | `rejected:${PayloadRejectReason | 'older-epoch'}`
   | 'chain-failed'
   | 'submit-failed'
   | 'error';

@@ -15,6 +15,7 @@ export const VALIDATE = defineCommand({
   usage: `usage: engy-panel validate --wallet NAME --hotkey NAME [--wallet-path DIR] [--chain finney|test|local|URL]
                           [--api URL --master SS58] [--netuid N] [--poll-s S] [--resubmit-blocks N] [--data-dir D]
                           [--state-file F]
+       engy-panel validate --healthcheck [--data-dir D] [--state-file F]   (exit 0 while the loop's heartbeat is fresh)
 The same settings are read from ENGY_SN53_WALLET, ENGY_SN53_WALLET_HOTKEY, ENGY_SN53_NETWORK, ENGY_SN53_API,
 ENGY_SN53_MASTER_HOTKEY, ENGY_SN53_NETUID, ENGY_SN53_POLL_S, ENGY_SN53_RESUBMIT_BLOCKS, ENGY_SN53_STATE_FILE.
 `,
@@ -35,6 +36,8 @@ ENGY_SN53_MASTER_HOTKEY, ENGY_SN53_NETUID, ENGY_SN53_POLL_S, ENGY_SN53_RESUBMIT_
 });
 
 export const run: CliCommand = cliCommand('validate', async (args, io) => {
+  // The watchdog probe has its own flags and never opens the data dir (a running validator holds its lock).
+  if (args.includes('--healthcheck')) return (await import('./validate-healthcheck.ts')).run(args, io);
   const { values: v } = parseCommand(args, VALIDATE);
   const flags: DaemonFlags = {
     wallet: v.wallet,

@@ -36,6 +36,9 @@ export interface ChainClientOptions {
 export type ChainConnectionEvent = { state: 'connected'; endpoint: string } | { state: 'disconnected'; endpoint: string };
 
 
+/** Blocks between the two timestamps of the block-time measurement. */
+const BLOCK_TIME_SPAN = 100;
+
 export class PolkadotChainClient implements ChainPort {
   readonly api: ApiPromise;
   private readonly provider: WsProvider;
@@ -105,6 +108,22 @@ export class PolkadotChainClient implements ChainPort {
 
   async blockNumber(): Promise<number> {
     return this.read(async () => (await this.api.rpc.chain.getHeader()).number.toNumber());
+  }
+
+  /**
+   * The chain's block time, measured: Timestamp.Now at the best block and BLOCK_TIME_SPAN blocks
+   * before, divided by the blocks between. Null when the chain is too young or keeps no timestamps.
+   */
+  async blockTimeMs(): Promise<number | null> {
+    return this.read(async () => {
+      const head = (await this.api.rpc.chain.getHeader()).number.toNumber();
+      const span = Math.min(BLOCK_TIME_SPAN, head - 1);
+      if (span < 1 || !this.api.query.timestamp?.now) return null;
+      const [h1, h0] = await Promise.all([this.api.rpc.chain.getBlockHash(head), this.api.rpc.chain.getBlockHash(head - span)]);
+      const [t1, t0] = await Promise.all([this.api.query.timestamp.now.at(h1), this.api.query.timestamp.now.at(h0)]);
+      const ms = (Number(t1.toString()) - Number(t0.toString())) / span;
+      return Number.isFinite(ms) && ms > 0 ? ms : null;
+    });
   }
 
   /** Calls `listener` with each new best block number (re-subscribed by the provider after a reconnect). */

@@ -95,6 +95,8 @@ export interface KeySigner {
 export interface ChainPort {
   /** Current best block number. */
   blockNumber(): Promise<number>;
+  /** Measured block time in ms from recent blocks' timestamps; null when unreadable. Optional: doubles may lack it. */
+  blockTimeMs?(): Promise<number | null>;
   subnetFacts(netuid: number): Promise<SubnetFacts>;
   neuron(netuid: number, hotkey: string): Promise<NeuronFacts>;
   /** hotkey -> uid for every registered neuron of the subnet, read fresh (uids are reassigned). */

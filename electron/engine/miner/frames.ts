@@ -159,7 +159,12 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** Parses one text frame from the gateway; unknown or malformed frames give a reason, not a throw. */
-export function parseGatewayFrame(text: string): { ok: true; frame: GatewayFrame } | { ok: false; reason: string } {
+export type ParsedGatewayFrame =
+  | { ok: true; frame: GatewayFrame }
+  /** `corrId` (and `requestId`) when the frame was a serve that can still be answered with an error. */
+  | { ok: false; reason: string; corrId?: string; requestId?: string };
+
+export function parseGatewayFrame(text: string): ParsedGatewayFrame {
   let v: unknown;
   try {
     v = JSON.parse(text);
@@ -178,8 +183,14 @@ export function parseGatewayFrame(text: string): { ok: true; frame: GatewayFrame
       if (typeof v.corr_id !== 'string') return { ok: false, reason: 'cancel without corr_id' };
       return { ok: true, frame: { type: 'cancel', corr_id: v.corr_id } };
     case 'serve': {
-      if (typeof v.corr_id !== 'string') return { ok: false, reason: 'serve without corr_id' };
-      if (!isObject(v.request) || !Array.isArray(v.request.messages)) return { ok: false, reason: 'serve without request.messages' };
+      const requestId = isObject(v.request) && typeof v.request.engy_request_id === 'string' ? { requestId: v.request.engy_request_id } : {};
+      if (v.corr_id === undefined || v.corr_id === null) return { ok: false, reason: 'serve without corr_id' };
+      // A number (or other scalar) where the id belongs: answer under its text, the closest the gateway can match.
+      if (typeof v.corr_id !== 'string') {
+        const scalar = typeof v.corr_id === 'number' || typeof v.corr_id === 'boolean';
+        return { ok: false, reason: 'serve corr_id is not a string', ...(scalar ? { corrId: String(v.corr_id), ...requestId } : {}) };
+      }
+      if (!isObject(v.request) || !Array.isArray(v.request.messages)) return { ok: false, reason: 'serve without request.messages', corrId: v.corr_id, ...requestId };
       return { ok: true, frame: { type: 'serve', corr_id: v.corr_id, request: v.request as ServeRequest, stream: v.stream === true } };
     }
     default:

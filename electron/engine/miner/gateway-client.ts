@@ -7,6 +7,7 @@ import type { Logger } from '../lib/logger.ts';
 import { helloFrame, type Capacity, type HelloFrame, type HelloHw } from './frames.ts';
 import { GatewayLeg, type LegHandlers } from './gateway-leg.ts';
 import { DEFAULT_LEG_TIMINGS, type LegTimings } from './leg-connection.ts';
+import type { LoadView } from './worker-load.ts';
 import { planLegs, readGatewayWorkers, workerUrl, type FetchLike, type LegPlan } from './leg-plan.ts';
 
 export interface GatewayIdentity {
@@ -38,6 +39,10 @@ export interface GatewayClientOptions {
   timings?: Partial<LegTimings>;
   backoff?: BackoffOptions;
   random?: () => number;
+  /** The process-wide load every leg's heartbeat reports. */
+  load?: LoadView;
+  /** ENGY_GW_WORKERS: the worker count given by the operator; `/meta` is not read. */
+  workers?: number | null;
 }
 
 export class GatewayClient {
@@ -57,7 +62,7 @@ export class GatewayClient {
   /** Throws (with a sentence for the user) when `/meta` cannot be read. */
   async start(): Promise<LegPlan> {
     const { opts } = this;
-    const workers = await readGatewayWorkers(opts.gatewayUrl, opts.fetch);
+    const workers = opts.workers ?? (await readGatewayWorkers(opts.gatewayUrl, opts.fetch));
     const plan = planLegs(workers, opts.limits.maxInflightTotal, opts.random);
     this.planned = plan;
     const capacity: Capacity = {
@@ -67,7 +72,8 @@ export class GatewayClient {
       max_output_tokens: opts.limits.maxOutputTokens,
       max_request_s: opts.limits.maxRequestS,
     };
-    const timings = { ...DEFAULT_LEG_TIMINGS, ...opts.timings };
+    // An old socket drains as long as a request on it may still run: the deadline we declare.
+    const timings = { ...DEFAULT_LEG_TIMINGS, drainMaxMs: opts.limits.maxRequestS * 1000, ...opts.timings };
     const backoff = opts.backoff ?? { initialMs: 500, maxMs: 30_000, jitter: 0.3 };
     const hello = (): HelloFrame => {
       const id = opts.identity;
@@ -88,7 +94,7 @@ export class GatewayClient {
     );
     this.legs = plan.indices.map(
       (index) =>
-        new GatewayLeg({ index, url: workerUrl(opts.gatewayUrl, index, workers), hello, capacity, handlers: opts.handlers, timings, backoff, clock: opts.clock, log: opts.log }),
+        new GatewayLeg({ index, url: workerUrl(opts.gatewayUrl, index, workers), hello, capacity, handlers: opts.handlers, timings, backoff, clock: opts.clock, log: opts.log, ...(opts.load ? { load: opts.load } : {}) }),
     );
     for (const leg of this.legs) leg.start();
     return plan;

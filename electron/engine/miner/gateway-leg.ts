@@ -6,6 +6,7 @@ import type { Clock } from '../lib/clock.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { Capacity, GatewayFrame, HelloFrame } from './frames.ts';
 import { LegConnection, type LegTimings } from './leg-connection.ts';
+import type { LoadView } from './worker-load.ts';
 
 export interface LegHandlers {
   onServe(conn: LegConnection, frame: Extract<GatewayFrame, { type: 'serve' }>): void;
@@ -25,6 +26,8 @@ export interface LegOptions {
   backoff: BackoffOptions;
   clock: Clock;
   log: Logger;
+  /** The process-wide load every heartbeat reports. */
+  load?: LoadView;
 }
 
 export class GatewayLeg {
@@ -47,6 +50,7 @@ export class GatewayLeg {
   private readonly timings: LegTimings;
   private readonly clock: Clock;
   private readonly log: Logger;
+  private readonly load: LoadView | undefined;
 
   constructor(o: LegOptions) {
     this.index = o.index;
@@ -57,6 +61,7 @@ export class GatewayLeg {
     this.timings = o.timings;
     this.clock = o.clock;
     this.log = o.log;
+    this.load = o.load;
     this.backoff = new Backoff(o.backoff);
   }
 
@@ -127,6 +132,7 @@ export class GatewayLeg {
       timings: this.timings,
       clock: this.clock,
       log: this.log,
+      ...(this.load ? { load: this.load } : {}),
     });
     this.current = conn;
   }

@@ -28,8 +28,6 @@ export interface GenerationOptions {
   maxNew: number;
   /** Stream from the serve and report cumulative text across calls. */
   onText?: (cumulative: string) => void;
-  /** Text of one token, to recognise the regenerated overlap at the start of a continuation. */
-  tokenText?: (id: number) => Promise<string>;
   job: Job;
   proof: ProofPort;
   agent: Agent;
@@ -44,30 +42,43 @@ export async function generateChunked(o: GenerationOptions): Promise<GenerationR
   const chunk = o.chunkTokens ?? GEN_CHUNK;
   const now = o.now ?? Date.now;
   const res: GenerationResult = { outputIds: [], rows: [], promptExtra: [], cachedTokens: 0, lastFinish: null, firstTokenAt: null, lastTokenAt: null };
-  // Text already delivered by earlier calls, and the part of this call's text to skip (the overlap token).
+  // Text already delivered by earlier calls. A trailing U+FFFD is an incomplete character whose
+  // remaining bytes come with the next token (possibly in the next call): it is held back until
+  // the generation ends, so the buyer never sees a replacement character the final text lacks.
   let delivered = '';
+  let heldTail = '';
+  const deliver = (full: string, final = false): void => {
+    const cut = final ? full : full.replace(/\uFFFD+$/, '');
+    heldTail = full.slice(cut.length);
+    if (cut.length <= delivered.length) return;
+    const t = now();
+    res.firstTokenAt ??= t;
+    res.lastTokenAt = t;
+    delivered = cut;
+    o.onText!(delivered);
+  };
   const total = () => res.outputIds.length + res.promptExtra.length;
   while (total() < o.maxNew) {
     o.job.check();
     const want = Math.min(chunk, o.maxNew - total());
     const first = res.outputIds.length === 0;
     const input = first ? o.promptIds : [...o.promptIds, ...res.promptExtra, ...res.outputIds.slice(0, -1)];
-    let skip: string | null = null;
-    if (!first && o.onText && o.tokenText) skip = await o.tokenText(res.outputIds[res.outputIds.length - 1]!);
     const base = delivered;
+    // A continuation regenerates the overlap token first; its text (whatever the serve's
+    // detokenizer made of it, even nothing for part of a character) is already delivered. As the
+    // reference does, the call's text counts from the first event that carries an output token.
+    let skip: number | null = first ? 0 : null;
     const onCallText = o.onText
-      ? (text: string) => {
-          let own = text;
-          if (!first) {
-            if (skip !== null && own.startsWith(skip)) own = own.slice(skip.length);
-            else return; // the overlap token has not fully arrived yet
+      ? (text: string, tokens: number | null) => {
+          if (skip === null) {
+            if (tokens !== null && tokens < 1) return;
+            // A serve that shows part of a character as U+FFFD: that part is not delivered text.
+            skip = text.replace(/\uFFFD+$/, '').length;
+            return;
           }
-          if (own.length === 0) return;
-          const t = now();
-          res.firstTokenAt ??= t;
-          res.lastTokenAt = t;
-          delivered = base + own;
-          o.onText!(delivered);
+          if (text.length <= skip) return;
+          // The previous call's held-back tail is dropped: this call's text re-covers the overlap token.
+          deliver(base + text.slice(skip));
         }
       : undefined;
     const parse = await callGenerate(o, input, first ? want : want + 1, onCallText);
@@ -87,20 +98,21 @@ export async function generateChunked(o: GenerationOptions): Promise<GenerationR
       res.rows.push(...parse.rows.slice(start, start + kept.length));
     }
     res.lastFinish = parse.finishType;
-    if (parse.finishType === 'abort') {
-      o.job.check();
-      throw new Error(`the serve aborted the request${parse.finishMessage ? `: ${parse.finishMessage}` : ''}`);
-    }
+    // An abort we did not ask for (the serve's own, e.g. its scheduler retracting the request)
+    // ends the generation like a stop: the buyer gets the text generated so far, with its proof,
+    // as the reference miner does. Our own cancel was already caught by job.check().
+    if (parse.finishType === 'abort') o.job.check();
     const produced = first ? res.outputIds.length + res.promptExtra.length : parse.outputIds.length - 1;
     if (parse.finishType !== 'length' || produced < want) break;
   }
+  if (o.onText && heldTail.length > 0) deliver(delivered + heldTail, true);
   if (res.rows.length === 0) {
     throw new Error('the serve returned no hidden states: start it with --enable-return-hidden-states (and nothing on its PYTHONPATH that empties them)');
   }
   return res;
 }
 
-async function callGenerate(o: GenerationOptions, inputIds: number[], maxNew: number, onText: ((t: string) => void) | undefined): Promise<GenerateCallParse> {
+async function callGenerate(o: GenerationOptions, inputIds: number[], maxNew: number, onText: ((t: string, tokens: number | null) => void) | undefined): Promise<GenerateCallParse> {
   const rid = `engy-${randomBytes(16).toString('hex')}`;
   const stream = onText !== undefined;
   const body: Record<string, unknown> = {
@@ -116,7 +128,7 @@ async function callGenerate(o: GenerationOptions, inputIds: number[], maxNew: nu
   const scanner = stream
     ? new SseTextScanner((e) => {
         if (e.error !== null) streamError = e.error;
-        else if (e.text !== null) onText(e.text);
+        else if (e.text !== null) onText(e.text, e.tokens);
       })
     : null;
   o.job.rids.add(rid);

@@ -3,7 +3,8 @@
 import WebSocket from 'ws';
 import type { Clock } from '../lib/clock.ts';
 import type { Logger } from '../lib/logger.ts';
-import { heartbeatFrame, parseGatewayFrame, type Capacity, type GatewayFrame, type HelloFrame, type MinerFrame } from './frames.ts';
+import type { LoadView } from './worker-load.ts';
+import { errorResponseFrame, heartbeatFrame, parseGatewayFrame, type Capacity, type GatewayFrame, type HelloFrame, type MinerFrame } from './frames.ts';
 
 export interface LegTimings {
   heartbeatMs: number;
@@ -17,7 +18,8 @@ export const DEFAULT_LEG_TIMINGS: LegTimings = {
   heartbeatMs: 30_000,
   pingMs: 15_000,
   pingTimeoutMs: 60_000,
-  drainMaxMs: 900_000,
+  // Equal to the request deadline (max_request_s): an old socket is kept as long as a request on it may run.
+  drainMaxMs: 1_800_000,
   handshakeMs: 15_000,
 };
 
@@ -48,8 +50,9 @@ export class LegConnection {
   private readonly timings: LegTimings;
   private readonly clock: Clock;
   private readonly log: Logger;
+  private readonly load: LoadView | null;
 
-  constructor(o: { legIndex: number; url: string; hello: () => HelloFrame; capacity: Capacity; hooks: LegConnectionHooks; timings: LegTimings; clock: Clock; log: Logger }) {
+  constructor(o: { legIndex: number; url: string; hello: () => HelloFrame; capacity: Capacity; hooks: LegConnectionHooks; timings: LegTimings; clock: Clock; log: Logger; load?: LoadView }) {
     const { legIndex, url, hooks, timings, clock } = o;
     this.legIndex = legIndex;
     this.hello = o.hello;
@@ -58,6 +61,7 @@ export class LegConnection {
     this.timings = timings;
     this.clock = clock;
     this.log = o.log;
+    this.load = o.load ?? null;
     this.lastActivity = clock.now();
     this.lastPong = clock.now();
     // No compression: frames carry base64 proofs that do not compress, and inflating costs loop time.
@@ -77,6 +81,9 @@ export class LegConnection {
       if (isBinary) return;
       const parsed = parseGatewayFrame(data.toString());
       if (!parsed.ok) {
+        // A serve we cannot run still gets its terminal response: silence would hold the
+        // gateway's request open for its whole deadline.
+        if (parsed.corrId !== undefined) this.send(errorResponseFrame(parsed.corrId, parsed.requestId ?? '', `the miner could not serve this request: ${parsed.reason}`));
         this.log.warn(`gw${legIndex} ignored a frame: ${parsed.reason}`);
         return;
       }
@@ -105,6 +112,10 @@ export class LegConnection {
   }
 
   sendHeartbeat(): void {
+    if (this.load) {
+      this.send(heartbeatFrame(this.load.inflight(), this.load.idleSeconds(), this.capacity));
+      return;
+    }
     const idle = this.inflight.size > 0 ? 0 : (this.clock.now() - this.lastActivity) / 1000;
     this.send(heartbeatFrame(this.inflight.size, idle, this.capacity));
   }

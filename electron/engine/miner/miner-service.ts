@@ -24,6 +24,7 @@ import { createServeAgents, destroyServeAgents, type ServeAgents } from './serve
 import { ServePool } from './serve-pool.ts';
 import { computeStats, DEFAULT_TARGETS, forecastGates } from './stats.ts';
 import type { StartStagger } from './start-stagger.ts';
+import { gatewayWorkersFromEnv, WorkerLoad } from './worker-load.ts';
 
 export const DEFAULT_GATEWAY = 'wss://api.engy.ai/gw';
 export const DEFAULT_MODEL = 'qwen3.6-35b-a3b';
@@ -64,6 +65,8 @@ export interface MinerServiceOptions {
   chunkTokens?: number;
   flushMs?: number;
   statsWindowMs?: number;
+  /** Read for ENGY_GW_WORKERS (default process.env). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export class MinerService implements Disposable {
@@ -91,6 +94,7 @@ export class MinerService implements Disposable {
   private retryTimer: unknown = null;
   private readonly metaBackoff = new Backoff({ initialMs: 2000, maxMs: 60_000, jitter: 0.3 });
   private pendingEmit = false;
+  private readonly load: WorkerLoad;
 
   constructor(o: MinerServiceOptions) {
     this.o = o;
@@ -98,6 +102,7 @@ export class MinerService implements Disposable {
     this.workerName = o.workerName ?? defaultWorkerName(hostname(), o.model, o.serveUrls);
     this.workerId = o.workerId ?? newWorkerId();
     this.records = new RequestRecords(o.db ?? null);
+    this.load = new WorkerLoad(this.clock);
     this.lag = new LoopLagProbe(() => this.pipeline?.inflight ?? 0);
     this.history.update(this.clock.now(), 'stopped', 'stopped');
   }
@@ -138,8 +143,11 @@ export class MinerService implements Disposable {
       },
       onServed: (s) => this.auditor?.offer(s),
       onInflightChange: () => this.changed(),
+      load: this.load,
     });
     const pipeline = this.pipeline;
+    const workers = gatewayWorkersFromEnv(o.env ?? process.env);
+    if (workers.error) o.log.warn(workers.error);
     this.client = new GatewayClient({
       gatewayUrl: o.gatewayUrl,
       identity: { model: o.model, modelRoot, workerName: this.workerName, workerId: this.workerId, hw, versions: o.versions, minerKey: o.minerKey },
@@ -166,6 +174,8 @@ export class MinerService implements Disposable {
       log: o.log,
       timings: o.timings,
       backoff: o.backoff,
+      load: this.load,
+      workers: workers.workers,
     });
     if (o.stagger) await o.stagger.turn();
     await this.connect();

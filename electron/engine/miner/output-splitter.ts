@@ -1,20 +1,27 @@
 // Splits generated text into OpenAI message parts (PROTOCOL 4.1): `<think>...</think>` goes to
-// reasoning_content, `<tool_call>...</tool_call>` blocks become tool_calls, the rest is content.
-// Works on streamed deltas: a tag split across two deltas is held back until it is whole.
+// reasoning_content, tool calls are read as the reference reads them (tool-calls.ts), the rest
+// is content. Works on streamed deltas: a tag split across two deltas is held back until it is
+// whole. Content stops at the first call (the reference keeps only the text before it), so from
+// `<tool_call>` (or a bare `<function=`) on, text is held; each closed call block is streamed as
+// a tool call once its calls are final, and the end of the generation settles the rest.
 import { randomBytes } from 'node:crypto';
 import type { AssistantMessage, StreamDelta, ToolCallDelta } from './frames.ts';
+import { FUNCTION_OPEN, parseToolCallsSafe, TOOL_CLOSE, TOOL_OPEN, type ParsedCall } from './tool-calls.ts';
 
 const THINK_OPEN = '<think>';
 const THINK_CLOSE = '</think>';
-const TOOL_OPEN = '<tool_call>';
-const TOOL_CLOSE = '</tool_call>';
 
-type Mode = 'content' | 'reasoning' | 'tool';
+type Mode = 'content' | 'reasoning' | 'tail';
 
 export class OutputSplitter {
   private mode: Mode;
   private buf = '';
-  private toolBuf = '';
+  /** Every piece of text read in content mode, the held tail included: what the call parser reads. */
+  private contentRaw = '';
+  /** How much of contentRaw went out as content. */
+  private contentRawSent = 0;
+  /** contentRaw up to here has been searched for a closed call block. */
+  private closedUpTo = 0;
   private contentStarted = false;
   private reasoningStarted = false;
   private readonly calls: ToolCallDelta[] = [];
@@ -24,8 +31,12 @@ export class OutputSplitter {
   /** `startInReasoning`: the prompt ended with `<think>` (the template opened the block). */
   private readonly newId: () => string;
 
-  constructor(startInReasoning: boolean, newId: () => string = () => `call_${randomBytes(12).toString('hex')}`) {
+  private readonly tools: unknown;
+
+  /** `tools`: the request's tool list, whose declared parameter types convert the values. */
+  constructor(startInReasoning: boolean, newId: () => string = () => `call_${randomBytes(12).toString('hex')}`, tools: unknown = undefined) {
     this.newId = newId;
+    this.tools = tools;
     this.mode = startInReasoning ? 'reasoning' : 'content';
   }
 
@@ -35,9 +46,14 @@ export class OutputSplitter {
     return this.drain(false);
   }
 
-  /** The generation ended: flush held-back text (an unclosed tool block is content). */
+  /** The generation ended: flush held-back text and settle the calls and the content. */
   finish(): StreamDelta[] {
-    return this.drain(true);
+    const out = this.drain(true);
+    const parsed = parseToolCallsSafe(this.contentRaw, this.tools);
+    const text = parsed.content ?? '';
+    if (text.length > this.contentRawSent) this.emitContentRaw(text.slice(this.contentRawSent), out);
+    this.emitCalls(parsed.calls, out);
+    return mergeDeltas(out);
   }
 
   get toolCalls(): ToolCallDelta[] {
@@ -69,45 +85,57 @@ export class OutputSplitter {
         this.buf = this.buf.slice(this.buf.length - keep);
         return mergeDeltas(out);
       }
-      if (this.mode === 'tool') {
-        const i = this.buf.indexOf(TOOL_CLOSE);
-        if (i >= 0) {
-          this.toolBuf += this.buf.slice(0, i);
-          this.buf = this.buf.slice(i + TOOL_CLOSE.length);
-          this.mode = 'content';
-          const call = parseToolBlock(this.toolBuf, this.calls.length, this.newId);
-          if (call) {
-            this.calls.push(call);
-            out.push({ tool_calls: [call] });
-          } else this.emitContent(`${TOOL_OPEN}${this.toolBuf}${TOOL_CLOSE}`, out);
-          this.toolBuf = '';
-          continue;
-        }
-        if (final) {
-          this.emitContent(`${TOOL_OPEN}${this.toolBuf}${this.buf}`, out);
-          this.toolBuf = '';
-          this.buf = '';
-          return mergeDeltas(out);
-        }
-        const keep = heldBack(this.buf, [TOOL_CLOSE]);
-        this.toolBuf += this.buf.slice(0, this.buf.length - keep);
-        this.buf = this.buf.slice(this.buf.length - keep);
+      if (this.mode === 'tail') {
+        const from = this.contentRaw.length;
+        this.contentRaw += this.buf;
+        this.buf = '';
+        this.streamClosedCalls(from, out);
         return mergeDeltas(out);
       }
       const think = this.buf.indexOf(THINK_OPEN);
-      const tool = this.buf.indexOf(TOOL_OPEN);
-      const next = think >= 0 && (tool < 0 || think < tool) ? { at: think, tag: THINK_OPEN, mode: 'reasoning' as const } : tool >= 0 ? { at: tool, tag: TOOL_OPEN, mode: 'tool' as const } : null;
-      if (next) {
-        this.emitContent(this.buf.slice(0, next.at), out);
-        this.buf = this.buf.slice(next.at + next.tag.length);
-        this.mode = next.mode;
+      const call = firstOf(this.buf, [TOOL_OPEN, FUNCTION_OPEN]);
+      if (think >= 0 && (call < 0 || think < call)) {
+        this.emitContentRaw(this.buf.slice(0, think), out);
+        this.buf = this.buf.slice(think + THINK_OPEN.length);
+        this.mode = 'reasoning';
         continue;
       }
-      const keep = final ? 0 : heldBack(this.buf, [THINK_OPEN, TOOL_OPEN]);
-      this.emitContent(this.buf.slice(0, this.buf.length - keep), out);
+      if (call >= 0) {
+        this.emitContentRaw(this.buf.slice(0, call), out);
+        this.buf = this.buf.slice(call);
+        this.mode = 'tail';
+        continue;
+      }
+      const keep = final ? 0 : heldBack(this.buf, [THINK_OPEN, TOOL_OPEN, FUNCTION_OPEN]);
+      this.emitContentRaw(this.buf.slice(0, this.buf.length - keep), out);
       this.buf = this.buf.slice(this.buf.length - keep);
       return mergeDeltas(out);
     }
+  }
+
+  /** Calls in blocks closed so far are final: stream the ones not yet sent. */
+  private streamClosedCalls(from: number, out: StreamDelta[]): void {
+    const close = this.contentRaw.lastIndexOf(TOOL_CLOSE);
+    // Only a close tag that arrived with this piece can change anything.
+    if (close < 0 || close + TOOL_CLOSE.length <= from) return;
+    const end = close + TOOL_CLOSE.length;
+    if (end <= this.closedUpTo) return;
+    this.closedUpTo = end;
+    this.emitCalls(parseToolCallsSafe(this.contentRaw.slice(0, end), this.tools).calls, out);
+  }
+
+  private emitCalls(calls: ParsedCall[], out: StreamDelta[]): void {
+    for (let i = this.calls.length; i < calls.length; i++) {
+      const call: ToolCallDelta = { index: i, id: this.newId(), type: 'function', function: { name: calls[i]!.name, arguments: calls[i]!.arguments } };
+      this.calls.push(call);
+      out.push({ tool_calls: [call] });
+    }
+  }
+
+  private emitContentRaw(text: string, out: StreamDelta[]): void {
+    this.contentRaw += text;
+    this.contentRawSent += text.length;
+    this.emitContent(text, out);
   }
 
   private emitContent(text: string, out: StreamDelta[]): void {
@@ -155,37 +183,11 @@ export function mergeDeltas(deltas: StreamDelta[]): StreamDelta[] {
   return out;
 }
 
-/** A `<tool_call>` body: Hermes JSON `{"name", "arguments"}` or Qwen3-Coder `<function=..><parameter=..>`. */
-export function parseToolBlock(body: string, index: number, newId: () => string): ToolCallDelta | null {
-  const text = body.trim();
-  const make = (name: string, args: unknown): ToolCallDelta => ({
-    index,
-    id: newId(),
-    type: 'function',
-    function: { name, arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}) },
-  });
-  if (text.startsWith('{')) {
-    try {
-      const v = JSON.parse(text) as { name?: unknown; arguments?: unknown; parameters?: unknown };
-      if (typeof v.name === 'string') return make(v.name, v.arguments ?? v.parameters ?? {});
-    } catch {
-      return null;
-    }
-    return null;
+function firstOf(buf: string, tags: string[]): number {
+  let at = -1;
+  for (const t of tags) {
+    const i = buf.indexOf(t);
+    if (i >= 0 && (at < 0 || i < at)) at = i;
   }
-  const fn = /^<function=([^>\s]+)>([\s\S]*?)(?:<\/function>|$)/.exec(text);
-  if (!fn) return null;
-  const args: Record<string, unknown> = {};
-  const re = /<parameter=([^>\s]+)>([\s\S]*?)<\/parameter>/g;
-  for (let m = re.exec(fn[2]!); m; m = re.exec(fn[2]!)) args[m[1]!] = parameterValue(m[2]!);
-  return make(fn[1]!, args);
-}
-
-function parameterValue(raw: string): unknown {
-  const v = raw.replace(/^\n/, '').replace(/\n$/, '');
-  try {
-    return JSON.parse(v) as unknown;
-  } catch {
-    return v;
-  }
+  return at;
 }

@@ -4,8 +4,13 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Template } from '@huggingface/jinja';
 import { Tokenizer } from 'tokenizers';
+import { installPythonStringMethods } from './jinja-python-strings.ts';
+
+installPythonStringMethods();
 
 export interface BuiltPrompt {
+  /** The rendered template text the ids encode. */
+  text: string;
   ids: number[];
   /** The template opened a `<think>` block: the output starts inside reasoning. */
   startsInReasoning: boolean;
@@ -49,22 +54,14 @@ export class PromptBuilder {
     return new PromptBuilder(new Template(source), tokenizer, specials);
   }
 
-  render(request: { messages: unknown[]; tools?: unknown; chat_template_kwargs?: unknown }): string {
-    const kwargs = isObject(request.chat_template_kwargs) ? request.chat_template_kwargs : {};
-    const ctx: Record<string, unknown> = {
-      ...this.specials,
-      ...kwargs,
-      messages: request.messages.map(argumentsAsObjects),
-      add_generation_prompt: true,
-    };
-    if (Array.isArray(request.tools) && request.tools.length > 0) ctx.tools = request.tools;
-    return this.template.render(ctx);
+  render(request: ChatRequest): string {
+    return renderChatTemplate(this.template, this.specials, request);
   }
 
-  async build(request: { messages: unknown[]; tools?: unknown; chat_template_kwargs?: unknown }): Promise<BuiltPrompt> {
+  async build(request: ChatRequest): Promise<BuiltPrompt> {
     const text = this.render(request);
     const enc = await this.tokenizer.encode(text);
-    return { ids: enc.getIds(), startsInReasoning: text.trimEnd().endsWith('<think>') };
+    return { text, ids: enc.getIds(), startsInReasoning: text.trimEnd().endsWith('<think>') };
   }
 
   decode(ids: number[]): Promise<string> {
@@ -72,22 +69,59 @@ export class PromptBuilder {
   }
 }
 
+export interface ChatRequest {
+  messages: unknown[];
+  tools?: unknown;
+  chat_template_kwargs?: unknown;
+}
+
+/**
+ * The context transformers' apply_chat_template gives the template: the tokenizer's special
+ * tokens, the request's chat_template_kwargs, the messages (tool-call arguments as objects),
+ * `add_generation_prompt=True` and `tools` when the request has some.
+ */
+export function renderChatTemplate(template: Template, specials: Record<string, string>, request: ChatRequest): string {
+  const kwargs = isObject(request.chat_template_kwargs) ? request.chat_template_kwargs : {};
+  const ctx: Record<string, unknown> = {
+    ...specials,
+    ...kwargs,
+    messages: request.messages.map(normaliseToolCallArguments),
+    add_generation_prompt: true,
+  };
+  if (Array.isArray(request.tools) && request.tools.length > 0) ctx.tools = request.tools;
+  return template.render(ctx);
+}
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Templates iterate `tool_call.function.arguments | items`: give them objects, not the JSON strings OpenAI clients send. */
-function argumentsAsObjects(message: unknown): unknown {
+/**
+ * Templates iterate `tool_call.arguments | items`, so the history's arguments must be mappings.
+ * OpenAI clients send them as JSON text, some send them flat (`{name, arguments}` without
+ * `function`), some send text that is not JSON or JSON that is not an object: each becomes an
+ * object, as the reference normalises them, instead of a template error (a 502 for the buyer).
+ * Text that does not parse to an object becomes `{}`: no parameters rendered, the call kept.
+ */
+export function normaliseToolCallArguments(message: unknown): unknown {
   if (!isObject(message) || !Array.isArray(message.tool_calls)) return message;
   return {
     ...message,
     tool_calls: message.tool_calls.map((tc: unknown) => {
-      if (!isObject(tc) || !isObject(tc.function) || typeof tc.function.arguments !== 'string') return tc;
-      try {
-        return { ...tc, function: { ...tc.function, arguments: JSON.parse(tc.function.arguments) as unknown } };
-      } catch {
-        return tc;
-      }
+      if (!isObject(tc)) return tc;
+      if (isObject(tc.function)) return Object.hasOwn(tc.function, 'arguments') ? { ...tc, function: { ...tc.function, arguments: argumentsObject(tc.function.arguments) } } : tc;
+      return Object.hasOwn(tc, 'arguments') ? { ...tc, arguments: argumentsObject(tc.arguments) } : tc;
     }),
   };
+}
+
+function argumentsObject(v: unknown): Record<string, unknown> {
+  if (isObject(v)) return v;
+  if (typeof v !== 'string') return {};
+  try {
+    const parsed: unknown = JSON.parse(v);
+    return isObject(parsed) ? parsed : {};
+  } catch {
+    return {};
+  }
 }

@@ -12,6 +12,7 @@ import type { PromptBuilder } from './prompt-builder.ts';
 import { DECODE_BATCHING, TOPK, type ProofPort } from './proof-port.ts';
 import { postAbort, type ServeAgents } from './serve-http.ts';
 import type { ServePool } from './serve-pool.ts';
+import type { WorkerLoad } from './worker-load.ts';
 
 export const DEFAULT_MAX_TOKENS = 512;
 export const MAX_OUTPUT_TOKENS = 32_768;
@@ -42,6 +43,8 @@ export interface PipelineDeps {
   onRecord(rec: MinerRequestRecord): void;
   onServed?(sample: AuditSample): void;
   onInflightChange?(): void;
+  /** The process-wide count every leg's heartbeat reports. */
+  load?: WorkerLoad;
   flushMs?: number;
   chunkTokens?: number;
   now?: () => number;
@@ -72,9 +75,11 @@ export class RequestPipeline {
     const job = new Job(frame.corr_id);
     this.jobs.set(key, job);
     this.peak = Math.max(this.peak, this.jobs.size);
+    this.deps.load?.start();
     this.deps.onInflightChange?.();
     return this.run(sink, frame, job).finally(() => {
       this.jobs.delete(key);
+      this.deps.load?.done();
       sink.settle(frame.corr_id);
       this.deps.onInflightChange?.();
     });
@@ -125,7 +130,7 @@ export class RequestPipeline {
       job.check();
       serveUrl = d.serves.acquire();
       job.serve = serveUrl;
-      const splitter = frame.stream ? new OutputSplitter(prompt.startsInReasoning) : null;
+      const splitter = frame.stream ? new OutputSplitter(prompt.startsInReasoning, undefined, req.tools) : null;
       let sent = 0;
       const gen = await generateChunked({
         serveUrl, promptIds: prompt.ids, maxNew, job, proof: d.proof, agent: d.agents.generate, timeoutMs: d.timeoutMs, chunkTokens: d.chunkTokens, now,
@@ -136,7 +141,6 @@ export class RequestPipeline {
               sent = cumulative.length;
             }
           : undefined,
-        tokenText: (id) => d.prompt.decode([id]),
       });
       job.check();
       if (splitter && coalescer) coalescer.push(splitter.finish());
@@ -144,7 +148,7 @@ export class RequestPipeline {
       const commitment = await this.commit(prompt.ids, gen);
       rec.proofMs = now() - t0;
       job.check();
-      const output = await this.output(gen, prompt.ids.length + gen.promptExtra.length, maxNew, prompt.startsInReasoning);
+      const output = await this.output(gen, prompt.ids.length + gen.promptExtra.length, maxNew, prompt.startsInReasoning, req.tools, splitter?.toolCalls.map((c) => c.id) ?? []);
       coalescer?.close();
       const end = now();
       rec.e2eMs = end - receivedAt;
@@ -187,10 +191,12 @@ export class RequestPipeline {
     };
   }
 
-  private async output(gen: GenerationResult, promptTokens: number, maxNew: number, startsInReasoning: boolean): Promise<CompletionOutput> {
+  private async output(gen: GenerationResult, promptTokens: number, maxNew: number, startsInReasoning: boolean, tools: unknown, streamedIds: string[]): Promise<CompletionOutput> {
     // Rowless leading tokens are not proven or counted, but the buyer still gets their text.
     const text = await this.deps.prompt.decode([...gen.promptExtra, ...gen.outputIds]);
-    const splitter = new OutputSplitter(startsInReasoning);
+    // The final message names each call by the id its streamed delta carried.
+    let n = 0;
+    const splitter = new OutputSplitter(startsInReasoning, () => streamedIds[n++] ?? randomCallId(), tools);
     splitter.push(text);
     splitter.finish();
     const message = splitter.message();
@@ -202,6 +208,10 @@ export class RequestPipeline {
     if (cached > 0) usage.prompt_tokens_details = { cached_tokens: cached };
     return { choices: [{ index: 0, finish_reason: finish, message }], usage };
   }
+}
+
+function randomCallId(): string {
+  return `call_${randomId().slice(0, 24)}`;
 }
 
 function randomId(): string {

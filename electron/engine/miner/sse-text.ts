@@ -6,6 +6,8 @@
 export interface SseTextEvent {
   /** Cumulative output text so far, or null when this event did not expose it within the prefix. */
   text: string | null;
+  /** Output tokens the event carries (cumulative `output_ids`), or null when not readable within the prefix. */
+  tokens: number | null;
   error: string | null;
   done: boolean;
 }
@@ -63,21 +65,35 @@ export class SseTextScanner {
     if (!trimmed.startsWith('data:')) return;
     const data = trimmed.slice(5).trimStart();
     if (data === '[DONE]') {
-      this.onEvent({ text: null, error: null, done: true });
+      this.onEvent({ text: null, tokens: null, error: null, done: true });
       return;
     }
     if (whole) {
       try {
-        const v = JSON.parse(data) as { text?: unknown; error?: unknown };
+        const v = JSON.parse(data) as { text?: unknown; error?: unknown; output_ids?: unknown; meta_info?: { output_token_logprobs?: unknown } };
         const error = v.error === undefined ? null : errorText(v.error);
-        this.onEvent({ text: typeof v.text === 'string' ? v.text : null, error, done: false });
+        this.onEvent({ text: typeof v.text === 'string' ? v.text : null, tokens: tokenCount(v), error, done: false });
         return;
       } catch {
         // fall through to the prefix reader
       }
     }
-    this.onEvent({ text: leadingText(data), error: null, done: false });
+    this.onEvent({ text: leadingText(data), tokens: leadingOutputCount(data), error: null, done: false });
   }
+}
+
+function tokenCount(v: { output_ids?: unknown; meta_info?: { output_token_logprobs?: unknown } }): number | null {
+  if (Array.isArray(v.output_ids)) return v.output_ids.length;
+  const lp = typeof v.meta_info === 'object' && v.meta_info !== null ? v.meta_info.output_token_logprobs : undefined;
+  return Array.isArray(lp) ? lp.length : null;
+}
+
+/** sglang writes `"output_ids": [...]` right after `text`: count its entries when the prefix holds the list. */
+export function leadingOutputCount(data: string): number | null {
+  const m = /"output_ids"\s*:\s*\[([0-9,\s]*)\]/.exec(data);
+  if (!m) return null;
+  const body = m[1]!.trim();
+  return body.length === 0 ? 0 : body.split(',').length;
 }
 
 function errorText(e: unknown): string {

@@ -12,6 +12,8 @@ export interface ScheduleInput {
   nowMs: number;
   lastSubmitMs: number | null;
   intervalBlocks: number;
+  /** The chain's block time (measured; the 12 s nominal when unreadable): the wall-clock fallback and "in ~N min". */
+  blockMs?: number;
 }
 
 export type ScheduleDecision =
@@ -25,21 +27,71 @@ export function decide(i: ScheduleInput): ScheduleDecision {
   if (i.currentBlock !== null && i.lastSubmitBlock !== null) {
     const waited = i.currentBlock - i.lastSubmitBlock;
     if (waited >= i.intervalBlocks || waited < 0) return { submit: true, why: 'interval-elapsed' };
-    return { submit: false, why: 'too-soon', blocksLeft: i.intervalBlocks - waited, msLeft: (i.intervalBlocks - waited) * BLOCK_S * 1000 };
+    return { submit: false, why: 'too-soon', blocksLeft: i.intervalBlocks - waited, msLeft: (i.intervalBlocks - waited) * (i.blockMs ?? NOMINAL_BLOCK_MS) };
   }
   if (i.lastSubmitMs === null) return { submit: true, why: 'clock-unknown' };
   const elapsed = i.nowMs - i.lastSubmitMs;
-  const needed = i.intervalBlocks * BLOCK_S * 1000;
+  const needed = i.intervalBlocks * (i.blockMs ?? NOMINAL_BLOCK_MS);
   // A negative elapsed time means the clock jumped back, not that we just submitted.
   if (elapsed < 0 || elapsed >= needed) return { submit: true, why: 'clock-elapsed' };
   return { submit: false, why: 'too-soon', blocksLeft: null, msLeft: needed - elapsed };
 }
 
-/** True while less than 80% of the interval has passed since the last submission: skip the chain entirely. */
-export function pregateSkip(nowMs: number, lastSubmitMs: number | null, intervalBlocks: number): boolean {
+export const NOMINAL_BLOCK_MS = BLOCK_S * 1000;
+
+/**
+ * What this process knows of the chain's block time: measured from recent blocks' timestamps
+ * each time the chain is contacted (`ms`), or found unreadable (then the 12 s nominal applies).
+ * Neither yet (a fresh start): the pre-gate does not guess, the tick goes to the chain and measures.
+ */
+export interface BlockTime {
+  ms: number | null;
+  unreadable: boolean;
+}
+
+/** The block time the pre-gate may use, or null when it must not skip (not measured yet). */
+export function pregateBlockMs(bt: BlockTime | undefined): number | null {
+  if (bt === undefined) return NOMINAL_BLOCK_MS;
+  if (bt.ms !== null) return bt.ms;
+  return bt.unreadable ? NOMINAL_BLOCK_MS : null;
+}
+
+/** Block time for estimates ("in ~N min"): the measured one, else nominal. */
+export function estimateBlockMs(bt: BlockTime | undefined): number {
+  return bt?.ms ?? NOMINAL_BLOCK_MS;
+}
+
+/**
+ * True while less than 80% of the interval has passed since the last submission, at the chain's
+ * block time: skip the chain entirely. Deliberately conservative: it may only skip ticks the
+ * block-number decision would refuse anyway.
+ */
+export function pregateSkip(nowMs: number, lastSubmitMs: number | null, intervalBlocks: number, blockMs: number = NOMINAL_BLOCK_MS): boolean {
   if (lastSubmitMs === null) return false;
   const elapsed = nowMs - lastSubmitMs;
-  return elapsed >= 0 && elapsed < intervalBlocks * BLOCK_S * 1000 * PREGATE_FRACTION;
+  return elapsed >= 0 && elapsed < intervalBlocks * blockMs * PREGATE_FRACTION;
+}
+
+/** The last block this process read from the chain, and when: the pre-gate's freshest anchor. */
+export interface BlockObservation {
+  block: number;
+  atMs: number;
+  /** The state's last_submit_block when it was read: the anchor is only about that submission. */
+  lastSubmitBlock: number | null;
+}
+
+/**
+ * The pre-gate anchored on the latest block read instead of on the last submission: skip while
+ * less than 80% of the blocks that were left at that read have passed by the measured block time.
+ * Each read near the due block re-anchors (and re-measures), so a chain that speeds up costs at
+ * most a fraction of the remaining blocks, not of the whole interval.
+ */
+export function pregateSkipAnchored(nowMs: number, obs: BlockObservation | null, lastSubmitBlock: number | null, lastSubmitMs: number | null, intervalBlocks: number, blockMs: number): boolean {
+  if (obs === null || lastSubmitBlock === null || obs.lastSubmitBlock !== lastSubmitBlock) return pregateSkip(nowMs, lastSubmitMs, intervalBlocks, blockMs);
+  const left = lastSubmitBlock + intervalBlocks - obs.block;
+  if (left <= 0) return false;
+  const elapsed = nowMs - obs.atMs;
+  return elapsed >= 0 && elapsed < left * blockMs * PREGATE_FRACTION;
 }
 
 /** The configured cadence, never below the chain's rate limit plus the inclusion-lag margin. */

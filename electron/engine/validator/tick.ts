@@ -5,10 +5,10 @@ import type { ChainPort, KeySigner, NeuronFacts, SubnetFacts } from '../chain/po
 import { normalizeWeights, type NormalizedWeights } from '../chain/normalize-weights.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { HotkeyWeight, SubmissionKind, SubmissionRecord, TickOutcome, TickRecord } from '../../../shared/validator.ts';
-import { BLOCK_S, EXPECTED_OWNER_HOTKEY, LATEST_EPOCH_PATH } from './constants.ts';
+import { EXPECTED_OWNER_HOTKEY, LATEST_EPOCH_PATH } from './constants.ts';
 import { fetchJsonCapped, type FetchFn } from './payload-fetch.ts';
 import { verifyPayload } from './payload-verify.ts';
-import { decide, effectiveInterval, minutesText, pregateSkip } from './schedule.ts';
+import { decide, effectiveInterval, estimateBlockMs, minutesText, pregateBlockMs, pregateSkipAnchored, type BlockObservation, type BlockTime } from './schedule.ts';
 import { chooseStandby, lands, soleRecipient } from './standby.ts';
 import { readState, writeState, type ValidatorState } from './state-file.ts';
 
@@ -30,7 +30,16 @@ export interface TickDeps {
   logger: Logger;
   /** The rate limit seen on the previous tick, so the pre-gate uses the effective interval. */
   knownRateLimit?: number | null;
+  /** The chain's block time as this process last measured it (undefined: assume the 12 s nominal). */
+  blockTime?: BlockTime;
+  /** The last block this process read, for the anchored pre-gate. */
+  lastObservation?: BlockObservation | null;
+  /** Waits inside the tick (tests may shorten it); default setTimeout. */
+  sleep?: (ms: number) => Promise<void>;
 }
+
+/** A resubmission due within this much time is waited for on the open connection. */
+const DUE_WAIT_MAX_MS = 15_000;
 
 export interface TickReport {
   tick: TickRecord;
@@ -38,6 +47,8 @@ export interface TickReport {
   verified: { epochIndex: number; digest: string } | null;
   provider: { ok: boolean; error: string | null };
   chain: { contacted: boolean; ok: boolean; error: string | null; block: number | null };
+  /** Block time measured on this tick: a number, 'unreadable', or null when the chain was not contacted. */
+  blockMs: number | 'unreadable' | null;
   facts: SubnetFacts | null;
   neuron: NeuronFacts | null;
   warnings: string[];
@@ -64,6 +75,7 @@ export function blankReport(now: number, state: ValidatorState, intervalBlocks: 
     verified: null,
     provider: { ok: false, error: null },
     chain: { contacted: false, ok: false, error: null, block: null },
+    blockMs: null,
     facts: null,
     neuron: null,
     warnings: [],
@@ -91,7 +103,7 @@ export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickRepo
 
   // 1. The vector: a freshly verified one, else the last one this validator landed.
   let candidate: Candidate | null = null;
-  let failure: { outcome: 'fetch-failed' | 'rejected'; why: string } | null = null;
+  let failure: { outcome: TickOutcome; why: string } | null = null;
   const fetched = await fetchJsonCapped(`${cfg.providerUrl.replace(/\/+$/, '')}${LATEST_EPOCH_PATH}`, {
     fetch: deps.fetch,
     timeoutMs: cfg.fetchTimeoutMs ?? 30_000,
@@ -104,11 +116,11 @@ export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickRepo
     report.provider = { ok: true, error: null };
     const v = verifyPayload(fetched.value, { masterHotkey: cfg.masterHotkey, netuid: cfg.netuid });
     if (!v.ok) {
-      failure = { outcome: 'rejected', why: `payload rejected (${v.reason}): ${v.detail}` };
+      failure = { outcome: `rejected:${v.reason}`, why: `payload rejected (${v.reason}): ${v.detail}` };
       log.warn(`[sync] payload rejected: ${v.reason} (${v.detail})`);
     } else if (state.lastApplied !== null && v.epochIndex < state.lastApplied) {
       // The replay guard: a genuinely signed but older result never goes on chain again.
-      failure = { outcome: 'rejected', why: `provider served epoch ${v.epochIndex}, older than the applied ${state.lastApplied} (replay guard)` };
+      failure = { outcome: 'rejected:older-epoch', why: `provider served epoch ${v.epochIndex}, older than the applied ${state.lastApplied} (replay guard)` };
       log.warn(`[sync] payload rejected: epoch ${v.epochIndex} is older than the applied epoch ${state.lastApplied}; never submitting it`);
     } else {
       report.verified = { epochIndex: v.epochIndex, digest: v.digest };
@@ -127,8 +139,13 @@ export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickRepo
   const isNewEpoch = state.lastApplied === null || epoch > state.lastApplied;
 
   // 2. Pre-gate: most ticks land here; say so, without opening a chain connection.
-  if (!isNewEpoch && pregateSkip(now, state.lastSubmitMs, report.intervalBlocks)) {
-    const dueIn = report.intervalBlocks * BLOCK_S * 1000 - (now - (state.lastSubmitMs ?? now));
+  const gateMs = pregateBlockMs(deps.blockTime);
+  if (!isNewEpoch && gateMs !== null && pregateSkipAnchored(now, deps.lastObservation ?? null, state.lastSubmitBlock, state.lastSubmitMs, report.intervalBlocks, gateMs)) {
+    const obs = deps.lastObservation;
+    const dueIn =
+      obs && state.lastSubmitBlock !== null && obs.lastSubmitBlock === state.lastSubmitBlock
+        ? (state.lastSubmitBlock + report.intervalBlocks - obs.block) * gateMs - (now - obs.atMs)
+        : report.intervalBlocks * gateMs - (now - (state.lastSubmitMs ?? now));
     return finish('skipped:too-soon', `epoch ${epoch} already submitted; next resubmit in ${minutesText(dueIn)} (not contacting the chain yet)`, epoch);
   }
 
@@ -152,6 +169,15 @@ export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickRepo
     log.warn(`[chain] block number unavailable (${errText(e)}): falling back to the wall clock`);
   }
   report.chain.block = block;
+  // Refreshed on every contact: the pre-gate's next decisions use the chain's own pace.
+  try {
+    const ms = chain.blockTimeMs ? await chain.blockTimeMs() : null;
+    report.blockMs = ms !== null && Number.isFinite(ms) && ms > 0 ? ms : 'unreadable';
+  } catch (e) {
+    report.blockMs = 'unreadable';
+    log.warn(`[chain] block time unreadable (${errText(e)}): assuming 12 s blocks`);
+  }
+  const blockMs = typeof report.blockMs === 'number' ? report.blockMs : estimateBlockMs(undefined);
   try {
     facts = await chain.subnetFacts(cfg.netuid);
   } catch (e) {
@@ -176,15 +202,35 @@ export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickRepo
     return finish('submit-failed', msg, epoch);
   }
 
-  const decision = decide({
-    epochIndex: epoch,
-    lastApplied: state.lastApplied,
-    currentBlock: block,
-    lastSubmitBlock: state.lastSubmitBlock,
-    nowMs: now,
-    lastSubmitMs: state.lastSubmitMs,
-    intervalBlocks: report.intervalBlocks,
-  });
+  const decideAt = (b: number | null) =>
+    decide({
+      epochIndex: epoch,
+      lastApplied: state.lastApplied,
+      currentBlock: b,
+      lastSubmitBlock: state.lastSubmitBlock,
+      nowMs: now,
+      lastSubmitMs: state.lastSubmitMs,
+      intervalBlocks: report.intervalBlocks,
+      blockMs,
+    });
+  let decision = decideAt(block);
+  // Due within a few seconds: wait on this connection for the due block rather than close it and
+  // pay a new connection a poll later (on a fast local chain that is tens of blocks late).
+  if (!decision.submit && decision.blocksLeft !== null && decision.blocksLeft * blockMs <= DUE_WAIT_MAX_MS) {
+    const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+    const giveUpAt = Date.now() + Math.min(DUE_WAIT_MAX_MS * 2, decision.blocksLeft * blockMs * 3 + 2000);
+    while (!decision.submit && Date.now() < giveUpAt) {
+      await sleep(Math.max(20, Math.min(1000, blockMs / 2)));
+      try {
+        const b = await chain.blockNumber();
+        if (Number.isSafeInteger(b) && b > 0) block = b;
+      } catch {
+        break;
+      }
+      decision = decideAt(block);
+    }
+    report.chain.block = block;
+  }
   if (!decision.submit) {
     const detail =
       decision.blocksLeft !== null
@@ -217,7 +263,7 @@ export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickRepo
     log.warn(`[chain] none of the vector's hotkeys are registered on chain (${(sole ?? candidate.weights.slice(0, 5).map(([h]) => h).join(', ')) || 'empty vector'})`);
     const standby = chooseStandby({ cached: state.cachedWeights, triedCache: candidate.fromCache, ownerHotkey: owner, uids: uidMap });
     if (standby.kind === 'none') {
-      return finish('skipped:nothing-to-submit', `the vector lands nothing and ${standby.why}: nothing submitted, the last weights stand`, epoch);
+      return finish('submit-failed', `the vector lands nothing and ${standby.why}: nothing submitted, the last weights stand`, epoch);
     }
     log.warn(standby.kind === 'standby:cached' ? '[chain] standby: resubmitting the last vector this validator landed' : `[chain] standby: no landable cache, burning to ${owner} to stay inside the activity cutoff`);
     kind = standby.kind;
@@ -268,5 +314,5 @@ export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickRepo
   log.info(`[chain] set_weights(${normalized.uids.length} uids) -> accepted in block ${outcome.blockNumber} (${outcome.extrinsicHash})`);
   log.info(`[sync] epoch ${epoch}: submitted ${normalized.uids.length} uids as ${kind} (${gap} blocks since last submit)`);
   const tickOutcome: TickOutcome = isStandby ? kind as TickOutcome : candidate.fromCache ? 'resubmitted:cached' : isNewEpoch ? 'applied' : 'resubmitted';
-  return finish(tickOutcome, `epoch ${epoch}: ${normalized.uids.length} uids landed in block ${outcome.blockNumber}; next resubmit in ${report.intervalBlocks} blocks (${minutesText(report.intervalBlocks * BLOCK_S * 1000)})`, epoch);
+  return finish(tickOutcome, `epoch ${epoch}: ${normalized.uids.length} uids landed in block ${outcome.blockNumber}; next resubmit in ${report.intervalBlocks} blocks (${minutesText(report.intervalBlocks * blockMs)})`, epoch);
 }

@@ -7,11 +7,11 @@ import { Emitter } from '../lib/emitter.ts';
 import type { Disposable } from '../lib/disposable.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { ValidatorSnapshot, ValidatorStatus } from '../../../shared/validator.ts';
-import { BLOCK_S, stallLimitMs } from './constants.ts';
+import { stallLimitMs } from './constants.ts';
 import { postHeartbeat, type HeartbeatResult } from './heartbeat.ts';
 import type { ValidatorHistory } from './history.ts';
 import type { FetchFn } from './payload-fetch.ts';
-import { minutesText } from './schedule.ts';
+import { estimateBlockMs, minutesText, type BlockObservation, type BlockTime } from './schedule.ts';
 import { readState } from './state-file.ts';
 import { blankReport, runTick, type TickConfig, type TickReport } from './tick.ts';
 
@@ -55,6 +55,10 @@ export class ValidatorService implements Disposable {
   private lastCompletedMs: number | null = null;
   private loopStartedMs = 0;
   private knownRateLimit: number | null = null;
+  /** Measured by the ticks that reach the chain; a fresh process knows nothing and measures first. */
+  private blockTime: BlockTime = { ms: null, unreadable: false };
+  private lastObservation: BlockObservation | null = null;
+  private recentBlockMs: number[] = [];
   private openChains = new Set<ChainPort>();
 
   constructor(opts: ValidatorServiceOptions) {
@@ -187,6 +191,8 @@ export class ValidatorService implements Disposable {
       now: () => this.clock.now(),
       logger: this.opts.logger,
       knownRateLimit: this.knownRateLimit,
+      blockTime: this.blockTime,
+      lastObservation: this.lastObservation,
     }).catch((e: unknown): TickReport => {
       const { state } = readState(this.opts.config.statePath);
       const msg = e instanceof Error ? e.message : String(e);
@@ -234,6 +240,14 @@ export class ValidatorService implements Disposable {
     this.opts.history.recordTick(r.tick);
     if (r.submission) this.opts.history.recordSubmission(r.submission);
     if (r.facts) this.knownRateLimit = r.facts.weightsRateLimit;
+    if (typeof r.blockMs === 'number') {
+      // The fastest of the last few measurements: a pre-gate that over-estimates the block time
+      // submits late, one that under-estimates only looks at the chain a little early.
+      this.recentBlockMs = [...this.recentBlockMs.slice(-4), r.blockMs];
+      this.blockTime = { ms: Math.min(...this.recentBlockMs), unreadable: false };
+    }
+    else if (r.blockMs === 'unreadable') this.blockTime = { ms: null, unreadable: true };
+    if (r.chain.block !== null) this.lastObservation = { block: r.chain.block, atMs: r.tick.at, lastSubmitBlock: r.state.lastSubmitBlock };
     const s = r.state;
     const at = r.tick.at;
     const chainBlock = r.chain.block ?? this.snap.chain.block;
@@ -248,7 +262,7 @@ export class ValidatorService implements Disposable {
           ? null
           : {
               block: s.lastSubmitBlock === null ? null : s.lastSubmitBlock + r.intervalBlocks,
-              at: s.lastSubmitMs === null ? null : s.lastSubmitMs + r.intervalBlocks * BLOCK_S * 1000,
+              at: s.lastSubmitMs === null ? null : s.lastSubmitMs + r.intervalBlocks * estimateBlockMs(this.blockTime),
             },
       chain: r.chain.contacted ? { health: r.chain.ok ? 'ok' : 'down', block: chainBlock, error: r.chain.error, at } : this.snap.chain,
       provider: { health: r.provider.ok ? 'ok' : 'down', error: r.provider.error, at },

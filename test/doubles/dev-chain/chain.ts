@@ -102,6 +102,7 @@ export class DevChain {
     this.unfinalized = [];
     for (const f of finalizing) this.statusEmitter.fire({ hash: f.hash, status: { finalized: f.block } });
     this.state.block = this.best.number + 1;
+    this.state.timestampMs = Date.now();
     for (const s of this.state.subnets.values()) {
       if (this.state.block < s.lastEpochBlock + s.tempo) continue;
       s.lastEpochBlock = this.state.block;

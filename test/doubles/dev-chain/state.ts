@@ -103,6 +103,8 @@ const big = (v: Big | undefined, d: bigint): bigint => (v === undefined ? d : Bi
 
 export class DevChainState {
   block = 0;
+  /** Timestamp.Now of the best block: the wall clock when it was produced (validators measure block time from it). */
+  timestampMs = 0;
   stakeThreshold = 0n;
   readonly subnets = new Map<number, DevSubnet>();
   readonly accounts = new Map<string, DevAccount>();

@@ -15,6 +15,7 @@ export function projectStorage(rt: DevRuntime, state: DevChainState, events: Uin
   const sub = (method: string, args: unknown[], value: unknown) => put('subtensorModule', method, args, value);
 
   put('system', 'number', [], state.block);
+  put('timestamp', 'now', [], state.timestampMs);
   out.set(rt.storageKey('system', 'events'), u8aToHex(events));
   for (const [address, a] of state.accounts) {
     put('system', 'account', [address], { nonce: a.nonce, providers: 1, data: { free: a.free } });

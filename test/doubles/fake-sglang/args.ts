@@ -40,6 +40,8 @@ export interface FakeServeArgs {
   hiddenSize: number | null;
   /** Warmup waits until this file exists: lets a test observe the bound-but-not-ready window. */
   warmupGate: string | null;
+  /** Comma-separated absolute positions where the output is forced to spell 中 in its three byte tokens. */
+  splitCharAt: string | null;
 }
 
 type Kind = 'str' | 'int' | 'float' | 'bool';
@@ -93,6 +95,7 @@ const FLAGS: Record<string, FlagSpec> = {
   '--max-total-tokens': { kind: 'int', key: 'maxTotalTokens' },
   '--hidden-size': { kind: 'int', key: 'hiddenSize' },
   '--warmup-gate': { kind: 'str', key: 'warmupGate' },
+  '--split-char-at': { kind: 'str', key: 'splitCharAt' },
 };
 
 export function defaultArgs(): FakeServeArgs {
@@ -102,7 +105,7 @@ export function defaultArgs(): FakeServeArgs {
     enableCacheReport: false, enableMetrics: false, host: '127.0.0.1', port: 30000, cpuOffloadGb: 0,
     disableCustomAllReduce: false, streamInterval: 1, numericsNoise: 0, quantize: null, ttftMs: 20,
     tokensPerS: 400, crashAfterS: null, fail: null, hang: false, slowStartMs: 0, trimHiddenStates: false,
-    sglangVersion: '0.5.12.post1', seed: 53, maxTotalTokens: 1_048_576, hiddenSize: null, warmupGate: null,
+    sglangVersion: '0.5.12.post1', seed: 53, maxTotalTokens: 1_048_576, hiddenSize: null, warmupGate: null, splitCharAt: null,
   };
 }
 
@@ -141,6 +144,7 @@ export function parseArgs(argv: readonly string[]): FakeServeArgs {
   if (!args.modelPath) throw new ArgError('the following arguments are required: --model-path');
   if (args.quantize !== null && args.quantize !== 'int4') throw new ArgError(`argument --quantize: invalid choice: '${String(args.quantize)}' (choose from 'int4')`);
   if (args.fail !== null && !FAIL_MODES.includes(args.fail)) throw new ArgError(`argument --fail: invalid choice: '${args.fail}' (choose from ${FAIL_MODES.map((m) => `'${m}'`).join(', ')})`);
+  if (args.splitCharAt !== null && !/^\d+(,\d+)*$/.test(args.splitCharAt)) throw new ArgError(`argument --split-char-at: invalid value: '${args.splitCharAt}' (positions, comma-separated)`);
   return args;
 }
 

@@ -27,6 +27,12 @@ export class Detokenizer {
     }
   }
 
+  /** The id of the byte-level token that is exactly this one byte. */
+  byteToken(b: number): number | undefined {
+    for (const [id, bytes] of this.bytes) if (bytes.length === 1 && bytes[0] === b && !this.special.has(id)) return id;
+    return undefined;
+  }
+
   decode(ids: readonly number[], skipSpecialTokens = true): string {
     const parts: Uint8Array[] = [];
     let len = 0;

@@ -213,7 +213,7 @@ export class FakeEngine {
     let due = performance.now();
     let lastTokenAt = performance.now();
     for (;;) {
-      const next = m.nextToken(st, row, { ignoreEos: req.ignoreEos });
+      const next = this.forcedByte(st.pos + 1) ?? m.nextToken(st, row, { ignoreEos: req.ignoreEos });
       p.outputIds.push(next.token);
       p.logprobs.push(next.logprob);
       this.metrics.generationTokensTotal += 1;
@@ -226,7 +226,8 @@ export class FakeEngine {
       if (live.aborted && !p.finish) this.finishAbort(p, 'Abort in running batch');
       const n = p.outputIds.length;
       if (p.finish || (req.stream && (this.args.streamInterval === 1 || n % this.args.streamInterval === 1))) {
-        if (!p.finish) p.text = this.detok.decode(p.outputIds);
+        // Mid-stream, sglang's incremental detokenizer holds back a trailing incomplete character.
+        if (!p.finish) p.text = this.detok.decode(p.outputIds).replace(/\uFFFD+$/, '');
         await onEvent(p);
       }
       if (p.finish) break;
@@ -276,6 +277,24 @@ export class FakeEngine {
       return { type: 'length', length: req.maxNewTokens };
     }
     return null;
+  }
+
+  private splitBytes: Map<number, number> | null = null;
+
+  /** --split-char-at: the byte tokens of 中 (E4 B8 AD) at fixed positions, so a chunk boundary can split a character. */
+  private forcedByte(pos: number): { token: number; logprob: number } | null {
+    if (this.args.splitCharAt === null) return null;
+    if (this.splitBytes === null) {
+      this.splitBytes = new Map();
+      for (const start of this.args.splitCharAt.split(',').map(Number)) {
+        [0xe4, 0xb8, 0xad].forEach((b, i) => {
+          const id = this.detok.byteToken(b);
+          if (id !== undefined) this.splitBytes!.set(start + i, id);
+        });
+      }
+    }
+    const token = this.splitBytes.get(pos);
+    return token === undefined ? null : { token, logprob: Math.fround(-0.000335) };
   }
 
   /** The row as this "GPU" reports it: honest, rounding-noised, or int4-quantised. */

@@ -147,7 +147,7 @@ describe('validator fallbacks', () => {
     h.chain.replace(OWNER.address, 'someone-else');
     h.provider.publish(4, [[STRANGER, 1]]);
     const r = await h.svc.runOnce();
-    expect(r.tick.outcome).toBe('skipped:nothing-to-submit');
+    expect(r.tick.outcome).toBe('submit-failed');
     expect(h.chain.submissions).toHaveLength(0);
     expect(h.stateJson()).toBeNull();
   });

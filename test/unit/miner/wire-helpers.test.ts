@@ -35,7 +35,7 @@ describe('frames', () => {
   it('parses gateway frames and refuses malformed ones with a reason', () => {
     expect(parseGatewayFrame('{"type":"deny","reason":"unknown miner key"}')).toEqual({ ok: true, frame: { type: 'deny', reason: 'unknown miner key' } });
     expect(parseGatewayFrame('{"type":"serve","corr_id":"c","request":{"messages":[]},"stream":true}')).toMatchObject({ ok: true, frame: { stream: true } });
-    expect(parseGatewayFrame('{"type":"serve","corr_id":"c"}')).toEqual({ ok: false, reason: 'serve without request.messages' });
+    expect(parseGatewayFrame('{"type":"serve","corr_id":"c"}')).toEqual({ ok: false, reason: 'serve without request.messages', corrId: 'c' });
     expect(parseGatewayFrame('nope')).toEqual({ ok: false, reason: 'frame is not JSON' });
     expect(parseGatewayFrame('{"type":"shout"}')).toEqual({ ok: false, reason: 'unknown frame type "shout"' });
   });
