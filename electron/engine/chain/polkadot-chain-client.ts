@@ -311,9 +311,11 @@ export class PolkadotChainClient implements ChainPort {
   async commitTimelockedWeights(signer: KeySigner, netuid: number, commit: Uint8Array, revealRound: number, version: number): Promise<SubmitOutcome> {
     const refusal = commitRevealRefusal(commit, revealRound, version);
     if (refusal) return refusal;
+    // As hex: polkadot-js reads a Uint8Array given for Bytes as already length-prefixed.
+    const bytes = `0x${Buffer.from(commit).toString('hex')}`;
     const tx = this.api.tx['subtensorModule']?.['commitTimelockedMechanismWeights']
-      ? this.module('tx')('commitTimelockedMechanismWeights')(netuid, 0, commit, revealRound, version)
-      : this.module('tx')('commitTimelockedWeights')(netuid, commit, revealRound, version);
+      ? this.module('tx')('commitTimelockedMechanismWeights')(netuid, 0, bytes, revealRound, version)
+      : this.module('tx')('commitTimelockedWeights')(netuid, bytes, revealRound, version);
     return this.send(tx, signer);
   }
 

@@ -9,6 +9,7 @@
 // schedule come due at the right block however fast the test produces blocks.
 import { bls12_381 } from '@noble/curves/bls12-381.js';
 import { sha256 } from '@noble/hashes/sha2.js';
+import { u8aToHex } from '@polkadot/util';
 import { blake2AsU8a, decodeAddress, encodeAddress } from '@polkadot/util-crypto';
 import { identityPoint, tlockDecrypt } from '../../../electron/engine/chain/tlock/ibe.ts';
 import { decodeWeightsPayload } from '../../../electron/engine/chain/tlock/weights-payload.ts';
@@ -178,13 +179,13 @@ export class DevCommitReveal {
   project(state: DevChainState, put: (section: string, method: string, args: unknown[], value: unknown) => void): void {
     put('timestamp', 'now', [], this.nowMs(state.block));
     put('drand', 'lastStoredRound', [], this.lastStoredRound(state.block));
-    put('drand', 'beaconConfig', [], { publicKey: this.publicKey, period: this.periodS, genesisTime: this.genesisS });
+    put('drand', 'beaconConfig', [], { publicKey: u8aToHex(this.publicKey), period: this.periodS, genesisTime: this.genesisS });
     put('subtensorModule', 'commitRevealWeightsVersion', [], this.version);
     for (const s of state.subnets.values()) {
       put('subtensorModule', 'revealPeriodEpochs', [s.netuid], this.revealPeriod(s.netuid));
       put('subtensorModule', 'subnetEpochIndex', [s.netuid], this.epoch(s.netuid));
       for (const [epoch, list] of this.commits.get(s.netuid) ?? []) {
-        put('subtensorModule', 'timelockedWeightCommits', [s.netuid, epoch], list.map((c) => [c.who, c.commitBlock, c.commit, c.revealRound]));
+        put('subtensorModule', 'timelockedWeightCommits', [s.netuid, epoch], list.map((c) => [c.who, c.commitBlock, u8aToHex(c.commit), c.revealRound]));
       }
     }
   }

@@ -34,8 +34,12 @@ export interface RevealPlan {
 /** Blocks after the reveal epoch starts that the round's pulse targets (the SDK's +3: pulses land a few blocks late). */
 export const REVEAL_TARGET_OFFSET_BLOCKS = 3;
 
+
 export function planReveal(i: RevealInput): RevealPlan {
   const period = Math.max(1, i.revealPeriodEpochs);
+  // Not pushed to the epoch after when the boundary is close: a commit included before the boundary is revealed
+  // in the next epoch and needs this round then. One included after it is revealed a tempo later (the pulse is
+  // stored by then), or refused by the pool if the round is already stored, and submitCommit plans again once.
   const next = Math.max(i.block + 1, i.nextEpochBlock);
   // A commit made now belongs to the current epoch; the chain reveals it `period` epochs later, i.e. at the
   // start of the epoch that begins (period - 1) tempos after the next boundary.
