@@ -23,6 +23,8 @@ export async function trackCommitReveal(o: {
   statePath: string;
   me: string;
   uid: number | null;
+  /** This hotkey's LastUpdate: a commit sets it, so it proves a commit landed after it left the queue. */
+  lastUpdate: number | null;
   block: number | null;
   state: ValidatorState;
   log: Logger;
@@ -40,7 +42,7 @@ export async function trackCommitReveal(o: {
   if (busy && o.chain.timelockedCommits) {
     try {
       const onChain = (await o.chain.timelockedCommits(o.facts.netuid)).filter((c) => c.who === o.me);
-      const adopted = adoptIntent(store, state, onChain, o.me, o.block);
+      const adopted = adoptIntent(store, state, onChain, o.me, o.block, o.lastUpdate);
       store = adopted.store;
       if (adopted.note) o.log.warn(`[commit-reveal] ${adopted.note}`);
       if (adopted.state) {

@@ -129,8 +129,9 @@ function sameBytes(a: Uint8Array, hex: string): boolean {
 
 /**
  * A commit sent before a restart (or a timeout) may have landed without the state file knowing. If the chain
- * holds exactly our intent's bytes, adopt it: the state moves as if the tick had seen it accepted, and no second
- * commit goes out. An intent too old to land any more is dropped.
+ * holds exactly our intent's bytes, or this hotkey's LastUpdate moved at or after the block the intent was built
+ * at (a commit sets it; it may already be revealed and gone from the queue), adopt it: the state moves as if the
+ * tick had seen it accepted, and no second commit goes out. An intent too old to land any more is dropped.
  */
 export function adoptIntent(
   store: CommitRevealStore,
@@ -138,10 +139,13 @@ export function adoptIntent(
   onChain: readonly TimelockedCommit[],
   me: string,
   block: number | null,
+  lastUpdate: number | null = null,
 ): { store: CommitRevealStore; state: ValidatorState | null; note: string | null } {
   const intent = store.intent;
   if (!intent) return { store, state: null, note: null };
-  const hit = onChain.find((c) => c.who === me && sameBytes(c.commit, intent.commitHex));
+  const queued = onChain.find((c) => c.who === me && sameBytes(c.commit, intent.commitHex));
+  const moved = lastUpdate !== null && lastUpdate > intent.block && (state.lastSubmitBlock === null || lastUpdate > state.lastSubmitBlock);
+  const hit = queued ?? (moved ? { commitBlock: lastUpdate } : null);
   if (hit) {
     const isStandby = intent.kind === 'standby:cached' || intent.kind === 'standby:burn';
     const next: ValidatorState = {

@@ -174,7 +174,7 @@ export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickRepo
   }
   if (report.neuron && report.neuron.uid === null) warnings.push(`the hotkey ${deps.signer.address} is not registered on netuid ${cfg.netuid}: every submission will fail`);
   else if (report.neuron && !report.neuron.validatorPermit) warnings.push(`the hotkey has no validator permit on netuid ${cfg.netuid}: the chain refuses its weights until it earns one (stake more)`);
-  const cr = await trackCommitReveal({ chain, facts, statePath: cfg.statePath, me: deps.signer.address, uid: report.neuron?.uid ?? null, block, state, log, warnings });
+  const cr = await trackCommitReveal({ chain, facts, statePath: cfg.statePath, me: deps.signer.address, uid: report.neuron?.uid ?? null, lastUpdate: report.neuron?.lastUpdate ?? null, block, state, log, warnings });
   report.commitReveal = cr.view;
   state = report.state = cr.state;
   if (!cr.canSubmit) {

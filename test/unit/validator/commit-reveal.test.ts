@@ -94,6 +94,14 @@ describe('adopting a commit that landed unrecorded', () => {
     expect(r.note).toMatch(/adopted/);
   });
 
+  it('adopts on LastUpdate evidence when the commit was already revealed and left the queue', () => {
+    const r = adoptIntent({ ...EMPTY_STORE, intent: record() }, { ...EMPTY_STATE, lastSubmitBlock: 600 }, [], ME, 900, 702);
+    expect(r.state).toMatchObject({ lastApplied: 7, lastSubmitBlock: 702 });
+    expect(r.store.pending).toEqual([record({ commitBlock: 702 })]);
+    // A LastUpdate from before the intent proves nothing.
+    expect(adoptIntent({ ...EMPTY_STORE, intent: record() }, EMPTY_STATE, [], ME, 710, 650).state).toBeNull();
+  });
+
   it('ignores other bytes and other hotkeys; drops an intent too old to land; a standby keeps the cache', () => {
     expect(adoptIntent({ ...EMPTY_STORE, intent: record() }, EMPTY_STATE, [{ ...commit, who: '5Other' }, { ...commit, commit: new Uint8Array([1]) }], ME, 710).state).toBeNull();
     const old = adoptIntent({ ...EMPTY_STORE, intent: record() }, EMPTY_STATE, [], ME, 700 + 141);
