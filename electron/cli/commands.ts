@@ -19,5 +19,6 @@ export const COMMANDS: Record<string, CommandEntry> = {
   mine: { summary: 'run the miner without UI (--serve-url URL[,URL] --checkpoint DIR [--gateway wss://...] [--max-inflight N])', load: () => import('./mine.ts') },
   toploc: { summary: 'TOPLOC proofs on the golden vectors\' formats: build|verify|bf16 < case.json', load: () => import('./toploc.ts') },
   demo: { summary: 'the whole flow against a simulated network (no GPU, no internet): --headless, --port, --data-dir', load: () => import('./demo.ts') },
+  chain: { summary: 'chain tools: tlock encrypt|decrypt --round R [--signature HEX] (hex on stdin; commit-reveal timelock)', load: () => import('./chain-tlock.ts') },
   doctor: { summary: 'hardware report: GPUs, host, verdict, serve plan (--json for scripts)', load: () => import('./doctor.ts') },
 };

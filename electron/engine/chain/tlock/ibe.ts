@@ -69,7 +69,11 @@ let quicknetKey: InstanceType<typeof G2.Point> | undefined;
 function beaconKey(bytes?: Uint8Array): InstanceType<typeof G2.Point> {
   if (!bytes || bytes === QUICKNET_PUBLIC_KEY) return (quicknetKey ??= G2.Point.fromBytes(QUICKNET_PUBLIC_KEY));
   if (bytes.length !== 96) throw new RangeError(`a beacon public key is 96 bytes (G2 compressed), got ${bytes.length}`);
-  return G2.Point.fromBytes(bytes);
+  try {
+    return G2.Point.fromBytes(bytes);
+  } catch (e) {
+    throw new RangeError(`the beacon public key is not a valid G2 point (${e instanceof Error ? e.message : String(e)})`);
+  }
 }
 
 export interface EncryptOptions {
