@@ -25,7 +25,7 @@ export async function bench(): Promise<void> {
   const enc: number[] = [];
   const dec: number[] = [];
   const cpu0 = cpuUsage();
-  let ct = new Uint8Array();
+  let ct: Uint8Array = new Uint8Array();
   for (let i = 0; i < RUNS; i++) {
     let t = performance.now();
     ct = tlockEncrypt(payload, ROUND);

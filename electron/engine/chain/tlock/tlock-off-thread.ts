@@ -9,6 +9,7 @@ const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './tlock-worker.ts'
 const CALL_TIMEOUT_MS = 60_000;
 const IDLE_MS = 60_000;
 
+type JobBody = { op: 'encrypt'; plaintext: Uint8Array; round: number; publicKey?: Uint8Array } | { op: 'decrypt'; ciphertext: Uint8Array; signature: Uint8Array };
 type Waiter = { resolve: (b: Uint8Array) => void; reject: (e: Error) => void; timer: ReturnType<typeof setTimeout> };
 
 let worker: Worker | null = null;
@@ -64,7 +65,7 @@ function armIdle(): void {
   idleTimer.unref();
 }
 
-function run(job: Omit<TlockJob, 'id'>): Promise<Uint8Array> {
+function run(job: JobBody): Promise<Uint8Array> {
   clearTimeout(idleTimer);
   const w = ensureWorker();
   const id = nextId++;
@@ -77,7 +78,7 @@ function run(job: Omit<TlockJob, 'id'>): Promise<Uint8Array> {
       reject(new Error('timelock encryption did not finish within 60 s'));
     }, CALL_TIMEOUT_MS);
     waiting.set(id, { resolve, reject, timer });
-    w.postMessage({ ...job, id } as TlockJob);
+    w.postMessage({ ...job, id } satisfies TlockJob);
   });
 }
 
