@@ -2,87 +2,29 @@
 // right after its commit was included and before the chain revealed it, then restarted. It must recognise its
 // own commit on chain (the intent written before sending) instead of committing a second time, and the chain's
 // reveal must land the committed weights.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Keyring } from '@polkadot/keyring';
-import { mnemonicGenerate } from '@polkadot/util-crypto';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { commitStorePath, readCommitStore } from '../../../electron/engine/validator/commit-reveal-store.ts';
 import { readState } from '../../../electron/engine/validator/state-file.ts';
-import { startDevChain, type RunningDevChain } from '../../doubles/dev-chain/index.ts';
+import type { RunningDevChain } from '../../doubles/dev-chain/index.ts';
 import { startProviderDouble, type ProviderDouble } from '../../doubles/provider.ts';
-import { MINER_A, MINER_B, OWNER } from './harness.ts';
-
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-const bin = join(root, 'bin', 'engy-panel.mjs');
-
-interface Child {
-  proc: ChildProcess;
-  out: string[];
-  exited: Promise<number | null>;
-}
-
-function startDaemon(args: string[]): Child {
-  const proc = spawn(process.execPath, [bin, 'validate', ...args], {
-    env: { PATH: process.env.PATH, HOME: mkdtempSync(join(tmpdir(), 'engy-home-')), ENGY_FROM_SOURCE: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const out: string[] = [];
-  let buf = '';
-  const take = (d: Buffer) => {
-    buf += d.toString('utf8');
-    const lines = buf.split('\n');
-    buf = lines.pop() ?? '';
-    out.push(...lines);
-  };
-  proc.stdout?.on('data', take);
-  proc.stderr?.on('data', take);
-  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
-  return { proc, out, exited };
-}
+import { cleanUpAfterAll, makeHotkeyWallet, startDaemon, startDaemonChain, type Child } from './daemon-child.ts';
+import { MINER_A, MINER_B } from './harness.ts';
 
 let dev: RunningDevChain | null = null;
 let provider: ProviderDouble | null = null;
 const children: Child[] = [];
 let blockTimer: ReturnType<typeof setInterval> | undefined;
 
-afterAll(async () => {
-  clearInterval(blockTimer);
-  for (const c of children) if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill('SIGKILL');
-  await dev?.close();
-  await provider?.close();
-});
+cleanUpAfterAll(() => ({ blockTimer, children, dev, provider }));
 
 describe('engy-panel validate with commit-reveal (child process)', () => {
   it('survives kill -9 between commit and reveal without committing twice, and the reveal lands', async () => {
-    const phrase = mnemonicGenerate();
-    const hot = new Keyring({ type: 'sr25519', ss58Format: 42 }).addFromMnemonic(phrase);
-    const walletPath = mkdtempSync(join(tmpdir(), 'engy-wallets-'));
-    mkdirSync(join(walletPath, 'val', 'hotkeys'), { recursive: true });
-    const hex = `0x${Buffer.from(hot.publicKey).toString('hex')}`;
-    writeFileSync(join(walletPath, 'val', 'hotkeys', 'hk'), JSON.stringify({ secretPhrase: phrase, ss58Address: hot.address, publicKey: hex, accountId: hex }));
+    const { hot, walletPath } = makeHotkeyWallet();
 
-    dev = await startDevChain({
-      port: 0,
-      blockMs: 0,
-      startBlocks: 10,
-      seed: {
-        balances: { [hot.address]: '1000000000' },
-        subnets: [
-          {
-            netuid: 53,
-            tempo: 30,
-            weightsRateLimit: 5,
-            commitRevealEnabled: true,
-            ownerHotkey: OWNER.address,
-            neurons: [{ hotkey: OWNER.address, validatorPermit: true }, { hotkey: hot.address, validatorPermit: true, stakeRao: '1000000000000' }, { hotkey: MINER_A }, { hotkey: MINER_B }],
-          },
-        ],
-      },
-    });
+    dev = await startDaemonChain(hot.address, { tempo: 30, commitRevealEnabled: true });
     provider = await startProviderDouble();
     provider.publish(4, [[MINER_A, 1], [MINER_B, 3]]);
     const dataDir = mkdtempSync(join(tmpdir(), 'engy-vdata-'));
@@ -95,7 +37,8 @@ describe('engy-panel validate with commit-reveal (child process)', () => {
     // First run: its commit reaches the pool, is included, and the process dies before it can record anything.
     const first = startDaemon(args);
     children.push(first);
-    await vi.waitFor(() => expect(chain.chain.pending().length).toBeGreaterThan(0), { timeout: 60_000, interval: 20 }).catch((e: unknown) => {
+    // Generous: a cold daemon start plus the timelock worker's start take tens of seconds on a loaded 2-core box.
+    await vi.waitFor(() => expect(chain.chain.pending().length).toBeGreaterThan(0), { timeout: 150_000, interval: 20 }).catch((e: unknown) => {
       throw new Error(`${String(e)}\n${first.out.join('\n')}`);
     });
     chain.produceBlock();
@@ -137,5 +80,5 @@ describe('engy-panel validate with commit-reveal (child process)', () => {
     clearInterval(blockTimer);
     second.proc.kill('SIGTERM');
     expect(await second.exited).toBe(0);
-  }, 180_000);
+  }, 300_000);
 });

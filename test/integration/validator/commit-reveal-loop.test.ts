@@ -7,12 +7,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PolkadotChainClient } from '../../../electron/engine/chain/polkadot-chain-client.ts';
 import { tlockEncrypt } from '../../../electron/engine/chain/tlock/ibe.ts';
-import { MemoryValidatorHistory } from '../../../electron/engine/validator/history.ts';
 import { readState } from '../../../electron/engine/validator/state-file.ts';
-import { ValidatorService } from '../../../electron/engine/validator/validator-service.ts';
 import { startDevChain, type RunningDevChain } from '../../doubles/dev-chain/index.ts';
 import { devKey, startProviderDouble, type ProviderDouble } from '../../doubles/provider.ts';
-import { captureLogger, MINER_A, MINER_B, OWNER } from './harness.ts';
+import { devChainService, MINER_A, MINER_B, OWNER } from './harness.ts';
 
 const validator = devKey('//EngyCommitRevealValidator');
 let dev: RunningDevChain;
@@ -62,16 +60,7 @@ describe('validator with commit-reveal on (dev chain)', () => {
   it('lands weights through commit and reveal, follows the switch both ways mid-run, and reports the reveal', async () => {
     const statePath = join(mkdtempSync(join(tmpdir(), 'engy-vcr-')), 'state.json');
     const logs: string[] = [];
-    const svc = new ValidatorService({
-      config: { providerUrl: provider.url, masterHotkey: provider.masterHotkey, netuid: 53, statePath, resubmitBlocks: 25 },
-      signer: validator,
-      openChain: () => PolkadotChainClient.connect({ endpoint: dev.url }),
-      history: new MemoryValidatorHistory(),
-      logger: captureLogger(logs),
-      pollMs: 300_000,
-      version: 'engy-panel test',
-      heartbeat: false,
-    });
+    const svc = devChainService({ url: dev.url, provider, signer: validator, statePath, logs });
     const uid = dev.state.neuron(53, validator.address)!.uid;
     const uidA = dev.state.neuron(53, MINER_A)!.uid;
     const uidB = dev.state.neuron(53, MINER_B)!.uid;

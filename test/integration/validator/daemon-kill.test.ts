@@ -1,87 +1,31 @@
 // The headless daemon as a real child process (`engy-panel validate`) against the provider double and
 // the dev chain over real sockets, through the @polkadot/api chain client: killed with SIGKILL while its
 // set_weights is in flight, then restarted: it resumes from the state file without advancing twice.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Keyring } from '@polkadot/keyring';
-import { mnemonicGenerate } from '@polkadot/util-crypto';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { dataPaths } from '../../../electron/engine/lib/paths.ts';
 import { Database } from '../../../electron/engine/store/database.ts';
 import { SqliteValidatorHistory } from '../../../electron/engine/validator/history.ts';
 import { readState } from '../../../electron/engine/validator/state-file.ts';
-import { startDevChain, type RunningDevChain } from '../../doubles/dev-chain/index.ts';
+import type { RunningDevChain } from '../../doubles/dev-chain/index.ts';
 import { startProviderDouble, type ProviderDouble } from '../../doubles/provider.ts';
-import { MINER_A, MINER_B, OWNER } from './harness.ts';
-
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-const bin = join(root, 'bin', 'engy-panel.mjs');
-
-interface Child {
-  proc: ChildProcess;
-  out: string[];
-  exited: Promise<number | null>;
-}
-
-function startDaemon(args: string[]): Child {
-  const proc = spawn(process.execPath, [bin, 'validate', ...args], {
-    env: { PATH: process.env.PATH, HOME: mkdtempSync(join(tmpdir(), 'engy-home-')), ENGY_FROM_SOURCE: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const out: string[] = [];
-  let buf = '';
-  const take = (d: Buffer) => {
-    buf += d.toString('utf8');
-    const lines = buf.split('\n');
-    buf = lines.pop() ?? '';
-    out.push(...lines);
-  };
-  proc.stdout?.on('data', take);
-  proc.stderr?.on('data', take);
-  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
-  return { proc, out, exited };
-}
+import { cleanUpAfterAll, makeHotkeyWallet, startDaemon, startDaemonChain, type Child } from './daemon-child.ts';
+import { MINER_A, MINER_B } from './harness.ts';
 
 let dev: RunningDevChain | null = null;
 let provider: ProviderDouble | null = null;
 const children: Child[] = [];
 let blockTimer: ReturnType<typeof setInterval> | undefined;
 
-afterAll(async () => {
-  clearInterval(blockTimer);
-  for (const c of children) if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill('SIGKILL');
-  await dev?.close();
-  await provider?.close();
-});
+cleanUpAfterAll(() => ({ blockTimer, children, dev, provider }));
 
 describe('engy-panel validate (child process)', () => {
   it('resumes after kill -9 mid-submit without double-advancing, heartbeats, and stops cleanly on SIGTERM', async () => {
-    const phrase = mnemonicGenerate();
-    const hot = new Keyring({ type: 'sr25519', ss58Format: 42 }).addFromMnemonic(phrase);
-    const walletPath = mkdtempSync(join(tmpdir(), 'engy-wallets-'));
-    mkdirSync(join(walletPath, 'val', 'hotkeys'), { recursive: true });
-    const hex = `0x${Buffer.from(hot.publicKey).toString('hex')}`;
-    writeFileSync(join(walletPath, 'val', 'hotkeys', 'hk'), JSON.stringify({ secretPhrase: phrase, ss58Address: hot.address, publicKey: hex, accountId: hex }));
+    const { hot, walletPath } = makeHotkeyWallet();
 
-    dev = await startDevChain({
-      port: 0,
-      blockMs: 0,
-      startBlocks: 10,
-      seed: {
-        balances: { [hot.address]: '1000000000' },
-        subnets: [
-          {
-            netuid: 53,
-            weightsRateLimit: 5,
-            ownerHotkey: OWNER.address,
-            neurons: [{ hotkey: OWNER.address, validatorPermit: true }, { hotkey: hot.address, validatorPermit: true, stakeRao: '1000000000000' }, { hotkey: MINER_A }, { hotkey: MINER_B }],
-          },
-        ],
-      },
-    });
+    dev = await startDaemonChain(hot.address);
     provider = await startProviderDouble();
     const payload = provider.publish(4, [[MINER_A, 1], [MINER_B, 3]]);
     const dataDir = mkdtempSync(join(tmpdir(), 'engy-vdata-'));
