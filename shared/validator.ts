@@ -91,4 +91,29 @@ export interface ValidatorSnapshot {
   watchdogRestarts: number;
   recentTicks: TickRecord[];
   recentSubmissions: SubmissionRecord[];
+  /** Commit-reveal state; absent from snapshots of engines that predate it. */
+  commitReveal?: CommitRevealView;
+}
+
+/** A commit-reveal v4 commit that landed and waits for its reveal. */
+export interface PendingCommitView {
+  epochIndex: number;
+  /** drand round the weights are locked to. */
+  revealRound: number;
+  /** Block by which the chain should have revealed them (reveal epoch start + 3). */
+  expectedRevealBlock: number;
+  /** Inclusion block of the commit. */
+  commitBlock: number | null;
+  uids: number;
+}
+
+/** Which submission path the chain asks for, what waits for a reveal, and whether the last reveal landed. */
+export interface CommitRevealView {
+  /** From CommitRevealWeightsEnabled, read every tick that contacts the chain. */
+  path: 'plain' | 'commit-reveal' | 'unknown';
+  version: number | null;
+  revealPeriodEpochs: number | null;
+  pending: PendingCommitView[];
+  /** landed: the weights on chain equal what was committed once the commit left the chain's queue. */
+  lastReveal: { epochIndex: number; revealRound: number; checkedBlock: number; landed: boolean; detail: string } | null;
 }

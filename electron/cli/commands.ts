@@ -20,5 +20,6 @@ export const COMMANDS: Record<string, CommandEntry> = {
   toploc: { summary: 'TOPLOC proofs on the golden vectors\' formats: build|verify|bf16 < case.json', load: () => import('./toploc.ts') },
   demo: { summary: 'the whole flow against a simulated network (no GPU, no internet): --headless, --port, --data-dir', load: () => import('./demo.ts') },
   prompt: { summary: 'prompt render --checkpoint DIR < request.json: the prompt and token ids the miner sends for a serve request', load: () => import('./prompt.ts') },
+  chain: { summary: 'chain tools: tlock encrypt|decrypt --round R [--signature HEX] (hex on stdin; commit-reveal timelock)', load: () => import('./chain-tlock.ts') },
   doctor: { summary: 'hardware report: GPUs, host, verdict, serve plan (--json for scripts)', load: () => import('./doctor.ts') },
 };

@@ -14,14 +14,18 @@ export const MODULE_ERROR_TEXT: Readonly<Record<string, string>> = {
     'This hotkey has no validator permit on the subnet, so the chain refuses its weights. Permits go to the highest-stake validators at each epoch: add stake to the hotkey and wait for the next epoch.',
   SettingWeightsTooFast:
     'Weights were set too recently: the subnet accepts one submission per rate-limit window. Nothing to fix; the next scheduled submission will go through.',
-  CommittingWeightsTooFast: 'Weights were committed too recently. Nothing to fix; wait for the next window.',
+  CommittingWeightsTooFast:
+    'Weights were committed too recently: the subnet accepts one commit per rate-limit window. Nothing to fix; the next scheduled commit will go through.',
   HotKeyNotRegisteredInSubNet:
     'This hotkey is not registered on the subnet. Register it first (Wallet > Register), or check that the right hotkey is selected.',
   NotEnoughStakeToSetWeights:
     'This hotkey has less stake than the chain requires to set weights. Add stake to the hotkey, then try again.',
   CommitRevealEnabled:
-    'The subnet has commit-reveal turned on, so plain set_weights is refused. This app does not submit commit-reveal weights yet: nothing was sent.',
-  CommitRevealDisabled: 'The subnet has commit-reveal turned off: submit plain weights instead.',
+    'The subnet has commit-reveal turned on, so plain set_weights is refused. Nothing to fix: the validator reads the switch every tick and commits instead on its next try.',
+  CommitRevealDisabled: 'The subnet has commit-reveal turned off, so the commit was refused. Nothing to fix: the validator submits plain weights on its next try.',
+  IncorrectCommitRevealVersion:
+    'The chain expects another commit-reveal version than the one sent. The validator reads the version every tick; if this repeats, update the app.',
+  InvalidRevealRound: 'The commit was locked to a drand round the chain has already passed. Nothing to fix: the next try locks it to a later round.',
   IncorrectWeightVersionKey:
     'The subnet requires a newer weights version key than the one sent. Update the app, or ask the subnet owner for the current version key.',
   WeightVecNotEqualSize: 'The weight vector is malformed (uids and values differ in length). This is a bug: please report it.',
@@ -33,7 +37,8 @@ export const MODULE_ERROR_TEXT: Readonly<Record<string, string>> = {
   MaxWeightExceeded: 'One uid holds more weight than the subnet allows (MaxWeightsLimit). Spread the weights more evenly.',
   CanNotSetRootNetworkWeights: 'Weights cannot be set on the root network (netuid 0). Pick the right subnet.',
   MechanismDoesNotExist: 'The subnet (or its mechanism) does not exist on this chain. Check the netuid and the network.',
-  TooManyUnrevealedCommits: 'Too many weight commits are waiting to be revealed. Wait for them to reveal before committing more.',
+  TooManyUnrevealedCommits:
+    'Ten commits of this hotkey are still waiting for their reveal, the most the chain holds. Nothing to fix: the validator keeps trying each tick and commits again once one is revealed.',
   NotEnoughBalanceToStake:
     'The coldkey balance is below the registration cost (burn). Add TAO to the coldkey, then try again.',
   HotKeyAlreadyRegisteredInSubNet: 'This hotkey is already registered on the subnet: nothing to do.',

@@ -10,7 +10,8 @@ import { silentLogger, type Logger } from '../lib/logger.ts';
 import { MODULE_ERROR_TEXT } from './chain-errors.ts';
 import { account, big, bigVec, bool, boolVec, num, numVec } from './codec-values.ts';
 import { earningsMath, effectiveActivityCutoff, legacyNextEpochBlock } from './derived.ts';
-import type { ChainPort, EarningsFacts, KeySigner, MetagraphFacts, NeuronFacts, SubmitOutcome, SubnetFacts } from './ports.ts';
+import type { ChainPort, CommitRevealFacts, TimelockedCommit, EarningsFacts, KeySigner, MetagraphFacts, NeuronFacts, SubmitOutcome, SubnetFacts } from './ports.ts';
+import { beaconOf, commitRevealRefusal } from './commit-reveal-codec.ts';
 import { connectOnce, errorText } from './connect-api.ts';
 import { submitAndWait } from './submit-extrinsic.ts';
 
@@ -293,6 +294,70 @@ export class PolkadotChainClient implements ChainPort {
       return { ok: false, kind: 'refused', code: 'CommitRevealEnabled', message: MODULE_ERROR_TEXT['CommitRevealEnabled'] ?? '' };
     }
     return this.send(this.module('tx')('setWeights')(netuid, uids, weights, versionKey), signer);
+  }
+
+  async commitRevealFacts(netuid: number): Promise<CommitRevealFacts> {
+    return this.read(async () => {
+      const q = this.module('query');
+      const drand = this.api.query['drand'];
+      const now = this.api.query['timestamp']?.['now'];
+      const [header, [enabled, version, period, tempo], stored, beacon, time] = await Promise.all([
+        this.api.rpc.chain.getHeader(),
+        this.api.queryMulti([[q('commitRevealWeightsEnabled'), netuid], q('commitRevealWeightsVersion'), [q('revealPeriodEpochs'), netuid], [q('tempo'), netuid]]),
+        drand?.['lastStoredRound']?.() ?? Promise.resolve(undefined),
+        drand?.['beaconConfig']?.() ?? Promise.resolve(undefined),
+        now ? now() : Promise.resolve(undefined),
+      ]);
+      const block = header.number.toNumber();
+      const t = num(tempo);
+      const ms = time === undefined ? null : num(time);
+      return {
+        netuid,
+        block,
+        enabled: bool(enabled),
+        version: num(version),
+        revealPeriodEpochs: num(period),
+        tempo: t,
+        nextEpochBlock: await this.nextEpochBlock(netuid, block, t),
+        chainTimeMs: ms !== null && ms > 0 ? ms : null,
+        lastStoredRound: num(stored),
+        beacon: beaconOf(beacon?.toJSON()),
+        mechanismCall: this.api.tx['subtensorModule']?.['commitTimelockedMechanismWeights'] !== undefined,
+      };
+    });
+  }
+
+  async commitTimelockedWeights(signer: KeySigner, netuid: number, commit: Uint8Array, revealRound: number, version: number): Promise<SubmitOutcome> {
+    const refusal = commitRevealRefusal(commit, revealRound, version);
+    if (refusal) return refusal;
+    // As hex: polkadot-js reads a Uint8Array given for Bytes as already length-prefixed.
+    const bytes = `0x${Buffer.from(commit).toString('hex')}`;
+    const tx = this.api.tx['subtensorModule']?.['commitTimelockedMechanismWeights']
+      ? this.module('tx')('commitTimelockedMechanismWeights')(netuid, 0, bytes, revealRound, version)
+      : this.module('tx')('commitTimelockedWeights')(netuid, bytes, revealRound, version);
+    return this.send(tx, signer);
+  }
+
+  async timelockedCommits(netuid: number): Promise<TimelockedCommit[]> {
+    return this.read(async () => {
+      const entries = await this.module('query')('timelockedWeightCommits').entries(netuid);
+      const out: TimelockedCommit[] = [];
+      for (const [key, value] of entries) {
+        const epoch = num(key.args[1]);
+        for (const row of (value.toJSON() as [string, number | string, string, number | string][] | null) ?? []) {
+          const [who, commitBlock, commit, revealRound] = row;
+          out.push({ who: String(who), epoch, commitBlock: Number(commitBlock), commit: new Uint8Array(Buffer.from(String(commit).replace(/^0x/, ''), 'hex')), revealRound: Number(revealRound) });
+        }
+      }
+      return out;
+    });
+  }
+
+  async weightsRow(netuid: number, uid: number): Promise<[number, number][]> {
+    return this.read(async () => {
+      const row = (await this.module('query')('weights')(netuid, uid)).toJSON() as [number, number][] | null;
+      return (row ?? []).map(([u, v]) => [Number(u), Number(v)]);
+    });
   }
 
   burnedRegister(coldkey: KeySigner, netuid: number, hotkey: string): Promise<SubmitOutcome> {

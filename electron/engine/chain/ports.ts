@@ -66,6 +66,38 @@ export interface NeuronFacts {
   immunityBlocksLeft?: number;
 }
 
+/** What a commit-reveal v4 commit needs from the chain, read at one block (CHAIN.md 3.4). */
+export interface CommitRevealFacts {
+  netuid: number;
+  block: number;
+  /** CommitRevealWeightsEnabled(netuid). */
+  enabled: boolean;
+  /** CommitRevealWeightsVersion: the commit must carry exactly this. */
+  version: number;
+  /** RevealPeriodEpochs(netuid). */
+  revealPeriodEpochs: number;
+  tempo: number;
+  /** get_next_epoch_start_block(netuid) (legacy formula as fallback). */
+  nextEpochBlock: number;
+  /** Timestamp.Now of the block, ms; null when the node does not say. */
+  chainTimeMs: number | null;
+  /** Drand.LastStoredRound: reveal rounds below it are refused by the pool. */
+  lastStoredRound: number;
+  /** Drand.BeaconConfig; null when unset (then quicknet is assumed, as the SDK does). */
+  beacon: { publicKey: Uint8Array; genesisS: number; periodS: number } | null;
+  /** True when the runtime has commit_timelocked_mechanism_weights (else commit_timelocked_weights). */
+  mechanismCall: boolean;
+}
+
+/** One entry of TimelockedWeightCommits(netuid, epoch): a commit waiting for its reveal. */
+export interface TimelockedCommit {
+  who: string;
+  epoch: number;
+  commitBlock: number;
+  commit: Uint8Array;
+  revealRound: number;
+}
+
 /** Outcome of any extrinsic the app sends. */
 export type SubmitOutcome =
   | { ok: true; extrinsicHash: string; blockHash: string; blockNumber: number }
@@ -103,6 +135,14 @@ export interface ChainPort {
   hotkeyUids(netuid: number): Promise<Map<string, number>>;
   /** SubtensorModule.set_weights(netuid, uids, weights, versionKey), waiting for inclusion. */
   setWeights(signer: KeySigner, netuid: number, uids: number[], weights: number[], versionKey: bigint): Promise<SubmitOutcome>;
+  /** Commit-reveal facts; absent on ports that cannot commit (the validator then refuses to submit under CR). */
+  commitRevealFacts?(netuid: number): Promise<CommitRevealFacts>;
+  /** commit_timelocked_mechanism_weights (mechanism 0) or commit_timelocked_weights, waiting for inclusion. */
+  commitTimelockedWeights?(signer: KeySigner, netuid: number, commit: Uint8Array, revealRound: number, version: number): Promise<SubmitOutcome>;
+  /** Every commit of the subnet (mechanism 0) still waiting for its reveal. */
+  timelockedCommits?(netuid: number): Promise<TimelockedCommit[]>;
+  /** Weights(netuid, uid) as stored (max-upscaled): [uid, value] rows. */
+  weightsRow?(netuid: number, uid: number): Promise<[number, number][]>;
   /** Free balance of an account (the coldkey paying for registration), in rao. */
   freeBalance(address: string): Promise<bigint>;
   /** SubtensorModule.burned_register(netuid, hotkey), signed by the coldkey, waiting for inclusion. */

@@ -52,6 +52,15 @@ export interface ValidatorMetricsInput {
   currentBlock?: number;
 }
 
+/** Commit-reveal state from ValidatorSnapshot.commitReveal; null fields clear their series. */
+export interface CommitRevealMetricsInput {
+  enabled: boolean | null;
+  pending: number;
+  nextRevealBlock: number | null;
+  nextRevealRound: number | null;
+  lastRevealLanded: boolean | null;
+}
+
 /** Every name this module serves, with its type: the docs table and the dashboard test read it. */
 export const ENGY_METRIC_NAMES: Readonly<Record<string, 'counter' | 'gauge' | 'histogram'>> = {
   engy_miner_state: 'gauge',
@@ -76,6 +85,11 @@ export const ENGY_METRIC_NAMES: Readonly<Record<string, 'counter' | 'gauge' | 'h
   engy_validator_last_submit_block: 'gauge',
   engy_validator_blocks_since_update: 'gauge',
   engy_validator_submissions_total: 'counter',
+  engy_validator_commit_reveal: 'gauge',
+  engy_validator_pending_commits: 'gauge',
+  engy_validator_next_reveal_block: 'gauge',
+  engy_validator_next_reveal_round: 'gauge',
+  engy_validator_last_reveal_landed: 'gauge',
 };
 
 // TPOT lives in tens of milliseconds; TTFT from a second to minutes (the gate is ~100 s at p99).
@@ -102,6 +116,7 @@ export class EngyMetrics {
   private readonly lastSubmitBlock: Gauge;
   private readonly blocksSinceUpdate: Gauge;
   private readonly submissions: Counter;
+  private readonly cr: Record<'enabled' | 'pending' | 'revealBlock' | 'revealRound' | 'landed', Gauge>;
   private sglang: EngineScrape[] = [];
   private sglangErrors: string[] = [];
 
@@ -132,6 +147,13 @@ export class EngyMetrics {
     this.lastSubmitBlock = r.gauge('engy_validator_last_submit_block', 'Block of the last set_weights the chain accepted.');
     this.blocksSinceUpdate = r.gauge('engy_validator_blocks_since_update', 'Blocks since the last accepted set_weights (alert well before activity_cutoff ~5000).');
     this.submissions = r.counter('engy_validator_submissions_total', 'set_weights attempts, by outcome.', ['outcome']);
+    this.cr = {
+      enabled: r.gauge('engy_validator_commit_reveal', '1 when the chain has commit-reveal on (weights go as timelocked commits), 0 for plain set_weights.'),
+      pending: r.gauge('engy_validator_pending_commits', 'Commits of this validator waiting for their reveal.'),
+      revealBlock: r.gauge('engy_validator_next_reveal_block', 'Block by which the oldest pending commit should be revealed.'),
+      revealRound: r.gauge('engy_validator_next_reveal_round', 'drand round the oldest pending commit is locked to.'),
+      landed: r.gauge('engy_validator_last_reveal_landed', '1 when the weights on chain equalled the last revealed commit, 0 when the reveal failed.'),
+    };
     r.addSource(() => {
       const { families, errors } = relabelSglang(this.sglang);
       this.sglangErrors = errors;
@@ -202,6 +224,15 @@ export class EngyMetrics {
     if (v.lastSubmitBlock !== undefined && v.currentBlock !== undefined) {
       this.blocksSinceUpdate.set({}, Math.max(0, v.currentBlock - v.lastSubmitBlock));
     }
+  }
+
+  observeCommitReveal(v: CommitRevealMetricsInput): void {
+    const put = (g: Gauge, x: number | null) => (x === null ? g.reset() : g.set({}, x));
+    put(this.cr.enabled, v.enabled === null ? null : v.enabled ? 1 : 0);
+    this.cr.pending.set({}, v.pending);
+    put(this.cr.revealBlock, v.nextRevealBlock);
+    put(this.cr.revealRound, v.nextRevealRound);
+    put(this.cr.landed, v.lastRevealLanded === null ? null : v.lastRevealLanded ? 1 : 0);
   }
 
   recordSubmission(outcome: string): void {

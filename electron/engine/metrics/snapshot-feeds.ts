@@ -89,6 +89,17 @@ export class SnapshotFeeds {
     const last = s.applied?.block ?? null;
     const current = s.chain.block;
     this.metrics.observeValidator({ ...(last !== null ? { lastSubmitBlock: last } : {}), ...(last !== null && current !== null ? { currentBlock: current } : {}) });
+    const cr = s.commitReveal;
+    if (cr) {
+      const next = cr.pending.reduce<(typeof cr.pending)[number] | null>((a, p) => (a === null || p.expectedRevealBlock < a.expectedRevealBlock ? p : a), null);
+      this.metrics.observeCommitReveal({
+        enabled: cr.path === 'unknown' ? null : cr.path === 'commit-reveal',
+        pending: cr.pending.length,
+        nextRevealBlock: next?.expectedRevealBlock ?? null,
+        nextRevealRound: next?.revealRound ?? null,
+        lastRevealLanded: cr.lastReveal?.landed ?? null,
+      });
+    }
     for (const sub of s.recentSubmissions) {
       if (this.submissions.add(submissionKey(sub)) && this.validatorPrimed) this.metrics.recordSubmission(submissionOutcome(sub));
     }

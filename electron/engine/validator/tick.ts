@@ -5,7 +5,9 @@ import type { ChainPort, KeySigner, NeuronFacts, SubnetFacts } from '../chain/po
 import { normalizeWeights, type NormalizedWeights } from '../chain/normalize-weights.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { HotkeyWeight, SubmissionKind, SubmissionRecord, TickOutcome, TickRecord } from '../../../shared/validator.ts';
+import type { CommitRevealView } from '../../../shared/validator.ts';
 import { EXPECTED_OWNER_HOTKEY, LATEST_EPOCH_PATH } from './constants.ts';
+import { submitWeights, trackCommitReveal } from './commit-reveal-tick.ts';
 import { fetchJsonCapped, type FetchFn } from './payload-fetch.ts';
 import { verifyPayload } from './payload-verify.ts';
 import { decide, effectiveInterval, estimateBlockMs, minutesText, pregateBlockMs, pregateSkipAnchored, type BlockObservation, type BlockTime } from './schedule.ts';
@@ -54,6 +56,8 @@ export interface TickReport {
   warnings: string[];
   state: ValidatorState;
   intervalBlocks: number;
+  /** Commit-reveal path, pending commits and last reveal; absent when the chain was not read this tick. */
+  commitReveal?: CommitRevealView;
 }
 
 interface Candidate {
@@ -88,7 +92,8 @@ export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickRepo
   const now = deps.now();
   const log = deps.logger;
   const warnings: string[] = [];
-  const { state, dropped } = readState(cfg.statePath);
+  const { state: stored, dropped } = readState(cfg.statePath);
+  let state = stored;
   if (dropped.length > 0) {
     const w = `the state file had unreadable fields (${dropped.join(', ')}); they were ignored`;
     warnings.push(w);
@@ -195,8 +200,11 @@ export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickRepo
   }
   if (report.neuron && report.neuron.uid === null) warnings.push(`the hotkey ${deps.signer.address} is not registered on netuid ${cfg.netuid}: every submission will fail`);
   else if (report.neuron && !report.neuron.validatorPermit) warnings.push(`the hotkey has no validator permit on netuid ${cfg.netuid}: the chain refuses its weights until it earns one (stake more)`);
-  if (facts.commitRevealEnabled) {
-    const msg = `commit-reveal weights are enabled on netuid ${cfg.netuid}: the chain refuses plain set_weights, and this validator cannot submit until it supports commit-reveal`;
+  const cr = await trackCommitReveal({ chain, facts, statePath: cfg.statePath, me: deps.signer.address, uid: report.neuron?.uid ?? null, lastUpdate: report.neuron?.lastUpdate ?? null, block, state, log, warnings });
+  report.commitReveal = cr.view;
+  state = report.state = cr.state;
+  if (!cr.canSubmit) {
+    const msg = `commit-reveal weights are enabled on netuid ${cfg.netuid}: the chain refuses plain set_weights, and this chain connection cannot send commits`;
     warnings.push(msg);
     log.error(`[chain] ${msg}`);
     return finish('submit-failed', msg, epoch);
@@ -274,8 +282,23 @@ export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickRepo
   const isStandby = kind === 'standby:cached' || kind === 'standby:burn';
   const digestForRecord = isStandby ? null : candidate.digest;
   let outcome;
+  let call = facts.commitRevealEnabled ? 'commit_timelocked_weights' : 'set_weights';
   try {
-    outcome = await chain.setWeights(deps.signer, cfg.netuid, normalized.uids, normalized.values, facts.weightsVersionKey);
+    const sent = await submitWeights(chain, facts, deps.signer, {
+      netuid: cfg.netuid,
+      statePath: cfg.statePath,
+      epochIndex: epoch,
+      kind,
+      digest: digestForRecord,
+      weights: isStandby ? (state.cachedWeights ?? []) : candidate.weights,
+      uids: normalized.uids,
+      values: normalized.values,
+      nowMs: now,
+      log,
+    });
+    outcome = sent.outcome;
+    call = sent.call;
+    if (sent.view && report.commitReveal) report.commitReveal = { ...report.commitReveal, pending: sent.view.pending, lastReveal: sent.view.lastReveal };
   } catch (e) {
     outcome = { ok: false as const, kind: 'transport' as const, code: 'exception', message: errText(e) };
   }
@@ -296,7 +319,7 @@ export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickRepo
   };
   report.submission = submission;
   if (!outcome.ok) {
-    log.error(`[chain] set_weights(${normalized.uids.length} uids) refused: ${outcome.code}: ${outcome.message}`);
+    log.error(`[chain] ${call}(${normalized.uids.length} uids) refused: ${outcome.code}: ${outcome.message}`);
     return finish('submit-failed', `the chain refused the weights (${outcome.code}): ${outcome.message}; nothing advanced, retrying next tick`, epoch);
   }
   const anchor = block ?? (outcome.blockNumber > 0 ? outcome.blockNumber : null);
@@ -311,7 +334,7 @@ export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickRepo
   writeState(cfg.statePath, next);
   report.state = next;
   const gap = block !== null && state.lastSubmitBlock !== null ? String(block - state.lastSubmitBlock) : '?';
-  log.info(`[chain] set_weights(${normalized.uids.length} uids) -> accepted in block ${outcome.blockNumber} (${outcome.extrinsicHash})`);
+  log.info(`[chain] ${call}(${normalized.uids.length} uids) -> accepted in block ${outcome.blockNumber} (${outcome.extrinsicHash})`);
   log.info(`[sync] epoch ${epoch}: submitted ${normalized.uids.length} uids as ${kind} (${gap} blocks since last submit)`);
   const tickOutcome: TickOutcome = isStandby ? kind as TickOutcome : candidate.fromCache ? 'resubmitted:cached' : isNewEpoch ? 'applied' : 'resubmitted';
   return finish(tickOutcome, `epoch ${epoch}: ${normalized.uids.length} uids landed in block ${outcome.blockNumber}; next resubmit in ${report.intervalBlocks} blocks (${minutesText(report.intervalBlocks * blockMs)})`, epoch);

@@ -13,6 +13,8 @@ import type { ValidatorHistory } from './history.ts';
 import type { FetchFn } from './payload-fetch.ts';
 import { estimateBlockMs, minutesText, type BlockObservation, type BlockTime } from './schedule.ts';
 import { readState } from './state-file.ts';
+import { commitRevealView } from './commit-reveal.ts';
+import { commitStorePath, readCommitStore } from './commit-reveal-store.ts';
 import { blankReport, runTick, type TickConfig, type TickReport } from './tick.ts';
 
 export interface ValidatorServiceOptions {
@@ -84,6 +86,7 @@ export class ValidatorService implements Disposable {
       watchdogRestarts: 0,
       recentTicks: opts.history.recentTicks(opts.recentLimit ?? 50),
       recentSubmissions: opts.history.recentSubmissions(opts.recentLimit ?? 50),
+      commitReveal: commitRevealView(null, null, readCommitStore(commitStorePath(opts.config.statePath)).store),
     };
   }
 
@@ -280,6 +283,7 @@ export class ValidatorService implements Disposable {
       lastTickAt: at,
       recentTicks: this.opts.history.recentTicks(limit),
       recentSubmissions: this.opts.history.recentSubmissions(limit),
+      ...(r.commitReveal ? { commitReveal: r.commitReveal } : {}),
     };
     if (this.snap.neuron && this.snap.neuron.blocksSinceUpdate !== null && cutoff !== null && this.snap.neuron.blocksSinceUpdate > cutoff) {
       this.snap.warnings = [...this.snap.warnings, `the last weights update was ${this.snap.neuron.blocksSinceUpdate} blocks ago, past the activity cutoff of ${cutoff}: the chain counts this validator as inactive`];

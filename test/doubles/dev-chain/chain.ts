@@ -108,6 +108,7 @@ export class DevChain {
       s.lastEpochBlock = this.state.block;
       if (s.simulateEpochs) runToyEpoch(s, this.state.block);
     }
+    this.state.commitReveal.onBlock(this.state);
     const records: Uint8Array[] = [];
     txs.forEach((tx, i) => {
       const result = this.dispatch(tx);
@@ -146,6 +147,8 @@ export class DevChain {
         return applySetWeights(this.state, tx.signer, tx.call.args);
       case 'register':
         return applyRegister(this.state, tx.signer, tx.call.args);
+      case 'commit':
+        return this.state.commitReveal.apply(this.state, tx.signer, tx.call.args);
       case 'other':
         // The double models SubtensorModule weights and registration only; anything else is a no-op success.
         return { ok: true, events: [] };

@@ -50,10 +50,11 @@ function maxUpscale(values: number[]): number[] {
   return values.map((v) => Number((BigInt(v) * 65535n) / BigInt(max)));
 }
 
-export function applySetWeights(state: DevChainState, who: string, a: SetWeightsArgs): DispatchResult {
+/** `reveal`: the chain applying a revealed commit (no commit-reveal or rate-limit check; LastUpdate moved at commit). */
+export function applySetWeights(state: DevChainState, who: string, a: SetWeightsArgs, opts: { reveal?: boolean } = {}): DispatchResult {
   const fail = (error: string): DispatchResult => ({ ok: false, error });
   const s = state.subnet(a.netuid);
-  if (s?.commitRevealEnabled) return fail('CommitRevealEnabled');
+  if (s?.commitRevealEnabled && !opts.reveal) return fail('CommitRevealEnabled');
   if (a.netuid === 0) return fail('CanNotSetRootNetworkWeights');
   if (a.dests.length !== a.weights.length) return fail('WeightVecNotEqualSize');
   if (!s) return fail('MechanismDoesNotExist');
@@ -63,7 +64,7 @@ export function applySetWeights(state: DevChainState, who: string, a: SetWeights
   const owner = isOwnerHotkey(s, who);
   if (!owner && neuron.stakeRao < state.stakeThreshold) return fail('NotEnoughStakeToSetWeights');
   if (s.weightsVersionKey !== 0n && a.versionKey < s.weightsVersionKey) return fail('IncorrectWeightVersionKey');
-  if (rateLimited(s, neuron.lastUpdate, state.block)) return fail('SettingWeightsTooFast');
+  if (!opts.reveal && rateLimited(s, neuron.lastUpdate, state.block)) return fail('SettingWeightsTooFast');
   const selfWeight = a.dests.length === 1 && a.dests[0] === neuron.uid;
   if (!neuron.validatorPermit && !owner && !selfWeight) return fail('NeuronNoValidatorPermit');
   if (new Set(a.dests).size !== a.dests.length) return fail('DuplicateUids');
@@ -75,7 +76,7 @@ export function applySetWeights(state: DevChainState, who: string, a: SetWeights
     return fail('MaxWeightExceeded');
   }
   neuron.weights = a.dests.map((u, i) => [u, values[i] ?? 0]);
-  neuron.lastUpdate = state.block;
+  if (!opts.reveal) neuron.lastUpdate = state.block;
   return { ok: true, events: [{ pallet: 'SubtensorModule', name: 'WeightsSet', fields: [a.netuid, neuron.uid] }] };
 }
 

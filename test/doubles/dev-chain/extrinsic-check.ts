@@ -7,10 +7,12 @@ import { blake2AsHex, blake2AsU8a, signatureVerify } from '@polkadot/util-crypto
 import type { DevRuntime } from './runtime.ts';
 import type { DevChainState } from './state.ts';
 import { setWeightsPoolCheck, type RegisterArgs, type SetWeightsArgs } from './dispatch.ts';
+import type { CommitArgs } from './commit-reveal.ts';
 
 export type DecodedCall =
   | { kind: 'set_weights'; args: SetWeightsArgs }
   | { kind: 'register'; method: 'burned_register' | 'register_limit'; args: RegisterArgs }
+  | { kind: 'commit'; method: 'commit_timelocked_weights' | 'commit_timelocked_mechanism_weights'; args: CommitArgs }
   | { kind: 'other'; section: string; method: string };
 
 export interface PoolTx {
@@ -59,6 +61,14 @@ function decodeCall(ext: Extrinsic): DecodedCall {
     const reg: RegisterArgs = { netuid: num(args['netuid']), hotkey: String(args['hotkey']) };
     if (method === 'registerLimit') reg.limitPrice = BigInt(String(args['limit_price']));
     return { kind: 'register', method: method === 'burnedRegister' ? 'burned_register' : 'register_limit', args: reg };
+  }
+  if (section === 'subtensorModule' && (method === 'commitTimelockedWeights' || method === 'commitTimelockedMechanismWeights')) {
+    const commit = ext.method.args[method === 'commitTimelockedWeights' ? 1 : 2]?.toU8a(true) ?? new Uint8Array(0);
+    return {
+      kind: 'commit',
+      method: method === 'commitTimelockedWeights' ? 'commit_timelocked_weights' : 'commit_timelocked_mechanism_weights',
+      args: { netuid: num(args['netuid']), mecid: num(args['mecid'] ?? 0), commit, revealRound: BigInt(String(args['reveal_round'])), version: num(args['commit_reveal_version']) },
+    };
   }
   return { kind: 'other', section, method };
 }
@@ -126,6 +136,10 @@ export function checkExtrinsic(
   const call = decodeCall(ext);
   if (call.kind === 'set_weights') {
     const custom = setWeightsPoolCheck(state, signer, call.args);
+    if (custom !== null) return { ok: false, error: invalid(`Custom error: ${custom}`) };
+  }
+  if (call.kind === 'commit') {
+    const custom = state.commitReveal.poolCheck(state, signer, call.args);
     if (custom !== null) return { ok: false, error: invalid(`Custom error: ${custom}`) };
   }
   return { ok: true, tx: { hex, hash: blake2AsHex(ext.toU8a()), signer, nonce, call } };

@@ -99,6 +99,8 @@ export interface AppliedExtrinsic {
   error: string | null;
 }
 
+import { DevCommitReveal } from './commit-reveal.ts';
+
 const big = (v: Big | undefined, d: bigint): bigint => (v === undefined ? d : BigInt(v));
 
 export class DevChainState {
@@ -111,6 +113,8 @@ export class DevChainState {
   /** Hotkey -> coldkey (SubtensorModule.Owner): set by the first registration. */
   readonly owners = new Map<string, string>();
   readonly applied: AppliedExtrinsic[] = [];
+  /** Commit-reveal v4: commits, reveal periods, epoch indexes and the double's drand beacon. */
+  readonly commitReveal = new DevCommitReveal();
 
   constructor(seed: DevChainSeed = {}) {
     this.apply(seed);

@@ -21,6 +21,7 @@ export function projectStorage(rt: DevRuntime, state: DevChainState, events: Uin
     put('system', 'account', [address], { nonce: a.nonce, providers: 1, data: { free: a.free } });
   }
   sub('stakeThreshold', [], state.stakeThreshold);
+  state.commitReveal.project(state, put);
   for (const [hotkey, coldkey] of state.owners) sub('owner', [hotkey], coldkey);
 
   for (const s of state.subnets.values()) {

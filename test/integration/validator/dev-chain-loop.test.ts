@@ -4,13 +4,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PolkadotChainClient } from '../../../electron/engine/chain/polkadot-chain-client.ts';
-import { MemoryValidatorHistory } from '../../../electron/engine/validator/history.ts';
 import { readState } from '../../../electron/engine/validator/state-file.ts';
-import { ValidatorService } from '../../../electron/engine/validator/validator-service.ts';
 import { startDevChain, type RunningDevChain } from '../../doubles/dev-chain/index.ts';
 import { devKey, startProviderDouble, type ProviderDouble } from '../../doubles/provider.ts';
-import { captureLogger, MINER_A, MINER_B, OWNER, STRANGER } from './harness.ts';
+import { devChainService, MINER_A, MINER_B, OWNER, STRANGER } from './harness.ts';
 
 const validator = devKey('//EngyDevChainValidator');
 let dev: RunningDevChain;
@@ -47,16 +44,7 @@ describe('validator on the dev chain', () => {
     const timer = setInterval(() => dev.produceBlock(), 50);
     const statePath = join(mkdtempSync(join(tmpdir(), 'engy-vdev-')), 'state.json');
     const logs: string[] = [];
-    const svc = new ValidatorService({
-      config: { providerUrl: provider.url, masterHotkey: provider.masterHotkey, netuid: 53, statePath, resubmitBlocks: 25 },
-      signer: validator,
-      openChain: () => PolkadotChainClient.connect({ endpoint: dev.url }),
-      history: new MemoryValidatorHistory(),
-      logger: captureLogger(logs),
-      pollMs: 300_000,
-      version: 'engy-panel test',
-      heartbeat: false,
-    });
+    const svc = devChainService({ url: dev.url, provider, signer: validator, statePath, logs });
     try {
       provider.publish(4, [[MINER_A, 1], [MINER_B, 1]]);
       const refused = await svc.runOnce();

@@ -3,6 +3,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PolkadotChainClient } from '../../../electron/engine/chain/polkadot-chain-client.ts';
 import type { Clock } from '../../../electron/engine/lib/clock.ts';
 import type { Logger } from '../../../electron/engine/lib/logger.ts';
 import { MemoryValidatorHistory, type ValidatorHistory } from '../../../electron/engine/validator/history.ts';
@@ -101,4 +102,18 @@ export async function makeHarness(over: Partial<ValidatorServiceOptions> & { res
       await provider.close();
     },
   };
+}
+
+/** A ValidatorService on the real @polkadot/api client against a dev chain URL (no heartbeat, 5-min poll). */
+export function devChainService(o: { url: string; provider: ProviderDouble; signer: DevKey; statePath: string; logs: string[]; resubmitBlocks?: number }): ValidatorService {
+  return new ValidatorService({
+    config: { providerUrl: o.provider.url, masterHotkey: o.provider.masterHotkey, netuid: 53, statePath: o.statePath, resubmitBlocks: o.resubmitBlocks ?? 25 },
+    signer: o.signer,
+    openChain: () => PolkadotChainClient.connect({ endpoint: o.url }),
+    history: new MemoryValidatorHistory(),
+    logger: captureLogger(o.logs),
+    pollMs: 300_000,
+    version: 'engy-panel test',
+    heartbeat: false,
+  });
 }

@@ -164,6 +164,7 @@ describe('EngyMetrics', () => {
     m.observeGpus([{ index: 0, uuid: 'GPU-abc', utilizationRatio: 0.9, memoryUsedBytes: 1e9, memoryTotalBytes: 2.4e10, temperatureCelsius: 70, powerWatts: 300, powerLimitWatts: 450 }]);
     m.observeValidator({ lastSubmitBlock: 1000, currentBlock: 1090 });
     m.recordSubmission('accepted');
+    m.observeCommitReveal({ enabled: true, pending: 2, nextRevealBlock: 1110, nextRevealRound: 22_000_000, lastRevealLanded: true });
     m.setSglangScrapes([{ engine: 'gpu0', text: '# TYPE sglang:num_queue_reqs gauge\nsglang:num_queue_reqs{model_name="q"} 0\n' }]);
 
     const text = m.renderMetrics();

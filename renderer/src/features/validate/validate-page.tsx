@@ -4,6 +4,7 @@ import { engineApi, useSnapshot } from '../../stores/engine-store.ts';
 import { EmptyState } from '../common/empty-state.tsx';
 import { ago } from '../common/format.ts';
 import { formatTao } from '../../../../shared/wallet.ts';
+import { CommitRevealCard } from './commit-reveal-card.tsx';
 
 /** Blocks since the last weights vs the activity cutoff: turns amber at half, red at 80 %, before the validator drops out. */
 function CutoffBar({ n }: { n: NonNullable<ValidatorSnapshot['neuron']> }) {
@@ -86,6 +87,7 @@ export function ValidatePage() {
               <div className="muted small">{v.nextResubmit?.block ? `at block ${v.nextResubmit.block}` : ''}</div>
             </div>
           </div>
+          <CommitRevealCard cr={v.commitReveal} chainBlock={v.chain.block} />
           <div className="grid cols-2">
             <section className="card stack" aria-label="Neuron">
               <h3>Your validator</h3>
