@@ -33,6 +33,12 @@ import { minerModel } from './engine/lib/model-catalog.ts';
 import { minerAlerts, serveAlerts, validatorAlerts } from './engine/notify/alert-rules.ts';
 import { loadHotkeyAddress } from './engine/wallet/hotkey-address.ts';
 import { PINNED_MASTER_HOTKEY } from '../shared/settings.ts';
+import { AppFailure } from '../shared/errors.ts';
+import { PreflightService } from './engine/preflight/preflight-service.ts';
+import { rehearsalTargets, rehearseQualification } from './engine/preflight/rehearsal.ts';
+import { detectRuntimes } from './engine/serve/runtime-detect.ts';
+import { diskFreeBytes } from './engine/serve/checkpoint/hub-download.ts';
+import { DEFAULT_TARGETS } from './engine/miner/stats.ts';
 
 export interface ComposeOptions {
   dataDir: string;
@@ -110,11 +116,18 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
   const versions = { 'engy-panel': version, node: process.versions.node };
   const simulated = settings.get().network === 'simulated';
 
-  const mining = stack.add(new MiningController({ settings, hardware, minerKeys, logs, db, paths, versions, simulated }));
+  // Start goes through the pre-flight gate; the service is built below, once the wallet and checkpoint exist.
+  let preflight: PreflightService | null = null;
+  const gate = async (role: 'mine' | 'validate') => {
+    if (!preflight) throw new AppFailure('unavailable', 'The engine is still starting: try again in a moment.');
+    return preflight.gate(role);
+  };
+  const mining = stack.add(new MiningController({ settings, hardware, minerKeys, logs, db, paths, versions, simulated, preflight: { gate } }));
   stack.add(hub.bind('serve', () => mining.serveSnapshot(), (l) => mining.onDidChange(l)));
+  stack.add(hub.bind('lastMiningRun', () => mining.lastRunSummary(), (l) => mining.onDidChange(l)));
   stack.add(hub.bind('miner', () => mining.minerSnapshot(), (l) => mining.onDidChange(l)));
   stack.add(hub.bind('miners', () => mining.minerSnapshots(), (l) => mining.onDidChange(l)));
-  const validating = stack.add(new ValidatingController({ settings, logs, db, paths, version: `engy-panel ${version}`, openChain }));
+  const validating = stack.add(new ValidatingController({ settings, logs, db, paths, version: `engy-panel ${version}`, openChain, preflight: { gate } }));
   stack.add(hub.bind('validator', () => validating.snapshot(), (l) => validating.onDidChange(l)));
   const wallet = new WalletController({ settings, minerKeys, logs, openChain, ...(opts.openExternal ? { openExternal: opts.openExternal } : {}) });
   stack.add(hub.bind('wallet', () => wallet.snapshot(), (l) => wallet.onDidChange(l)));
@@ -126,6 +139,23 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
   );
   stack.add(settings.onDidChange(() => checkpoint.follow(checkpointDir())));
   stack.add(hub.bind('checkpoint', () => checkpoint.snapshot(), (l) => checkpoint.onDidChange(l)));
+  const walletDir = (w: { path: string | null }) => (w.path ? { walletPath: w.path } : {});
+  preflight = stack.add(
+    new PreflightService({
+      settings,
+      hardware,
+      wallet,
+      checkpoint,
+      checkpointDir,
+      detectRuntimes: () => detectRuntimes({ dataDir: paths.root }),
+      freeBytes: diskFreeBytes,
+      hotkeyAddress: (w) => loadHotkeyAddress({ ...walletDir(w), wallet: w.name ?? '', hotkey: w.hotkey ?? '' }),
+      fullDownloadBytes: Math.ceil(spec.memory.weightsGiB * 1024 ** 3),
+      log: logs.logger('preflight'),
+    }),
+  );
+  const pf = preflight;
+  stack.add(hub.bind('preflight', () => pf.snapshot(), (l) => pf.onDidChange(l)));
 
   const metrics = new EngyMetrics();
   const feeds = new SnapshotFeeds(metrics);
@@ -251,6 +281,14 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
     'checkpoint.cancel': () => {
       checkpoint.current.cancel();
       return null;
+    },
+    'mining.rehearse': async () => {
+      const targets = rehearsalTargets(settings.get().mining, mining.serveSnapshot());
+      if ('problem' in targets) throw new AppFailure('unavailable', targets.problem);
+      const t = spec.targets;
+      const result = await rehearseQualification({ serveUrls: targets, gates: { ttftP99Ms: t.ttftP99Ms ?? DEFAULT_TARGETS.ttftP99Ms, tpotP99Ms: t.tpotP99Ms ?? DEFAULT_TARGETS.tpotP99Ms } });
+      log.info(`rehearsal: ${result.completed}/${result.concurrent} ok, ${result.verdict}: ${result.forecast}`);
+      return result;
     },
   };
 

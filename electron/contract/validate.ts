@@ -76,6 +76,7 @@ const CHECKS: { [M in InvokeMethod]: Check } = {
   'checkpoint.refresh': isNull,
   'checkpoint.download': isNull,
   'checkpoint.cancel': isNull,
+  'mining.rehearse': isNull,
   'history.audits': only({ limit: int(1, 10_000) }),
   'wallet.registerWithBrowser': required({
     mode: oneOf('register-limit', 'burned-register'),
