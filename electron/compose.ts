@@ -102,7 +102,18 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
   const settings = new SettingsStore(paths.settings, logs.logger('settings'), opts.network ? { network: opts.network } : {});
   stack.add(hub.bind('settings', () => settings.get(), (l) => settings.onDidChange(l)));
 
-  const hardware = new HardwareService({ dataDir: paths.root, modelId: settings.get().mining.modelId }, logs.logger('hardware'));
+  logs.setMinLevel(settings.get().logLevel);
+  const hardware = new HardwareService(() => ({ dataDir: paths.root, modelId: settings.get().mining.modelId, allowedGpus: settings.get().mining.gpus }), logs.logger('hardware'));
+  // The log level and the GPU choice apply at once: a new plan (and CUDA_VISIBLE_DEVICES) on the next start.
+  let gpusKey = JSON.stringify(settings.get().mining.gpus);
+  stack.add(
+    settings.onDidChange((s) => {
+      logs.setMinLevel(s.logLevel);
+      if (JSON.stringify(s.mining.gpus) === gpusKey) return;
+      gpusKey = JSON.stringify(s.mining.gpus);
+      void hardware.get(true).catch((e: unknown) => log.warn(`hardware re-check failed: ${e instanceof Error ? e.message : String(e)}`));
+    }),
+  );
   stack.add(hub.bind('hardware', () => hardware.snapshot(), (l) => hardware.onDidChange(l)));
 
   const db = new Database(paths.database);

@@ -67,6 +67,11 @@ export class LogHub {
     }
   }
 
+  /** Settings > Log level: lines below it are dropped from now on (the ring, the file and the UI). */
+  setMinLevel(level: LogLevel): void {
+    this.opts.minLevel = level;
+  }
+
   logger(source: string): Logger {
     const write = (level: LogLevel) => (msg: string) => this.write(source, level, msg);
     return {
