@@ -26,6 +26,7 @@ export function PreflightChecklist({ role }: { role: 'mine' | 'validate' }) {
           {open === 0 ? 'all clear' : `${open} to fix`}
         </span>
       </div>
+      {open > 0 && <p className="small muted" style={{ margin: 0 }}>Start is enabled once every check is ready; each Fix button goes to the place that fixes it.</p>}
       <ul className="reasons">
         {r.checks.map((c) => (
           <li key={c.id} data-testid={`preflight-check-${c.id}`} data-state={c.state} style={{ gridTemplateColumns: '22px 1fr auto', alignItems: 'start' }}>
