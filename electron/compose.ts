@@ -158,6 +158,7 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
       wallet,
       checkpoint,
       checkpointDir,
+      refreshCheckpoint: () => checkpoint.current.refresh(),
       detectRuntimes: () => detectRuntimes({ dataDir: paths.root }),
       freeBytes: diskFreeBytes,
       hotkeyAddress: (w) => loadHotkeyAddress({ ...walletDir(w), wallet: w.name ?? '', hotkey: w.hotkey ?? '' }),

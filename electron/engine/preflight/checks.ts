@@ -94,7 +94,8 @@ export function checkpointCheck(f: PreflightFacts): PreflightCheck {
     }
     case 'failed':
       return check('checkpoint', title, 'blocked', `The download failed: ${c.error ?? 'unknown error'}. Resume it, or point to a complete copy.`, fix);
-    default:
+    case 'absent':
+    case 'incomplete':
       return check('checkpoint', title, 'blocked', `${c.state === 'absent' ? 'No checkpoint' : `Incomplete (${c.missing.length} file(s) missing)`} at ${c.dir}: download it, or point to a complete copy.`, fix);
   }
 }

@@ -22,6 +22,8 @@ export interface PreflightDeps {
   wallet: { snapshot(): WalletView; refreshRegistration(): Promise<unknown>; onDidChange: Event };
   checkpoint: { snapshot(): CheckpointSnapshot | null; onDidChange: Event };
   checkpointDir: () => string;
+  /** Looks at the checkpoint folder again (files copied in by hand, or the first look not finished yet). */
+  refreshCheckpoint?: () => Promise<unknown>;
   detectRuntimes: () => Promise<RuntimeReport>;
   freeBytes: (dir: string) => Promise<number>;
   /** The chosen hotkey's address; throws with a plain message when its files cannot be read. */
@@ -80,7 +82,11 @@ export class PreflightService implements Disposable {
    * outside the panel), then the checklist decides. Refuses with every blocker in one sentence.
    */
   async gate(role: 'mine' | 'validate'): Promise<PreflightReport> {
-    if (role === 'mine') await Promise.all([this.detect(true), this.measureDisk(true)]);
+    if (role === 'mine') {
+      const c = this.d.checkpoint.snapshot()?.state;
+      const settle = c === 'complete' || c === 'downloading' || c === 'listing' ? Promise.resolve() : (this.d.refreshCheckpoint?.() ?? Promise.resolve());
+      await Promise.all([this.detect(true), this.measureDisk(true), settle.catch(() => undefined)]);
+    }
     const pick = () => (role === 'mine' ? this.snapshot().mine : this.snapshot().validate);
     // The chain is the slow part: ask it only when nothing local blocks already (it keeps checking in the background).
     const local = pick();

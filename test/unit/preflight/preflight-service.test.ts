@@ -141,3 +141,39 @@ describe('PreflightService', () => {
     await svc.dispose();
   });
 });
+
+describe('PreflightService at Start', () => {
+  it('looks at a checkpoint folder again when it is not known complete yet', async () => {
+    const d = defaultSettings();
+    const s: Settings = { ...d, role: 'mine', wallet: { path: null, name: 'w', hotkey: 'h' }, mining: { ...d.mining, runtime: 'external', externalServeUrls: ['http://127.0.0.1:1'] } };
+    const none = new Emitter<void>();
+    let state: CheckpointSnapshot['state'] = 'absent';
+    let looked = 0;
+    const svc = new PreflightService({
+      settings: { get: () => s, onDidChange: none.event },
+      hardware: { snapshot: () => null, onDidChange: none.event },
+      wallet: {
+        snapshot: () => ({ listing: null, minerKey: { present: true, masked: 'm', storage: 'file' }, registration: registered(ADDR), registrationError: null, signingUrl: null }),
+        refreshRegistration: async () => registered(ADDR),
+        onDidChange: none.event,
+      },
+      checkpoint: { snapshot: () => ({ repo: 'r', dir: '/c', state, progress: null, identity: 'x', publishedRoot: null, missing: [], error: null }), onDidChange: none.event },
+      checkpointDir: () => tmpdir(),
+      refreshCheckpoint: async () => {
+        looked++;
+        state = 'complete';
+      },
+      detectRuntimes: async () => runtimes,
+      freeBytes: async () => 1,
+      hotkeyAddress: () => ADDR,
+      fullDownloadBytes: 10,
+      log: silentLogger,
+    });
+    expect(svc.snapshot().mine.checks.find((c) => c.id === 'checkpoint')?.state).toBe('blocked');
+    await expect(svc.gate('mine')).resolves.toMatchObject({ ready: true });
+    expect(looked).toBe(1);
+    await svc.gate('mine');
+    expect(looked).toBe(1);
+    await svc.dispose();
+  });
+});
