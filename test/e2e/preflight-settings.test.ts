@@ -63,6 +63,19 @@ describe('pre-flight and rig settings (Chromium, fake 2x RTX 4090)', () => {
     expect(answer.error?.message).toMatch(/^Mining cannot start until these \d are fixed: .*Serve runtime: .*Hotkey: .*Miner key: /);
   });
 
+  it('the Validate page has its own checklist: no GPU checks, the role and hotkey blockers', { timeout: 30_000 }, async () => {
+    await page.getByRole('button', { name: 'Validate', exact: true }).click();
+    await page.getByTestId('preflight-validate').waitFor();
+    expect(await page.getByTestId('preflight-validate').locator('[data-testid^="preflight-check-"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')))).toEqual([
+      'preflight-check-role',
+      'preflight-check-hotkey',
+      'preflight-check-registration',
+    ]);
+    expect(await page.getByTestId('validate-toggle').isDisabled()).toBe(true);
+    await shots('preflight-validate');
+    await page.getByRole('button', { name: 'Mine', exact: true }).click();
+  });
+
   it('Fix buttons land on the exact Setup step (opened) or Settings field (focused)', { timeout: 30_000 }, async () => {
     await page.getByTestId('preflight-check-hotkey').getByRole('button').click();
     await page.getByTestId('stage-hotkey').getByRole('button', { expanded: true }).first().waitFor();
