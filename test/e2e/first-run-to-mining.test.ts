@@ -103,10 +103,16 @@ describe('first run to mining, validating and earnings (Chromium + simulated net
     await page.screenshot({ path: screenshotPath('first-run'), fullPage: true });
   });
 
-  it('shows a denied worker with the gateway reason, then mines once the right key is in', { timeout: 120_000 }, async () => {
+  it('shows a denied worker with the gateway reason, then mines once the right key is in', { timeout: 240_000 }, async () => {
     await page.getByRole('button', { name: 'Mine', exact: true }).click();
     await page.getByTestId('preflight-summary').getByText('all clear').waitFor({ timeout: 20_000 });
+    // Rehearse qualification against the simulated rig's serve (a fake sglang) before going live.
+    await page.getByTestId('rehearse').click();
+    await page.getByTestId('rehearsal-verdict').waitFor({ timeout: 120_000 });
+    expect(await page.getByTestId('rehearsal-verdict').textContent()).toBe('forecast: pass');
+    expect(await page.getByTestId('rehearsal-forecast').textContent()).toMatch(/TTFT p99 .* of 100\.0 s/);
     await page.screenshot({ path: screenshotPath('preflight-clear'), fullPage: true });
+    await page.getByTestId('rehearsal').screenshot({ path: screenshotPath('rehearsal') });
     await page.getByTestId('mine-toggle').click();
     await page.getByTestId('miner-phase').getByText('denied').waitFor({ timeout: 60_000 });
     expect(await page.locator('[aria-label="Miner state"]').textContent()).toMatch(/unknown miner key/);

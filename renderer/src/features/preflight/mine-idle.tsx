@@ -11,12 +11,14 @@ function duration(ms: number): string {
   return m < 60 ? `${m} min` : `${Math.floor(m / 60)} h ${m % 60} min`;
 }
 
-function Gpus() {
+function Gpus({ external }: { external: boolean }) {
   const hw = useSnapshot('hardware');
   if (hw === undefined || hw === null) return <p className="muted">Looking at the GPUs…</p>;
   const nvidia = hw.gpus.filter((g) => g.vendor === 'nvidia');
   if (nvidia.length === 0) return <p className="muted">No NVIDIA GPU on this machine{hw.nvidiaSmiError ? ` (${hw.nvidiaSmiError})` : ''}.</p>;
   const used = new Set(hw.plan?.engines.flatMap((e) => e.gpuIndices) ?? []);
+  const inPlan = (i: number) =>
+    external ? <span className="badge neutral">external serve</span> : used.has(i) ? <span className="badge ok">used</span> : <span className="badge neutral">left out</span>;
   return (
     <table data-testid="idle-gpus">
       <thead>
@@ -37,7 +39,7 @@ function Gpus() {
               {gib(g.memoryUsedMiB)} / {gib(g.memoryTotalMiB)}
             </td>
             <td className="num">{g.temperatureC === null ? '—' : `${g.temperatureC} °C`}</td>
-            <td>{used.has(g.index) ? <span className="badge ok">used</span> : <span className="badge neutral">left out</span>}</td>
+            <td>{inPlan(g.index)}</td>
           </tr>
         ))}
       </tbody>
@@ -103,11 +105,12 @@ function LastRun({ run }: { run: MiningRunSummary | null | undefined }) {
 
 export function MineIdle() {
   const run = useSnapshot('lastMiningRun');
+  const settings = useSnapshot('settings');
   return (
     <div className="grid cols-2">
       <section className="card stack" aria-label="GPUs" style={{ gap: 10, alignContent: 'start' }}>
         <h3 style={{ margin: 0 }}>GPUs</h3>
-        <Gpus />
+        <Gpus external={settings?.mining.runtime === 'external'} />
       </section>
       <section className="card stack" aria-label="Serve" style={{ gap: 10, alignContent: 'start' }}>
         <h3 style={{ margin: 0 }}>Serve</h3>
