@@ -1,28 +1,19 @@
 // Settings > GPUs: the plan (and so each engine's CUDA_VISIBLE_DEVICES) is built from the chosen
 // cards only; a choice that leaves nothing usable blocks with a sentence, never a silent plan.
-import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { checkFit } from '../../../electron/engine/hardware/fit-check.ts';
-import { queryNvidiaSmi, type ExecText } from '../../../electron/engine/hardware/nvidia-smi.ts';
+import { queryNvidiaSmi } from '../../../electron/engine/hardware/nvidia-smi.ts';
 import { selectGpus } from '../../../electron/engine/hardware/serve-plan.ts';
 import { LogHub } from '../../../electron/engine/lib/logger.ts';
 import { minerModel } from '../../../electron/engine/lib/model-catalog.ts';
 import type { HostInfo } from '../../../shared/hardware.ts';
-import { fakeNvidiaEnv } from '../../helpers/fake-nvidia-smi.ts';
+import { fakeSmiExec } from '../../helpers/fake-nvidia-smi.ts';
 
 const spec = minerModel();
 const host: HostInfo = { hostname: 'rig', os: 'Ubuntu 24.04', cpuModel: 'Ryzen 9', cpus: 16, ramGiB: 128, diskFreeGiB: 500, diskPath: '/data' };
 
-function execWith(fixture: string): ExecText {
-  const env = fakeNvidiaEnv(fixture);
-  return (file, args, timeoutMs) =>
-    new Promise((resolve, reject) => {
-      execFile(file, args, { env, timeout: timeoutMs }, (error, stdout) => (error ? reject(error) : resolve(String(stdout))));
-    });
-}
-
 async function fit(fixture: string, allowedGpus: number[] | null) {
-  return checkFit({ spec, smi: await queryNvidiaSmi(execWith(fixture)), otherGpus: [], host, at: 0, allowedGpus });
+  return checkFit({ spec, smi: await queryNvidiaSmi(fakeSmiExec(fixture)), otherGpus: [], host, at: 0, allowedGpus });
 }
 
 describe('GPU selection for the serve', () => {

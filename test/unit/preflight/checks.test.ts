@@ -2,13 +2,13 @@
 // and the states that clear it, and must say so in a sentence with a Fix that goes to the right place.
 import { describe, expect, it } from 'vitest';
 import type { HardwareReport } from '../../../shared/hardware.ts';
-import type { CheckpointSnapshot, RuntimeReport } from '../../../shared/serve.ts';
+import type { CheckpointSnapshot } from '../../../shared/serve.ts';
+import { ADDR, RUNTIMES } from './facts.ts';
 import { defaultSettings, type Settings } from '../../../shared/settings.ts';
 import { blockerSentence } from '../../../shared/preflight.ts';
 import { checkpointCheck, diskCheck, hardwareCheck, hotkeyCheck, mineChecks, minerKeyCheck, permitCheck, registrationCheck, report, roleCheck, runtimeCheck, validateChecks, type PreflightFacts } from '../../../electron/engine/preflight/checks.ts';
 
 const GIB = 1024 ** 3;
-const ADDR = '5F3sa2TJAWMqDhXG6jhV4N8ko9SxwGy8TpaNS1repo5EYjQX';
 
 function settings(patch: Partial<Settings> = {}, mining: Partial<Settings['mining']> = {}): Settings {
   const d = defaultSettings();
@@ -16,13 +16,7 @@ function settings(patch: Partial<Settings> = {}, mining: Partial<Settings['minin
 }
 
 const complete: CheckpointSnapshot = { repo: 'r', dir: '/ckpt', state: 'complete', progress: null, identity: 'abcdef0123456789', publishedRoot: null, missing: [], error: null };
-const runtimes: RuntimeReport = {
-  python: { python: '/usr/bin/python3', pythonVersion: '3.12', sglangVersion: '0.5.12.post1', supported: true, problem: null },
-  pythonTried: [],
-  docker: { docker: 'docker', available: false, serverVersion: null, nvidiaRuntime: null, image: 'img', imagePresent: false, problem: 'Docker is not installed.' },
-  recommended: 'python',
-  notes: [],
-};
+const runtimes = RUNTIMES;
 const hw = (plan: boolean): HardwareReport => ({
   at: 0,
   gpus: [],

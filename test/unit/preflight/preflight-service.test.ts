@@ -8,21 +8,15 @@ import { describe, expect, it } from 'vitest';
 import type { WalletView } from '../../../shared/api.ts';
 import { AppFailure } from '../../../shared/errors.ts';
 import type { HardwareReport } from '../../../shared/hardware.ts';
-import type { CheckpointSnapshot, RuntimeReport } from '../../../shared/serve.ts';
+import type { CheckpointSnapshot } from '../../../shared/serve.ts';
+import { ADDR, RUNTIMES } from './facts.ts';
 import { defaultSettings, type Settings } from '../../../shared/settings.ts';
 import type { RegistrationStatusSnapshot } from '../../../shared/wallet.ts';
 import { Emitter } from '../../../electron/engine/lib/emitter.ts';
 import { silentLogger } from '../../../electron/engine/lib/logger.ts';
 import { PreflightService } from '../../../electron/engine/preflight/preflight-service.ts';
 
-const ADDR = '5F3sa2TJAWMqDhXG6jhV4N8ko9SxwGy8TpaNS1repo5EYjQX';
-const runtimes: RuntimeReport = {
-  python: { python: '/py', pythonVersion: '3.12', sglangVersion: '0.5.12.post1', supported: true, problem: null },
-  pythonTried: [],
-  docker: { docker: 'docker', available: false, serverVersion: null, nvidiaRuntime: null, image: 'i', imagePresent: false, problem: 'no docker' },
-  recommended: 'python',
-  notes: [],
-};
+const runtimes = RUNTIMES;
 const registered = (hotkey: string): RegistrationStatusSnapshot => ({
   registration: { netuid: 53, hotkey, registered: true, uid: 3, validatorPermit: true, stakeRao: '0', block: 1 },
   quote: { netuid: 53, costRao: '1', coldkey: null, coldkeyFreeRao: null, canAfford: null, block: 1 },
@@ -94,7 +88,7 @@ describe('PreflightService', () => {
     await until(() => svc.snapshot().mine.ready);
     expect(calls.registration).toBe(1);
     expect(svc.snapshot().validate.ready).toBe(true);
-    expect(svc.snapshot().mine.checks.find((c) => c.id === 'runtime')?.sentence).toMatch(/sglang 0\.5\.12\.post1 found with \/py/);
+    expect(svc.snapshot().mine.checks.find((c) => c.id === 'runtime')?.sentence).toMatch(/sglang 0\.5\.12\.post1 found with \/usr\/bin\/python3/);
     // A not-yet-created checkpoint folder is measured on the nearest folder that exists.
     expect(svc.snapshot().mine.checks.find((c) => c.id === 'disk')?.state).toBe('ok');
     await expect(svc.gate('mine')).resolves.toMatchObject({ ready: true });

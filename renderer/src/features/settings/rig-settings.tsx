@@ -103,42 +103,41 @@ export function RigSettings({ s }: { s: Settings }) {
       <section className="card stack" aria-label="Mining rig">
         <h2>Mining rig</h2>
         <GpuChoice s={s} />
-        <TextSetting
-          id="maxInflightOverride"
-          path="mining.maxInflightOverride"
-          label="In-flight limit"
-          hint="concurrent requests the miner declares; empty: what the serve plan allows"
-          network={net}
-          saved={s.mining.maxInflightOverride === null ? '' : String(s.mining.maxInflightOverride)}
-          defaultText=""
-          placeholder="from the plan"
-          parse={(t) => (t.trim() === '' ? null : /^-?\d+(\.\d+)?$/.test(t.trim()) ? Number(t.trim()) : t)}
-          patch={(maxInflightOverride) => ({ mining: { maxInflightOverride: maxInflightOverride as number | null } })}
-        />
-        <TextSetting
-          id="checkpointDir"
-          path="mining.checkpointDir"
-          label="Checkpoint folder"
-          hint="a folder holding Qwen3.6-35B-A3B-FP8; empty: the data folder's own copy"
-          network={net}
-          saved={s.mining.checkpointDir ?? ''}
-          defaultText=""
-          placeholder="the data folder's copy"
-          parse={orNull}
-          patch={(checkpointDir) => ({ mining: { checkpointDir: checkpointDir as string | null } })}
-        />
-        <TextSetting
-          id="externalServeUrls"
-          path="mining.externalServeUrls"
-          label="Serve URLs"
-          hint="only for a serve you run yourself (runtime: external), comma-separated"
-          network={net}
-          saved={s.mining.externalServeUrls.join(', ')}
-          defaultText=""
-          placeholder="http://127.0.0.1:30000"
-          parse={urls}
-          patch={(externalServeUrls) => ({ mining: { externalServeUrls: externalServeUrls as string[] } })}
-        />
+        {[
+          {
+            id: 'maxInflightOverride' as const,
+            path: 'mining.maxInflightOverride' as const,
+            label: 'In-flight limit',
+            hint: 'concurrent requests the miner declares; empty: what the serve plan allows',
+            saved: s.mining.maxInflightOverride === null ? '' : String(s.mining.maxInflightOverride),
+            placeholder: 'from the plan',
+            parse: (t: string) => (t.trim() === '' ? null : /^-?\d+(\.\d+)?$/.test(t.trim()) ? Number(t.trim()) : t),
+            patch: (maxInflightOverride: unknown) => ({ mining: { maxInflightOverride: maxInflightOverride as number | null } }),
+          },
+          {
+            id: 'checkpointDir' as const,
+            path: 'mining.checkpointDir' as const,
+            label: 'Checkpoint folder',
+            hint: "a folder holding Qwen3.6-35B-A3B-FP8; empty: the data folder's own copy",
+            saved: s.mining.checkpointDir ?? '',
+            placeholder: "the data folder's copy",
+            parse: orNull,
+            patch: (checkpointDir: unknown) => ({ mining: { checkpointDir: checkpointDir as string | null } }),
+          },
+          {
+            id: 'externalServeUrls' as const,
+            path: 'mining.externalServeUrls' as const,
+            label: 'Serve URLs',
+            hint: 'only for a serve you run yourself (runtime: external), comma-separated',
+            saved: s.mining.externalServeUrls.join(', '),
+            placeholder: 'http://127.0.0.1:30000',
+            parse: urls,
+            patch: (externalServeUrls: unknown) => ({ mining: { externalServeUrls: externalServeUrls as string[] } }),
+          },
+        ].map((f) => (
+          // Empty is each one's default: the plan's limit, the data folder's copy, no external serve.
+          <TextSetting key={f.id} {...f} network={net} defaultText="" />
+        ))}
       </section>
       <section className="card stack" aria-label="Logging">
         <h2>Logging</h2>
