@@ -35,7 +35,7 @@ import { loadHotkeyAddress } from './engine/wallet/hotkey-address.ts';
 import { PINNED_MASTER_HOTKEY } from '../shared/settings.ts';
 import { AppFailure } from '../shared/errors.ts';
 import { PreflightService } from './engine/preflight/preflight-service.ts';
-import { rehearsalTargets, rehearseQualification } from './engine/preflight/rehearsal.ts';
+import { RehearsalRunner } from './engine/preflight/rehearsal.ts';
 import { detectRuntimes } from './engine/serve/runtime-detect.ts';
 import { diskFreeBytes } from './engine/serve/checkpoint/hub-download.ts';
 import { DEFAULT_TARGETS } from './engine/miner/stats.ts';
@@ -242,6 +242,13 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
     node: process.versions.node,
   };
 
+  const rehearsals = new RehearsalRunner({
+    mining: () => settings.get().mining,
+    serve: () => mining.serveSnapshot(),
+    gates: { ttftP99Ms: spec.targets.ttftP99Ms ?? DEFAULT_TARGETS.ttftP99Ms, tpotP99Ms: spec.targets.tpotP99Ms ?? DEFAULT_TARGETS.tpotP99Ms },
+    log: logs.logger('rehearsal'),
+  });
+
   const table: HandlerTable = {
     'app.info': () => info,
     'hardware.report': (req) => hardware.get(req.refresh),
@@ -294,14 +301,7 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
       checkpoint.current.cancel();
       return null;
     },
-    'mining.rehearse': async () => {
-      const targets = rehearsalTargets(settings.get().mining, mining.serveSnapshot());
-      if ('problem' in targets) throw new AppFailure('unavailable', targets.problem);
-      const t = spec.targets;
-      const result = await rehearseQualification({ serveUrls: targets, gates: { ttftP99Ms: t.ttftP99Ms ?? DEFAULT_TARGETS.ttftP99Ms, tpotP99Ms: t.tpotP99Ms ?? DEFAULT_TARGETS.tpotP99Ms } });
-      log.info(`rehearsal: ${result.completed}/${result.concurrent} ok, ${result.verdict}: ${result.forecast}`);
-      return result;
-    },
+    'mining.rehearse': () => rehearsals.run(),
   };
 
   log.info(`engine started (${opts.shell}, data dir ${paths.root}, network ${info.network})`);

@@ -67,7 +67,12 @@ export class PreflightService implements Disposable {
       this.changes.fire();
       this.background();
     };
-    this.subs = [d.settings.onDidChange(changed), d.hardware.onDidChange(changed), d.wallet.onDidChange(changed), d.checkpoint.onDidChange(changed)];
+    // A wallet change may be the chosen hotkey's files appearing (created or imported): read them again.
+    const walletChanged = () => {
+      this.hotkeyKey = '';
+      changed();
+    };
+    this.subs = [d.settings.onDidChange(changed), d.hardware.onDidChange(changed), d.wallet.onDidChange(walletChanged), d.checkpoint.onDidChange(changed)];
     this.background();
   }
 

@@ -2,7 +2,10 @@
 // wave looks like (PROTOCOL 6: every declared slot at once, prompts of about 13k tokens) and measure
 // TTFT and TPOT p99 against the gates. The bare serve is measured: the miner adds its own overhead
 // on top, so the forecast keeps a margin (operators measured up to 2.3x with a slow miner).
+import { AppFailure } from '../../../shared/errors.ts';
 import type { RehearsalResult } from '../../../shared/preflight.ts';
+import type { ServeSnapshot } from '../../../shared/serve.ts';
+import type { Logger } from '../lib/logger.ts';
 import { percentile } from '../miner/stats.ts';
 
 export interface RehearsalOptions {
@@ -160,4 +163,37 @@ export function rehearsalTargets(s: { runtime: string | null; externalServeUrls:
   const up = (serve?.engines ?? []).filter((e) => e.status.state === 'ready' || e.status.state === 'degraded').map((e) => e.url);
   if (up.length === 0) return { problem: 'The panel runs this serve only while mining: start mining, wait for the engines to show "ready", then rehearse (the probes start about a minute after every leg is admitted).' };
   return up;
+}
+
+export interface RehearsalRunnerDeps {
+  mining: () => { runtime: string | null; externalServeUrls: string[] };
+  serve: () => ServeSnapshot | null;
+  gates: RehearsalOptions['gates'];
+  log: Logger;
+  /** Tests: a smaller wave. */
+  wave?: Pick<RehearsalOptions, 'concurrent' | 'promptWords' | 'maxTokens' | 'timeoutMs' | 'fetchFn'>;
+}
+
+/** The `mining.rehearse` action: one wave at a time (two would measure each other), errors as sentences. */
+export class RehearsalRunner {
+  private running = false;
+  private readonly d: RehearsalRunnerDeps;
+
+  constructor(d: RehearsalRunnerDeps) {
+    this.d = d;
+  }
+
+  async run(): Promise<RehearsalResult> {
+    if (this.running) throw new AppFailure('conflict', 'A rehearsal is already running: its result shows when it ends (up to a few minutes).');
+    const targets = rehearsalTargets(this.d.mining(), this.d.serve());
+    if ('problem' in targets) throw new AppFailure('unavailable', targets.problem);
+    this.running = true;
+    try {
+      const r = await rehearseQualification({ ...this.d.wave, serveUrls: targets, gates: this.d.gates });
+      this.d.log.info(`${r.completed}/${r.concurrent} requests finished, forecast ${r.verdict}: ${r.forecast}`);
+      return r;
+    } finally {
+      this.running = false;
+    }
+  }
 }

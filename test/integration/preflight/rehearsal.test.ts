@@ -3,7 +3,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { forecastText, rehearsalTargets, rehearseQualification } from '../../../electron/engine/preflight/rehearsal.ts';
+import { forecastText, RehearsalRunner, rehearsalTargets, rehearseQualification } from '../../../electron/engine/preflight/rehearsal.ts';
+import { silentLogger } from '../../../electron/engine/lib/logger.ts';
 import { startFakeSglang, type FakeSglang } from '../../doubles/fake-sglang/spawn.ts';
 
 const GATES = { ttftP99Ms: 100_000, tpotP99Ms: 1_000 };
@@ -95,5 +96,29 @@ describe('rehearsal targets and forecast words', () => {
   it('a thin margin passes with a warning; acceptance below 99 % fails', () => {
     expect(forecastText({ ttftP99Ms: 80_000, tpotP99Ms: 100, gates: GATES, completed: 24, failed: 0, firstError: null })).toMatchObject({ verdict: 'pass', text: expect.stringMatching(/margin is thin/) });
     expect(forecastText({ ttftP99Ms: 1, tpotP99Ms: 1, gates: GATES, completed: 23, failed: 1, firstError: 'HTTP 502' })).toMatchObject({ verdict: 'fail', text: expect.stringMatching(/acceptance gate needs 99 %/) });
+  });
+});
+
+describe('the mining.rehearse action', () => {
+  it('runs one wave at a time and says why it cannot run', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    const slowFetch = (async () => {
+      await gate;
+      return new Response('data: {"meta_info": {"completion_tokens": 1, "prompt_tokens": 5}}\n\ndata: [DONE]\n\n', { status: 200 });
+    }) as typeof fetch;
+    const runner = new RehearsalRunner({
+      mining: () => ({ runtime: 'external', externalServeUrls: ['http://127.0.0.1:1'] }),
+      serve: () => null,
+      gates: GATES,
+      log: silentLogger,
+      wave: { concurrent: 2, promptWords: 5, maxTokens: 1, fetchFn: slowFetch },
+    });
+    const first = runner.run();
+    await expect(runner.run()).rejects.toMatchObject({ code: 'conflict' });
+    release();
+    await expect(first).resolves.toMatchObject({ completed: 2, verdict: 'pass' });
+    const idle = new RehearsalRunner({ mining: () => ({ runtime: 'python', externalServeUrls: [] }), serve: () => null, gates: GATES, log: silentLogger });
+    await expect(idle.run()).rejects.toMatchObject({ code: 'unavailable', message: expect.stringMatching(/start mining/) });
   });
 });
