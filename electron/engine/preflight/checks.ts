@@ -131,7 +131,7 @@ export function registrationCheck(f: PreflightFacts): PreflightCheck {
   const r = f.registration;
   if (!r || r.registration.hotkey !== f.hotkeyAddress) {
     if (f.registrationError) return check('registration', title, 'unknown', `Could not be checked: ${f.registrationError}`, settingsFix('chainUrl', 'Check the chain endpoint'));
-    return check('registration', title, 'unknown', `Not checked yet for this hotkey on subnet ${netuid}: Start checks it first.`, fix);
+    return check('registration', title, 'unknown', `Not checked yet for this hotkey on subnet ${netuid}: the chain is asked in the background, and again at Start once nothing else blocks.`, fix);
   }
   if (!r.registration.registered) return check('registration', title, 'blocked', `The hotkey is not registered on subnet ${netuid}: register it (it costs the current burn).`, fix);
   return check('registration', title, 'ok', `Registered as uid ${r.registration.uid} on subnet ${netuid}.`);
