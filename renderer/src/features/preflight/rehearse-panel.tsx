@@ -35,7 +35,7 @@ export function RehearsePanel() {
       )}
       {result && (
         <>
-          <div className={`badge ${result.verdict === 'pass' ? 'ok' : 'bad'}`} data-testid="rehearsal-verdict">
+          <div className={`badge ${result.verdict === 'pass' ? 'ok' : 'bad'}`} data-testid="rehearsal-verdict" style={{ justifySelf: 'start' }}>
             forecast: {result.verdict}
           </div>
           <dl className="kv">
