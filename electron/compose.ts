@@ -31,6 +31,12 @@ import { minerModel } from './engine/lib/model-catalog.ts';
 import { serveAlerts, startupAlerts, validatorAlerts, workerAlerts } from './engine/notify/alert-rules.ts';
 import { loadHotkeyAddress } from './engine/wallet/hotkey-address.ts';
 import { PINNED_MASTER_HOTKEY } from '../shared/settings.ts';
+import { AppFailure } from '../shared/errors.ts';
+import { PreflightService } from './engine/preflight/preflight-service.ts';
+import { RehearsalRunner } from './engine/preflight/rehearsal.ts';
+import { detectRuntimes } from './engine/serve/runtime-detect.ts';
+import { diskFreeBytes } from './engine/serve/checkpoint/hub-download.ts';
+import { DEFAULT_TARGETS } from './engine/miner/stats.ts';
 
 export interface ComposeOptions {
   dataDir: string;
@@ -83,7 +89,18 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
   const settings = new SettingsStore(paths.settings, logs.logger('settings'), opts.network ? { network: opts.network } : {});
   stack.add(hub.bind('settings', () => settings.get(), (l) => settings.onDidChange(l)));
 
-  const hardware = new HardwareService({ dataDir: paths.root, modelId: settings.get().mining.modelId }, logs.logger('hardware'));
+  logs.setMinLevel(settings.get().logLevel);
+  const hardware = new HardwareService(() => ({ dataDir: paths.root, modelId: settings.get().mining.modelId, allowedGpus: settings.get().mining.gpus }), logs.logger('hardware'));
+  // The log level and the GPU choice apply at once: a new plan (and CUDA_VISIBLE_DEVICES) on the next start.
+  let gpusKey = JSON.stringify(settings.get().mining.gpus);
+  stack.add(
+    settings.onDidChange((s) => {
+      logs.setMinLevel(s.logLevel);
+      if (JSON.stringify(s.mining.gpus) === gpusKey) return;
+      gpusKey = JSON.stringify(s.mining.gpus);
+      void hardware.get(true).catch((e: unknown) => log.warn(`hardware re-check failed: ${e instanceof Error ? e.message : String(e)}`));
+    }),
+  );
   stack.add(hub.bind('hardware', () => hardware.snapshot(), (l) => hardware.onDidChange(l)));
 
   const minerKeys = new MinerKeyStore({ secretsDir: paths.secrets, secretBox: opts.secretBox ?? null, redactor: logs.redactor, logger: logs.logger('keys') });
@@ -92,10 +109,17 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
   const { version, versions } = rt;
   const simulated = settings.get().network === 'simulated';
 
-  const mining = stack.add(new MiningController({ settings, hardware, minerKeys, logs, db, paths, versions, simulated }));
+  // Start goes through the pre-flight gate; the service is built below, once the wallet and checkpoint exist.
+  let preflight: PreflightService | null = null;
+  const gate = async (role: 'mine' | 'validate') => {
+    if (!preflight) throw new AppFailure('unavailable', 'The engine is still starting: try again in a moment.');
+    return preflight.gate(role);
+  };
+  const mining = stack.add(new MiningController({ settings, hardware, minerKeys, logs, db, paths, versions, simulated, preflight: { gate } }));
   stack.add(hub.bind('serve', () => mining.serveSnapshot(), (l) => mining.onDidChange(l)));
+  stack.add(hub.bind('lastMiningRun', () => mining.lastRunSummary(), (l) => mining.onDidChange(l)));
   stack.add(hub.bind('miners', () => mining.minerSnapshots(), (l) => mining.onDidChange(l)));
-  const validating = stack.add(new ValidatingController({ settings, logs, db, paths, version: `engy-panel ${version}`, openChain }));
+  const validating = stack.add(new ValidatingController({ settings, logs, db, paths, version: `engy-panel ${version}`, openChain, preflight: { gate } }));
   stack.add(hub.bind('validator', () => validating.snapshot(), (l) => validating.onDidChange(l)));
   const wallet = new WalletController({ settings, minerKeys, logs, openChain, ...(opts.openExternal ? { openExternal: opts.openExternal } : {}) });
   stack.add(hub.bind('wallet', () => wallet.snapshot(), (l) => wallet.onDidChange(l)));
@@ -107,6 +131,24 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
   );
   stack.add(settings.onDidChange(() => checkpoint.follow(checkpointDir())));
   stack.add(hub.bind('checkpoint', () => checkpoint.snapshot(), (l) => checkpoint.onDidChange(l)));
+  const walletDir = (w: { path: string | null }) => (w.path ? { walletPath: w.path } : {});
+  preflight = stack.add(
+    new PreflightService({
+      settings,
+      hardware,
+      wallet,
+      checkpoint,
+      checkpointDir,
+      refreshCheckpoint: () => checkpoint.current.refresh(),
+      detectRuntimes: () => detectRuntimes({ dataDir: paths.root }),
+      freeBytes: diskFreeBytes,
+      hotkeyAddress: (w) => loadHotkeyAddress({ ...walletDir(w), wallet: w.name ?? '', hotkey: w.hotkey ?? '' }),
+      fullDownloadBytes: Math.ceil(spec.memory.weightsGiB * 1024 ** 3),
+      log: logs.logger('preflight'),
+    }),
+  );
+  const pf = preflight;
+  stack.add(hub.bind('preflight', () => pf.snapshot(), (l) => pf.onDidChange(l)));
 
   const metrics = new EngyMetrics();
   const feeds = new SnapshotFeeds(metrics);
@@ -176,6 +218,13 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
     node: process.versions.node,
   };
 
+  const rehearsals = new RehearsalRunner({
+    mining: () => settings.get().mining,
+    serve: () => mining.serveSnapshot(),
+    gates: { ttftP99Ms: spec.targets.ttftP99Ms ?? DEFAULT_TARGETS.ttftP99Ms, tpotP99Ms: spec.targets.tpotP99Ms ?? DEFAULT_TARGETS.tpotP99Ms },
+    log: logs.logger('rehearsal'),
+  });
+
   const table: HandlerTable = {
     'app.info': () => info,
     'hardware.report': (req) => hardware.get(req.refresh),
@@ -224,6 +273,7 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
       checkpoint.current.cancel();
       return null;
     },
+    'mining.rehearse': () => rehearsals.run(),
   };
 
   log.info(`engine started (${opts.shell}, data dir ${paths.root}, network ${info.network})`);

@@ -9,6 +9,7 @@ import type { ValidatorSnapshot } from './validator.ts';
 import type { MinerKeyStatus, RegistrationMode, RegistrationStatusSnapshot, RegistrationSuccess, WalletListing } from './wallet.ts';
 import type { Result } from './result.ts';
 import type { Settings, SettingsPatch } from './settings.ts';
+import type { MiningRunSummary, PreflightSnapshot, RehearsalResult } from './preflight.ts';
 
 export interface AppInfo {
   name: string;
@@ -50,6 +51,8 @@ export interface InvokeMap {
   /** Starts or resumes the download and answers at once; progress arrives on the checkpoint topic. */
   'checkpoint.download': { req: null; res: null };
   'checkpoint.cancel': { req: null; res: null };
+  /** Sends the probe wave's shape (24 concurrent ~13k-token prompts) to the local serve and measures TTFT/TPOT p99 against the gates. */
+  'mining.rehearse': { req: null; res: RehearsalResult };
 }
 
 export type InvokeMethod = keyof InvokeMap;
@@ -80,6 +83,7 @@ export const INVOKE_METHODS: readonly InvokeMethod[] = [
   'checkpoint.refresh',
   'checkpoint.download',
   'checkpoint.cancel',
+  'mining.rehearse',
 ];
 
 /** The wallet as the UI sees it: addresses and statuses, never a secret. */
@@ -104,6 +108,10 @@ export interface SnapshotTopics {
   wallet: WalletView;
   earnings: EarningsSnapshot;
   notifications: NotificationsSnapshot;
+  /** Every blocker between the user and Start, per role (computed in electron/engine/preflight). */
+  preflight: PreflightSnapshot | null;
+  /** The last mining run's summary, shown while mining is stopped. */
+  lastMiningRun: MiningRunSummary | null;
 }
 export type SnapshotTopic = keyof SnapshotTopics;
 

@@ -29,6 +29,8 @@ export const ERROR_CODES = [
   'not-registered',
   'data-dir-locked',
   'simulated-only',
+  /** Start refused: the pre-flight checklist has blockers (the message lists every one). */
+  'preflight-blocked',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,5 +1,4 @@
 import type { InvokeMap, InvokeMethod } from '../../shared/api.ts';
-import { NOTIFICATION_KINDS } from '../../shared/settings.ts';
 import { err, ok, type Result } from '../../shared/result.ts';
 
 type Check = (req: unknown) => string | null;
@@ -29,34 +28,15 @@ const name = (v: unknown) => typeof v === 'string' && /^[A-Za-z0-9_-][A-Za-z0-9.
 const isNull: Check = (req) => (req === null || req === undefined ? null : 'expected no arguments');
 const bool = (v: unknown) => typeof v === 'boolean';
 const str = (max: number) => (v: unknown) => typeof v === 'string' && v.length <= max;
-const strOrNull = (max: number) => (v: unknown) => v === null || str(max)(v);
 const int = (min: number, max: number) => (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
-const intOrNull = (min: number, max: number) => (v: unknown) => v === null || int(min, max)(v);
 const oneOf = (...vals: unknown[]) => (v: unknown) => vals.includes(v);
-const section = (c: Check) => (v: unknown) => c(v) === null;
-const urlList = (v: unknown) => Array.isArray(v) && v.length <= 16 && v.every((u) => typeof u === 'string' && /^https?:\/\/[^\s]{1,200}$/.test(u));
 
 const CHECKS: { [M in InvokeMethod]: Check } = {
   'app.info': isNull,
   'hardware.report': only({ refresh: bool }),
   'settings.get': isNull,
-  'settings.update': only({
-    role: oneOf('mine', 'validate', 'both'),
-    theme: oneOf('system', 'dark', 'light'),
-    wallet: section(only({ path: strOrNull(4096), name: strOrNull(128), hotkey: strOrNull(128) })),
-    mining: section(
-      only({
-        workerName: (v) => v === null || (typeof v === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(v)),
-        maxInflightOverride: intOrNull(1, 1024),
-        runtime: oneOf(null, 'python', 'docker', 'external'),
-        checkpointDir: strOrNull(4096),
-        externalServeUrls: urlList,
-      }),
-    ),
-    validating: section(only({ chainUrl: (v) => typeof v === 'string' && /^wss?:\/\/\S{1,200}$/.test(v), pollSeconds: int(30, 3600), resubmitBlocks: int(100, 5000) })),
-    desktop: section(only({ runAtLogin: bool, keepRunningOnClose: bool, minimizeToTray: bool, autoUpdate: bool })),
-    mutedNotifications: (v) => Array.isArray(v) && v.every((k) => (NOTIFICATION_KINDS as readonly unknown[]).includes(k)),
-  }),
+  // Field by field in SettingsStore.update, with the shared schema (its bounds depend on the network).
+  'settings.update': (req) => (isObj(req) ? null : 'expected an object of settings to change'),
   'logs.recent': only({ source: str(128), limit: int(1, 10_000), query: str(500) }),
   'diagnostics.export': isNull,
   'mining.start': isNull,
@@ -77,6 +57,7 @@ const CHECKS: { [M in InvokeMethod]: Check } = {
   'checkpoint.refresh': isNull,
   'checkpoint.download': isNull,
   'checkpoint.cancel': isNull,
+  'mining.rehearse': isNull,
   'history.audits': only({ limit: int(1, 10_000) }),
   'wallet.registerWithBrowser': required({
     mode: oneOf('register-limit', 'burned-register'),

@@ -64,6 +64,16 @@ describe('first run to mining, validating and earnings (Chromium + simulated net
 
   it('walks first run: role, serve, checkpoint, hotkey, miner key, registration', { timeout: 60_000 }, async () => {
     await page.getByText('SIMULATED NETWORK').waitFor();
+    // Before any choice, the Mine page lists every blocker at once and Start stays disabled.
+    await page.getByRole('button', { name: 'Mine', exact: true }).click();
+    await page.getByTestId('preflight-check-role').getByText('blocked').waitFor();
+    expect(await page.getByTestId('preflight-check-hotkey').getAttribute('data-state')).toBe('blocked');
+    expect(await page.getByTestId('preflight-check-minerkey').getAttribute('data-state')).toBe('blocked');
+    expect(await page.getByTestId('mine-toggle').isDisabled()).toBe(true);
+    await page.screenshot({ path: screenshotPath('preflight-blocked'), fullPage: true });
+    // A Fix button goes to the exact Setup step.
+    await page.getByTestId('preflight-check-role').getByRole('button').click();
+    await stage('role').waitFor();
     await page.getByRole('group', { name: 'Role' }).getByRole('button', { name: /^Both/ }).click();
     await stage('hardware').getByText('Verdict: ready.').waitFor();
     await open('serve');
@@ -86,16 +96,23 @@ describe('first run to mining, validating and earnings (Chromium + simulated net
     await stage('minerkey').locator('.badge', { hasText: 'done' }).waitFor();
     expect(await stage('minerkey').textContent()).not.toContain('mk-not-issued-to-anyone-9999');
 
-    await open('registration');
-    await page.getByRole('button', { name: 'Check registration' }).click();
-    // A registered hotkey completes the step, which folds away with its summary.
+    // Once a hotkey is chosen the engine checks its registration by itself (the pre-flight asks the chain):
+    // a registered hotkey completes the step, which folds away with its summary.
     await stage('registration').getByText(/uid 1 on subnet 53, validator permit/).waitFor({ timeout: 20_000 });
     await stage('registration').locator('.badge', { hasText: 'done' }).waitFor();
     await page.screenshot({ path: screenshotPath('first-run'), fullPage: true });
   });
 
-  it('shows a denied worker with the gateway reason, then mines once the right key is in', { timeout: 120_000 }, async () => {
+  it('shows a denied worker with the gateway reason, then mines once the right key is in', { timeout: 240_000 }, async () => {
     await page.getByRole('button', { name: 'Mine', exact: true }).click();
+    await page.getByTestId('preflight-summary').getByText('all clear').waitFor({ timeout: 20_000 });
+    // Rehearse qualification against the simulated rig's serve (a fake sglang) before going live.
+    await page.getByTestId('rehearse').click();
+    await page.getByTestId('rehearsal-verdict').waitFor({ timeout: 120_000 });
+    expect(await page.getByTestId('rehearsal-verdict').textContent()).toBe('forecast: pass');
+    expect(await page.getByTestId('rehearsal-forecast').textContent()).toMatch(/TTFT p99 .* of 100\.0 s/);
+    await page.screenshot({ path: screenshotPath('preflight-clear'), fullPage: true });
+    await page.getByTestId('rehearsal').screenshot({ path: screenshotPath('rehearsal') });
     await page.getByTestId('mine-toggle').click();
     await page.getByTestId('miner-phase').getByText('denied').waitFor({ timeout: 60_000 });
     expect(await page.locator('[aria-label="Miner state"]').textContent()).toMatch(/unknown miner key/);

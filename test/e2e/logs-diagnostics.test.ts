@@ -54,8 +54,9 @@ describe('Logs, diagnostics, settings and honest empty states (Chromium, a CPU-o
 
   it('every page renders an honest state without invented numbers', async () => {
     for (const [nav, expectText] of [
-      ['Mine', 'Mining is not set up'],
-      ['Validate', 'Validating is not set up'],
+      // No role yet: the pre-flight checklist says so first, with a Fix button to Setup.
+      ['Mine', 'Choose Mine (or Both) in Setup first.'],
+      ['Validate', 'Choose Validate (or Both) in Setup first.'],
       ['Earnings', 'No hotkey yet'],
       ['History', 'No request recorded'],
       ['Settings', 'Appearance'],

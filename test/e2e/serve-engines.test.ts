@@ -12,20 +12,36 @@ import { launchBrowser, screenshotPath } from '../helpers/browser.ts';
 import { FAKE_NVIDIA_SMI_DIR } from '../helpers/fake-nvidia-smi.ts';
 import { startHeadlessChild, type HeadlessChild } from '../helpers/headless-process.ts';
 import { CHECKPOINT_TINY } from '../doubles/fake-sglang/spawn.ts';
+import { createHotkey } from '../../electron/engine/wallet/hotkey-create.ts';
+import { startDevChain, type RunningDevChain } from '../doubles/dev-chain/index.ts';
+import { devKeys, SN53 } from '../doubles/dev-chain/sn53-seed.ts';
 
 const FAKE_PYTHON = join(import.meta.dirname, '..', 'doubles', 'fake-python', 'python');
 
 describe('a managed serve on the Mine page (fake python + fake 2x4090, Chromium)', () => {
   let engine: HeadlessChild;
   let browser: Browser;
+  let chain: RunningDevChain;
 
   beforeAll(async () => {
     const bin = mkdtempSync(join(tmpdir(), 'engy-bin-'));
     for (const name of ['python3', 'python']) symlinkSync(FAKE_PYTHON, join(bin, name));
     const dataDir = mkdtempSync(join(tmpdir(), 'engy-serve-e2e-'));
     const d = defaultSettings();
+    // Start's pre-flight wants a hotkey registered on subnet 53: a dev chain that knows it.
+    const walletPath = join(dataDir, 'wallets');
+    const { ss58Address } = await createHotkey({ walletPath, wallet: 'rig', hotkey: 'default', source: { kind: 'generate' } });
+    const keys = await devKeys();
+    const cold = keys.coldkey.address;
+    chain = await startDevChain({ port: 0, blockMs: 500, startBlocks: 2, seed: { subnets: [{ netuid: SN53, ownerHotkey: keys.owner.address, ownerColdkey: cold, neurons: [{ hotkey: keys.owner.address, coldkey: cold }, { hotkey: ss58Address, coldkey: cold }] }] } });
     // The gateway address answers nothing here: this page is about the serve, the miner says it cannot reach it.
-    const settings: Settings = { ...d, role: 'mine', mining: { ...d.mining, runtime: 'python', checkpointDir: CHECKPOINT_TINY, gatewayUrl: 'ws://127.0.0.1:9/gw' } };
+    const settings: Settings = {
+      ...d,
+      role: 'mine',
+      wallet: { path: walletPath, name: 'rig', hotkey: 'default' },
+      mining: { ...d.mining, runtime: 'python', checkpointDir: CHECKPOINT_TINY, gatewayUrl: 'ws://127.0.0.1:9/gw' },
+      validating: { ...d.validating, chainUrl: chain.url },
+    };
     mkdirSync(dataDir, { recursive: true });
     writeFileSync(dataPaths(dataDir).settings, JSON.stringify(settings));
     new MinerKeyStore({ secretsDir: dataPaths(dataDir).secrets, env: {} }).set('mk-serve-e2e-key-0001');
@@ -36,12 +52,16 @@ describe('a managed serve on the Mine page (fake python + fake 2x4090, Chromium)
   afterAll(async () => {
     await browser?.close();
     await engine?.stop();
+    await chain?.close();
   });
 
   it('starts the engine, shows it ready with its command, charts the GPUs and logs the serve', { timeout: 120_000 }, async () => {
     const page = await browser.newPage({ viewport: { width: 1360, height: 1400 } });
     await page.goto(engine.url);
     await page.getByRole('button', { name: 'Mine', exact: true }).click();
+    // Pre-flight: sglang found with the fake Python, the registration checked on the dev chain, all clear.
+    await page.getByTestId('preflight-summary').getByText('all clear').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('preflight-check-runtime').textContent()).toMatch(/sglang .* found with/);
     await page.getByTestId('mine-toggle').click();
     const card = page.getByTestId('engine-card').first();
     await card.getByTestId('engine-state').getByText('ready').waitFor({ timeout: 90_000 });

@@ -10,6 +10,8 @@ export interface DetectOptions {
   exec?: ExecText;
   /** systeminformation's GPU list is slow on some hosts; tests turn it off. */
   includeOtherGpus?: boolean;
+  /** Settings > GPUs: the indices the serve may use (null: all). */
+  allowedGpus?: readonly number[] | null;
 }
 
 /** The full hardware report: nvidia-smi, host facts, fit check and serve plan. */
@@ -18,5 +20,5 @@ export async function detectHardware(opts: DetectOptions): Promise<HardwareRepor
   const [smi, host] = await Promise.all([queryNvidiaSmi(opts.exec ?? execText), readHost(opts.dataDir)]);
   const wantOthers = opts.includeOtherGpus ?? smi.status !== 'ok';
   const otherGpus = wantOthers ? await readOtherGpus() : [];
-  return checkFit({ spec, smi, otherGpus, host });
+  return checkFit({ spec, smi, otherGpus, host, allowedGpus: opts.allowedGpus ?? null });
 }

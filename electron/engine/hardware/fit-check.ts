@@ -1,7 +1,7 @@
 import type { FitReason, FitVerdict, GpuInfo, HostInfo, HardwareReport, ServePlan } from '../../../shared/hardware.ts';
 import type { MinerModelSpec } from '../../../shared/models.ts';
 import type { NvidiaSmiResult } from './nvidia-smi.ts';
-import { fp8Capable, GATEWAY_MIN_DECLARED, planServe, TARGET_DECLARED } from './serve-plan.ts';
+import { fp8Capable, GATEWAY_MIN_DECLARED, planServe, selectGpus, TARGET_DECLARED } from './serve-plan.ts';
 
 const fmt = (n: number, d = 1) => n.toFixed(d);
 
@@ -17,12 +17,14 @@ export interface FitInput {
   otherGpus: GpuInfo[];
   host: HostInfo;
   at?: number;
+  /** Settings > GPUs: the indices the serve may use; null or absent: every eligible card. */
+  allowedGpus?: readonly number[] | null;
 }
 
 const VALIDATOR_HINT = 'You can still run the light validator: it needs no GPU (Setup > Role > Validate).';
 
 /** The whole hardware verdict: which cards qualify, the plan, and every reason in plain words. */
-export function checkFit({ spec, smi, otherGpus, host, at = Date.now() }: FitInput): HardwareReport {
+export function checkFit({ spec, smi, otherGpus, host, at = Date.now(), allowedGpus = null }: FitInput): HardwareReport {
   const reasons: FitReason[] = [];
   const base = { at, host, cudaVersion: smi.status === 'ok' ? smi.cudaVersion : null, nvidiaSmi: smi.status };
   const blocked = (gpus: GpuInfo[], extra: Partial<HardwareReport> = {}): HardwareReport => ({
@@ -50,7 +52,15 @@ export function checkFit({ spec, smi, otherGpus, host, at = Date.now() }: FitInp
     return blocked(gpus);
   }
 
-  const eligible = smi.gpus.filter((g) => fp8Capable(g, spec));
+  const capable = smi.gpus.filter((g) => fp8Capable(g, spec));
+  const { chosen: eligible, leftOut } = selectGpus(capable, allowedGpus);
+  for (const g of leftOut) {
+    reasons.push({ severity: 'warn', text: `GPU ${g.index} ${g.name} is left out of the serve by your choice in Settings > GPUs.` });
+  }
+  if (capable.length > 0 && eligible.length === 0) {
+    reasons.push({ severity: 'blocker', text: `None of the GPUs chosen in Settings > GPUs (${(allowedGpus ?? []).join(', ')}) can serve: choose among ${capable.map((g) => g.index).join(', ')}, or clear the choice to use every card.` });
+    return blocked(gpus);
+  }
   for (const g of smi.gpus.filter((g) => !fp8Capable(g, spec))) {
     reasons.push({
       severity: eligible.length > 0 ? 'limit' : 'blocker',

@@ -9,12 +9,13 @@ export class HardwareService {
   private running: Promise<HardwareReport> | null = null;
   private readonly changes = new Emitter<void>();
   readonly onDidChange = this.changes.event;
-  private readonly opts: DetectOptions;
+  private readonly opts: () => DetectOptions;
   private readonly log: Logger;
   private readonly detect: (o: DetectOptions) => Promise<HardwareReport>;
 
-  constructor(opts: DetectOptions, log: Logger, detect = detectHardware) {
-    this.opts = opts;
+  /** Options as a function when they follow Settings (the GPU choice): read at each detection. */
+  constructor(opts: DetectOptions | (() => DetectOptions), log: Logger, detect = detectHardware) {
+    this.opts = typeof opts === 'function' ? opts : () => opts;
     this.log = log;
     this.detect = detect;
   }
@@ -25,7 +26,7 @@ export class HardwareService {
 
   async get(refresh = false): Promise<HardwareReport> {
     if (this.report && !refresh) return this.report;
-    this.running ??= this.detect(this.opts)
+    this.running ??= this.detect(this.opts())
       .then((r) => {
         this.report = r;
         this.log.info(`hardware: ${r.gpus.length} GPU(s), verdict ${r.verdict}${r.plan ? `, plan ${r.plan.engines.map((e) => `tp${e.tp}`).join('+')} declaring ${r.plan.maxInflight}` : ''}`);

@@ -18,6 +18,16 @@ export function fp8Capable(g: GpuInfo, spec: MinerModelSpec): boolean {
   return Number(g.computeCap) >= Number(spec.memory.minComputeCap);
 }
 
+/**
+ * The cards the serve may use: all eligible ones, or those the user chose in Settings (mining.gpus).
+ * The plan, and so each engine's CUDA_VISIBLE_DEVICES, is built from this subset only.
+ */
+export function selectGpus(eligible: GpuInfo[], allowed: readonly number[] | null | undefined): { chosen: GpuInfo[]; leftOut: GpuInfo[] } {
+  if (!allowed) return { chosen: eligible, leftOut: [] };
+  const set = new Set(allowed);
+  return { chosen: eligible.filter((g) => set.has(g.index)), leftOut: eligible.filter((g) => !set.has(g.index)) };
+}
+
 /** GeForce cards have no peer-to-peer over PCIe: NCCL's P2P path hangs or fails on them. */
 export function lacksP2P(gpus: GpuInfo[]): boolean {
   return gpus.some((g) => /geforce|rtx [345]0[0-9]0/i.test(g.name));

@@ -28,6 +28,8 @@ import { MinerWorkers, planWorkers } from './miner-workers.ts';
 import { trimModuleDir } from '../serve/trim-module.ts';
 import { defaultCheckpointDir } from '../serve/checkpoint/checkpoint-folder.ts';
 import { ProcessRegistry } from '../serve/process-registry.ts';
+import type { MiningRunSummary } from '../../../shared/preflight.ts';
+import { readRunSummary, summarizeRun, writeRunSummary } from '../preflight/last-run.ts';
 
 export interface MiningControllerDeps {
   settings: SettingsStore;
@@ -45,6 +47,8 @@ export interface MiningControllerDeps {
     fleet?: Pick<FleetServices, 'env' | 'timings'>;
     staggerMs?: number;
   };
+  /** Start's gate: refuses with every pre-flight blocker (compose passes the PreflightService). */
+  preflight?: { gate(role: 'mine'): Promise<unknown> };
 }
 
 export class MiningController implements Disposable {
@@ -55,9 +59,19 @@ export class MiningController implements Disposable {
   readonly onDidChange = this.changes.event;
   private readonly d: MiningControllerDeps;
   private starting: Promise<void> | null = null;
+  private startedAt = 0;
+  private lastRun: MiningRunSummary | null;
+  private readonly lastRunFile: string;
 
   constructor(d: MiningControllerDeps) {
     this.d = d;
+    this.lastRunFile = join(d.paths.root, 'mining-last-run.json');
+    this.lastRun = readRunSummary(this.lastRunFile);
+  }
+
+  /** What the last run did (kept across restarts); null before the first run. */
+  lastRunSummary(): MiningRunSummary | null {
+    return this.lastRun;
   }
 
   serveSnapshot(): ServeSnapshot | null {
@@ -88,6 +102,7 @@ export class MiningController implements Disposable {
   }
 
   private async doStart(): Promise<void> {
+    await this.d.preflight?.gate('mine');
     const s = this.d.settings.get();
     const log = this.d.logs.logger('mining');
     if (s.role !== 'mine' && s.role !== 'both') throw new AppFailure('bad-request', 'Choose the Mine (or Both) role in Setup first.');
@@ -151,6 +166,7 @@ export class MiningController implements Disposable {
     const workers = new MinerWorkers(plans, miners, log);
     this.fleet = fleet;
     this.workers = workers;
+    this.startedAt = Date.now();
     this.subs = [fleet.onDidChange(() => this.changes.fire()), ...miners.map((m) => m.onDidChange(() => this.changes.fire()))];
     workers.markStartingServe(true);
     fleet.start();
@@ -174,11 +190,21 @@ export class MiningController implements Disposable {
     const fleet = this.fleet;
     this.workers = null;
     this.fleet = null;
+    if (workers) this.recordRun(workers.snapshots());
     await workers?.dispose();
     await fleet?.dispose();
     for (const s of this.subs) await s.dispose();
     this.subs = [];
     this.changes.fire();
+  }
+
+  private recordRun(miners: MinerSnapshot[]): void {
+    this.lastRun = summarizeRun(this.startedAt, Date.now(), miners);
+    try {
+      writeRunSummary(this.lastRunFile, this.lastRun);
+    } catch (e) {
+      this.d.logs.logger('mining').warn(`the last run's summary could not be saved: ${(e as Error).message}`);
+    }
   }
 
   dispose(): Promise<void> {

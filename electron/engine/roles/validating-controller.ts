@@ -19,6 +19,8 @@ export interface ValidatingControllerDeps {
   paths: DataPaths;
   version: string;
   openChain: (url: string) => Promise<ChainPort>;
+  /** Start's gate: refuses with every pre-flight blocker (compose passes the PreflightService). */
+  preflight?: { gate(role: 'validate'): Promise<unknown> };
 }
 
 export class ValidatingController {
@@ -41,6 +43,8 @@ export class ValidatingController {
   }
 
   async start(): Promise<void> {
+    if (this.service) return;
+    await this.d.preflight?.gate('validate');
     if (this.service) return;
     const s = this.d.settings.get();
     if (s.role !== 'validate' && s.role !== 'both') throw new AppFailure('bad-request', 'Choose the Validate (or Both) role in Setup first.');

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, renameSync } from 'node:fs';
-import type { Settings, SettingsPatch } from '../../../shared/settings.ts';
-import { defaultSettings, SETTINGS_SCHEMA_VERSION } from '../../../shared/settings.ts';
+import type { Settings } from '../../../shared/settings.ts';
+import { defaultSettings, parseSettingsPatch, patchRefusal, SETTINGS_SCHEMA_VERSION } from '../../../shared/settings.ts';
 import { AppFailure } from '../../../shared/errors.ts';
 import { writeFileAtomic } from '../lib/atomic-file.ts';
 import { Emitter } from '../lib/emitter.ts';
@@ -8,10 +8,18 @@ import type { Logger } from '../lib/logger.ts';
 import { sanitizeSettings } from './settings-sanitize.ts';
 
 /**
- * Forward-only settings migrations: entry i turns schema i+1 into schema i+2. Empty while only
- * schema 1 has shipped; a new schema adds one function here and a fixture under test/fixtures/settings/.
+ * Forward-only settings migrations: entry i turns schema i+1 into schema i+2. A new schema adds one
+ * function here and a fixture under test/fixtures/settings/. The result is read through the shared
+ * schema like any file (sanitizeSettings), so a migration only moves and adds fields.
  */
-export const SETTINGS_MIGRATIONS: Array<(raw: Record<string, unknown>) => Record<string, unknown>> = [];
+export const SETTINGS_MIGRATIONS: Array<(raw: Record<string, unknown>) => Record<string, unknown>> = [
+  // 1 -> 2: the GPUs the serve may use (null: all) and the log level (debug: what was logged before).
+  (raw) => {
+    const d = defaultSettings();
+    const mining = typeof raw.mining === 'object' && raw.mining !== null && !Array.isArray(raw.mining) ? raw.mining : {};
+    return { ...raw, logLevel: d.logLevel, mining: { ...mining, gpus: d.mining.gpus } };
+  },
+];
 
 export function migrateSettings(raw: Record<string, unknown>): Record<string, unknown> {
   let v = typeof raw.schemaVersion === 'number' ? raw.schemaVersion : 1;
@@ -39,20 +47,25 @@ export class SettingsStore {
   constructor(file: string, log: Logger, overrides: Partial<Pick<Settings, 'network'>> = {}) {
     this.file = file;
     this.log = log;
-    this.current = { ...this.load(), ...overrides };
+    this.current = { ...this.load(overrides.network), ...overrides };
   }
 
   get(): Settings {
     return this.current;
   }
 
-  update(patch: SettingsPatch): Settings {
+  /** Applies a partial update parsed field by field with the shared schema; refuses naming the field. */
+  update(raw: unknown): Settings {
+    const parsed = parseSettingsPatch(raw, this.current.network);
+    if (!parsed.ok) throw new AppFailure('bad-request', patchRefusal(parsed));
+    const patch = parsed.patch;
     const c = this.current;
     const next: Settings = {
       ...c,
       ...(patch.role !== undefined ? { role: patch.role } : {}),
       ...(patch.theme !== undefined ? { theme: patch.theme } : {}),
-      ...(patch.mutedNotifications !== undefined ? { mutedNotifications: [...new Set(patch.mutedNotifications)] } : {}),
+      ...(patch.logLevel !== undefined ? { logLevel: patch.logLevel } : {}),
+      ...(patch.mutedNotifications !== undefined ? { mutedNotifications: patch.mutedNotifications } : {}),
       wallet: { ...c.wallet, ...patch.wallet },
       mining: { ...c.mining, ...patch.mining },
       validating: { ...c.validating, ...patch.validating },
@@ -64,7 +77,7 @@ export class SettingsStore {
     return next;
   }
 
-  private load(): Settings {
+  private load(network?: Settings['network']): Settings {
     if (!existsSync(this.file)) return defaultSettings();
     let raw: unknown;
     try {
@@ -76,8 +89,8 @@ export class SettingsStore {
       return defaultSettings();
     }
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return defaultSettings();
-    const { settings, dropped } = sanitizeSettings(migrateSettings(raw as Record<string, unknown>));
-    for (const field of dropped) this.log.warn(`settings: "${field}" had an invalid value and was reset to its default.`);
+    const { settings, warnings } = sanitizeSettings(migrateSettings(raw as Record<string, unknown>), network);
+    for (const w of warnings) this.log.warn(w);
     return settings;
   }
 }

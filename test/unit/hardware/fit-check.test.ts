@@ -1,28 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
-import { queryNvidiaSmi, type ExecText } from '../../../electron/engine/hardware/nvidia-smi.ts';
+import { queryNvidiaSmi } from '../../../electron/engine/hardware/nvidia-smi.ts';
 import { checkFit } from '../../../electron/engine/hardware/fit-check.ts';
 import { minerModel } from '../../../electron/engine/lib/model-catalog.ts';
 import type { HostInfo } from '../../../shared/hardware.ts';
-import { fakeNvidiaEnv } from '../../helpers/fake-nvidia-smi.ts';
+import { fakeSmiExec } from '../../helpers/fake-nvidia-smi.ts';
 
 const spec = minerModel();
 const roomyHost: HostInfo = { hostname: 'rig', os: 'Ubuntu 24.04', cpuModel: 'Ryzen 9', cpus: 16, ramGiB: 128, diskFreeGiB: 500, diskPath: '/data' };
 
-/** Runs the real parsing path against the fake nvidia-smi binary on PATH. */
-function execWith(fixture: string): ExecText {
-  const env = fakeNvidiaEnv(fixture);
-  return (file, args, timeoutMs) =>
-    new Promise((resolve, reject) => {
-      execFile(file, args, { env, timeout: timeoutMs }, (error, stdout, stderr) => {
-        if (error) reject(Object.assign(error, { stdout: String(stdout), stderr: String(stderr) }));
-        else resolve(String(stdout));
-      });
-    });
-}
-
 async function report(fixture: string, host: HostInfo = roomyHost) {
-  const smi = await queryNvidiaSmi(execWith(fixture));
+  const smi = await queryNvidiaSmi(fakeSmiExec(fixture));
   return checkFit({ spec, smi, otherGpus: [], host, at: 0 });
 }
 

@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import type { MinerPhase, MinerSnapshot } from '../../../../shared/miner.ts';
 import { engineApi, useSnapshot } from '../../stores/engine-store.ts';
-import { EmptyState } from '../common/empty-state.tsx';
 import { ago, num } from '../common/format.ts';
 import { EnginesPanel } from './engines-panel.tsx';
+import { PreflightChecklist, usePreflight } from '../preflight/preflight-checklist.tsx';
+import { MineIdle } from '../preflight/mine-idle.tsx';
 
 const PHASE_BADGE: Record<MinerPhase, string> = {
   stopped: 'neutral', 'starting-serve': 'info', connecting: 'info', 'waiting-for-probe': 'info', probing: 'warn', active: 'ok', pulled: 'bad', denied: 'bad', reconnecting: 'warn', failed: 'bad',
@@ -83,6 +84,7 @@ export function MinePage() {
     setBusy(false);
   };
   const mining = settings?.role === 'mine' || settings?.role === 'both';
+  const preflight = usePreflight('mine');
   return (
     <div className="stack">
       <div className="page-head">
@@ -90,12 +92,13 @@ export function MinePage() {
           <h1>Mining</h1>
           <p>Serve every routed request with a TOPLOC proof of the real activations. The gateway judges acceptance, latency and proofs.</p>
         </div>
-        <button className={`btn big ${running ? '' : 'primary'}`} onClick={() => void toggle()} disabled={busy || !mining} data-testid="mine-toggle">
+        <button className={`btn big ${running ? '' : 'primary'}`} onClick={() => void toggle()} disabled={busy || (!running && !preflight?.ready)} data-testid="mine-toggle">
           {busy ? '…' : running ? 'Stop mining' : 'Start mining'}
         </button>
       </div>
       {error && <div className="error-box" role="alert">{error}</div>}
-      {!mining && <EmptyState title="Mining is not set up">Choose Mine or Both in Setup first.</EmptyState>}
+      {!running && <PreflightChecklist role="mine" />}
+      {!running && mining && <MineIdle />}
       {several && <WorkerSwitcher miners={miners} chosen={miners[chosen] ? chosen : 0} choose={setChosen} />}
       {miner && (
         <>

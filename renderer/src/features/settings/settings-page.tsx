@@ -1,5 +1,6 @@
 import { NOTIFICATION_KINDS, type NotificationKind, type SettingsPatch, type ThemePref } from '../../../../shared/settings.ts';
 import { engineApi, useEngine, useSnapshot } from '../../stores/engine-store.ts';
+import { RigSettings } from './rig-settings.tsx';
 
 function update(patch: SettingsPatch) {
   void engineApi().invoke('settings.update', patch);
@@ -41,19 +42,7 @@ export function SettingsPage() {
           </select>
         </label>
       </section>
-      <section className="card stack">
-        <h2>Network</h2>
-        <dl className="kv">
-          <dt>Profile</dt>
-          <dd>{s.network === 'simulated' ? 'Simulated network (demo): nothing is real' : 'Mainnet (finney, subnet 53)'}</dd>
-          <dt>Gateway</dt>
-          <dd className="mono">{s.mining.gatewayUrl}</dd>
-          <dt>Chain</dt>
-          <dd className="mono">{s.validating.chainUrl}</dd>
-          <dt>Provider</dt>
-          <dd className="mono">{s.validating.providerUrl}</dd>
-        </dl>
-      </section>
+      <RigSettings s={s} />
       <section className="card stack">
         <h2>Notifications</h2>
         {NOTIFICATION_KINDS.map((k) => (

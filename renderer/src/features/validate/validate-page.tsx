@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import type { ValidatorSnapshot } from '../../../../shared/validator.ts';
 import { engineApi, useSnapshot } from '../../stores/engine-store.ts';
-import { EmptyState } from '../common/empty-state.tsx';
 import { ago } from '../common/format.ts';
 import { formatTao } from '../../../../shared/wallet.ts';
 import { CommitRevealCard } from './commit-reveal-card.tsx';
+import { PreflightChecklist, usePreflight } from '../preflight/preflight-checklist.tsx';
 
 /** Blocks since the last weights vs the activity cutoff: turns amber at half, red at 80 %, before the validator drops out. */
 function CutoffBar({ n }: { n: NonNullable<ValidatorSnapshot['neuron']> }) {
@@ -32,11 +32,10 @@ function health(h: 'unknown' | 'ok' | 'down') {
 
 export function ValidatePage() {
   const v = useSnapshot('validator');
-  const settings = useSnapshot('settings');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const running = v !== undefined && v !== null && (v.status === 'running' || v.status === 'starting');
-  const validating = settings?.role === 'validate' || settings?.role === 'both';
+  const preflight = usePreflight('validate');
   const toggle = async () => {
     setBusy(true);
     setError(null);
@@ -52,12 +51,12 @@ export function ValidatePage() {
           <h1>Validating</h1>
           <p>Fetch the master-signed epoch result, verify it, and put the weight vector on chain every ~120 blocks. CPU only.</p>
         </div>
-        <button className={`btn big ${running ? '' : 'primary'}`} onClick={() => void toggle()} disabled={busy || !validating} data-testid="validate-toggle">
+        <button className={`btn big ${running ? '' : 'primary'}`} onClick={() => void toggle()} disabled={busy || (!running && !preflight?.ready)} data-testid="validate-toggle">
           {busy ? '…' : running ? 'Stop validating' : 'Start validating'}
         </button>
       </div>
       {error && <div className="error-box" role="alert">{error}</div>}
-      {!validating && <EmptyState title="Validating is not set up">Choose Validate or Both in Setup, then pick your hotkey.</EmptyState>}
+      {!running && <PreflightChecklist role="validate" />}
       {v && (
         <>
           {v.failure && <div className="error-box">{v.failure}</div>}
