@@ -34,8 +34,13 @@ function AlternativeCard({ a }: { a: HardwareAlternative }) {
   );
 }
 
+/** Cannot mine, or only with weights offloaded to RAM (too slow to qualify). */
+export function tooSmall(report: HardwareReport): boolean {
+  return report.verdict === 'unsupported' || (report.plan?.engines.some((e) => e.cpuOffloadGb > 0) ?? false);
+}
+
 /** A verdict that blocks mining gets ways out, as buttons: validate instead, or see what hardware would mine. */
-export function HardwareChoices({ report }: { report: HardwareReport }) {
+export function HardwareChoices({ report, onMineAnyway = null }: { report: HardwareReport; onMineAnyway?: (() => void) | null }) {
   const [alts, setAlts] = useState<HardwareAlternative[] | null>(null);
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -50,10 +55,10 @@ export function HardwareChoices({ report }: { report: HardwareReport }) {
     if (r.ok) setAlts(r.value);
     else setError(r.error.message);
   };
-  if (report.verdict !== 'unsupported') return null;
+  if (!tooSmall(report)) return null;
   return (
     <div className="card stack" data-testid="hardware-choices">
-      <b>This machine cannot mine. What now?</b>
+      <b>{report.verdict === 'unsupported' ? 'This machine cannot mine. What now?' : 'This machine would mine only slowly: part of the weights sit in RAM, so it is unlikely to pass the gateway\'s latency gates. What now?'}</b>
       <div className="row">
         <button className="btn primary" onClick={() => void validateInstead()}>
           Validate instead
@@ -61,6 +66,11 @@ export function HardwareChoices({ report }: { report: HardwareReport }) {
         <button className="btn" aria-expanded={open} onClick={() => void showWhatWorks()}>
           {open ? 'Hide what works' : 'Show what works'}
         </button>
+        {onMineAnyway && (
+          <button className="btn" onClick={onMineAnyway}>
+            Mine anyway (slowly)
+          </button>
+        )}
       </div>
       <p className="muted small">The light validator needs no GPU: it checks miners' proofs on the CPU and puts weights on chain. Or see which hardware mines, planned the same way as this check.</p>
       {open && !alts && !error && <p className="small muted">Planning…</p>}

@@ -68,13 +68,21 @@ export function RegistrationStep({ wallet, settings }: { wallet: WalletView; set
         </div>
       ) : (
         <div className="card stack" data-testid="registration-needs">
-          <b>What registering needs</b>
+          <div className="spread">
+            <b>What registering needs</b>
+            <button className="btn" disabled={busy} onClick={() => void run(async () => {
+              const r = await engineApi().invoke('wallet.registration', null);
+              return r.ok ? null : r.error.message;
+            })}>
+              Check again
+            </button>
+          </div>
           <p className="small">
             A coldkey that signs and pays the registration (burned, not staked), holding at least the current cost. The hotkey needs no balance.
           </p>
           <dl className="kv">
             <dt>Cost now</dt>
-            <dd data-testid="registration-cost">{q ? `${formatTao(q.costRao)} (block ${q.block}; moves every block, refreshed while this step is open)` : busy ? 'asking the chain…' : 'asking the chain…'}</dd>
+            <dd data-testid="registration-cost">{q ? `${formatTao(q.costRao)} (block ${q.block}; moves every block, refreshed while this step is open)` : 'asking the chain…'}</dd>
             <dt>Coldkey</dt>
             <dd className="mono small">{q?.coldkey ?? cold?.coldkeyAddress ?? 'none yet: add it in the Coldkey step, or name the browser-wallet account below'}</dd>
             <dt>Its balance</dt>

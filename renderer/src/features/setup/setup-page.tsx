@@ -3,7 +3,7 @@ import type { Role } from '../../../../shared/settings.ts';
 import { engineApi, useSnapshot } from '../../stores/engine-store.ts';
 import { useUi } from '../../stores/ui-store.ts';
 import { HardwarePanel } from '../hardware/hardware-panel.tsx';
-import { HardwareChoices } from '../hardware/hardware-choices.tsx';
+import { HardwareChoices, tooSmall } from '../hardware/hardware-choices.tsx';
 import { SecretWordsDialog, type SecretWords } from '../common/secret-words-dialog.tsx';
 import { ColdkeyStep, HotkeyStep, MinerKeyStep, currentRegistration, selectedWallet, type ShowWords } from './wallet-steps.tsx';
 import { RegistrationStep } from './registration-step.tsx';
@@ -69,6 +69,8 @@ export function SetupPage() {
   // The words of a key just created, until the user confirms writing them down. Component state only.
   const [words, setWords] = useState<{ secret: SecretWords; after: () => Promise<unknown> } | null>(null);
   const showWords: ShowWords = (secret, after) => setWords({ secret, after });
+  // An offloaded plan mines too slowly to qualify: the user says "anyway" before the next step opens.
+  const [slowAccepted, setSlowAccepted] = useState(false);
 
   if (!settings) return <div className="card" aria-busy="true">Loading the setup from the engine…</div>;
   const role = settings.role;
@@ -82,6 +84,7 @@ export function SetupPage() {
   const cold = wallet ? selectedWallet(wallet, settings) : null;
   // A rig that mines right now is not "blocked", whatever a fresh check says; an external serve needs no local GPU.
   const hwBlocked = mining && !miningRuns && !external && hw?.verdict === 'unsupported';
+  const hwSlow = mining && !miningRuns && !external && hw !== undefined && hw !== null && !hwBlocked && tooSmall(hw) && !slowAccepted;
   const serveReady = runtimeReady(settings, sglang?.runtimes) && checkpoint?.state === 'complete';
   const keyCheck = wallet?.minerKeyCheck ?? null;
   const runs = (mining && miningRuns) || (validating && !mining && validatorRuns);
@@ -93,11 +96,21 @@ export function SetupPage() {
           {
             id: 'hardware',
             title: 'Hardware check',
-            state: miningRuns || external ? ('done' as const) : !hw ? ('todo' as const) : hwBlocked ? ('blocked' as const) : ('done' as const),
-            detail: miningRuns ? 'Mining runs on this hardware.' : external ? 'Your own serve does the GPU work; this machine only relays.' : !hw ? 'Checking…' : hwBlocked ? 'This machine cannot mine: see why below, validate instead, or see what hardware works.' : `Verdict: ${hw.verdict}.`,
+            state: miningRuns || external ? ('done' as const) : !hw || hwSlow ? ('todo' as const) : hwBlocked ? ('blocked' as const) : ('done' as const),
+            detail: miningRuns
+              ? 'Mining runs on this hardware.'
+              : external
+                ? 'Your own serve does the GPU work; this machine only relays.'
+                : !hw
+                  ? 'Checking…'
+                  : hwBlocked
+                    ? 'This machine cannot mine: see why below, validate instead, or see what hardware works.'
+                    : hwSlow
+                      ? 'Only with weights offloaded to RAM: too slow to qualify. Validate instead, see what works, or mine anyway.'
+                      : `Verdict: ${hw.verdict}.`,
             body: (
               <div className="stack">
-                {hw && hwBlocked && <HardwareChoices report={hw} />}
+                {hw && !miningRuns && !external && tooSmall(hw) && <HardwareChoices report={hw} onMineAnyway={hwBlocked || slowAccepted ? null : () => setSlowAccepted(true)} />}
                 <HardwarePanel />
               </div>
             ),
