@@ -31,7 +31,11 @@ async function shoot(page: Page, name: string): Promise<void> {
       await page.setViewportSize({ width, height: 900 });
       await page.emulateMedia({ colorScheme: scheme });
       // The main pane scrolls on its own: grow the window to its content so the shot holds the whole page.
-      const tall = await page.evaluate(() => document.querySelector('.main')?.scrollHeight ?? 900);
+      const tall = await page.evaluate(() => {
+        const main = document.querySelector('.main');
+        main?.scrollTo(0, 0);
+        return main?.scrollHeight ?? 900;
+      });
       await page.setViewportSize({ width, height: Math.min(Math.max(900, tall + 8), 6000) });
       await page.screenshot({ path: screenshotPath(`setup-walk-${name}-${width}-${scheme}`), fullPage: true });
     }

@@ -8,9 +8,10 @@ import { currentRegistration, selectedWallet, useAction } from './wallet-steps.t
 /** The burn moves every block: while the step is open the quote is refreshed this often. */
 const LIVE_QUOTE_MS = 24_000;
 
-/** A price cap a little above the quote, so a block's drift does not refuse the registration. */
+/** A price cap 5 % above the quote, rounded up to 0.0001 τ, so a block's drift does not refuse the registration. */
 function suggestedCap(costRao: string): string {
-  const rao = (BigInt(costRao) * 105n) / 100n + 1n;
+  const step = 100_000n;
+  const rao = (((BigInt(costRao) * 105n) / 100n + step - 1n) / step) * step;
   return formatTao(rao).replace(' τ', '');
 }
 
@@ -24,14 +25,18 @@ export function RegistrationStep({ wallet, settings }: { wallet: WalletView; set
   const cold = selectedWallet(wallet, settings);
   const hotkeyChosen = Boolean(settings.wallet.name && settings.wallet.hotkey);
   const hasColdkeyFile = cold !== null && cold.coldkeyEncryption !== 'missing';
-  // Checked by itself when opened, after each change of wallet or hotkey, and again while open (the cost moves).
+  // The page checks on every hotkey change; while this step is open the quote is kept live (the cost moves),
+  // and a coldkey added meanwhile is asked about at once.
   useEffect(() => {
     if (!hotkeyChosen) return;
     const ask = () => void engineApi().invoke('wallet.registration', null);
-    ask();
     const t = setInterval(ask, LIVE_QUOTE_MS);
     return () => clearInterval(t);
-  }, [hotkeyChosen, settings.wallet.name, settings.wallet.hotkey, cold?.coldkeyAddress]);
+  }, [hotkeyChosen]);
+  const coldAddress = cold?.coldkeyAddress ?? null;
+  useEffect(() => {
+    if (hotkeyChosen && coldAddress) void engineApi().invoke('wallet.registration', null);
+  }, [hotkeyChosen, coldAddress]);
   useEffect(() => {
     if (reg && !cap) setCap(suggestedCap(reg.quote.costRao));
   }, [reg, cap]);
@@ -98,8 +103,8 @@ export function RegistrationStep({ wallet, settings }: { wallet: WalletView; set
           </div>
           {hasColdkeyFile && (
             <div className="row">
-              <input type="password" aria-label="Coldkey password" placeholder={`Password of the ${cold.name} coldkey`} value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="off" />
-              <button className="btn primary" disabled={busy || !cap || !password} onClick={() => void register()}>
+              <input type="password" aria-label="Coldkey password" placeholder="Coldkey password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="off" />
+              <button className="btn primary" disabled={busy || !cap || !password || Boolean(short)} title={short ? 'The coldkey holds less than the cost: send TAO to it first, then Check again.' : undefined} onClick={() => void register()}>
                 {busy ? 'Unlocking and sending…' : 'Register with this coldkey'}
               </button>
             </div>

@@ -1,11 +1,12 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { Role } from '../../../../shared/settings.ts';
+import { formatTao } from '../../../../shared/wallet.ts';
 import { engineApi, useSnapshot } from '../../stores/engine-store.ts';
 import { useUi } from '../../stores/ui-store.ts';
 import { HardwarePanel } from '../hardware/hardware-panel.tsx';
 import { HardwareChoices, tooSmall } from '../hardware/hardware-choices.tsx';
 import { SecretWordsDialog, type SecretWords } from '../common/secret-words-dialog.tsx';
-import { ColdkeyStep, HotkeyStep, MinerKeyStep, currentRegistration, selectedWallet, type ShowWords } from './wallet-steps.tsx';
+import { ColdkeyStep, HotkeyStep, MinerKeyStep, currentRegistration, selectedHotkeyAddress, selectedWallet, type ShowWords } from './wallet-steps.tsx';
 import { RegistrationStep } from './registration-step.tsx';
 import { ServeStep, runtimeReady } from './serve-step.tsx';
 
@@ -71,6 +72,13 @@ export function SetupPage() {
   const showWords: ShowWords = (secret, after) => setWords({ secret, after });
   // An offloaded plan mines too slowly to qualify: the user says "anyway" before the next step opens.
   const [slowAccepted, setSlowAccepted] = useState(false);
+  // Registration is checked by itself whenever the chosen hotkey changes, not only when someone presses a button.
+  const walletName = settings?.wallet.name ?? null;
+  const hotkeyName = settings?.wallet.hotkey ?? null;
+  const hotkeyAddress = wallet && settings ? selectedHotkeyAddress(wallet, settings) : null;
+  useEffect(() => {
+    if (walletName && hotkeyName && hotkeyAddress) void engineApi().invoke('wallet.registration', null);
+  }, [walletName, hotkeyName, hotkeyAddress]);
 
   if (!settings) return <div className="card" aria-busy="true">Loading the setup from the engine…</div>;
   const role = settings.role;
@@ -153,7 +161,7 @@ export function SetupPage() {
       detail: reg
         ? reg.registration.registered
           ? `uid ${reg.registration.uid} on subnet ${reg.registration.netuid}${validating ? (reg.registration.validatorPermit ? ', validator permit' : ', no validator permit yet') : ''}.`
-          : `Not registered yet: it costs ${(Number(reg.quote.costRao) / 1e9).toFixed(4)} τ now, paid by the coldkey.`
+          : `Not registered yet: it costs ${formatTao(reg.quote.costRao)} now, paid by the coldkey.`
         : hotkeyChosen
           ? 'Asking the chain…'
           : `Puts the hotkey on subnet ${settings.validating.netuid}; needs a coldkey holding the cost.`,
