@@ -99,6 +99,10 @@ export function SetupPage() {
 
   const stages: Stage[] = withCurrent<Stage>([
     { id: 'role', title: 'Role', state: role ? 'done' : 'todo', detail: role ? `This machine will ${role === 'both' ? 'mine and validate' : role}.` : 'Choose what this machine does.', body: <RolePicker role={role} /> },
+    // Before a role is chosen the hardware verdict helps choose it; a validator needs no GPU, so no step.
+    ...(role === null
+      ? [{ id: 'hardware', title: 'Hardware check', state: 'todo' as const, detail: !hw ? 'Checking…' : hw.verdict === 'unsupported' ? 'This machine cannot mine: it can validate.' : `Verdict: ${hw.verdict}: it can mine.`, body: <HardwarePanel /> }]
+      : []),
     ...(mining
       ? [
           {
