@@ -30,6 +30,8 @@ export interface SglangSetupSnapshot {
 /** Whether a checkpoint folder can take the download: exists or creatable, writable, room enough. */
 export interface CheckpointFolderVerdict {
   ok: boolean;
+  /** Exists or can be created, and this user can write it (room aside). */
+  usable: boolean;
   exists: boolean;
   /** A complete checkpoint is already there (no room needed). */
   complete: boolean;

@@ -24,7 +24,7 @@ afterEach(() => {
 describe('checkpoint folder space', () => {
   it('refuses 75.6 GiB free against 80 GiB, with how much to free', () => {
     const v = checkFolderSpace({ dir: temp(), needBytes: NEED, freeBytes: () => 75.6 * GiB });
-    expect(v.ok).toBe(false);
+    expect(v).toMatchObject({ ok: false, usable: true });
     expect(v.sentence).toMatch(/75\.6 GiB free .* needs about 80\.0 GiB: free 4\.4 GiB/);
   });
 
@@ -52,7 +52,7 @@ describe('checkpoint folder space', () => {
       mkdirSync(ro);
       chmodSync(ro, 0o500);
       const v = checkFolderSpace({ dir: join(ro, 'sub'), needBytes: NEED, freeBytes: () => 500 * GiB });
-      expect(v.ok).toBe(false);
+      expect(v).toMatchObject({ ok: false, usable: false });
       expect(v.sentence).toContain('cannot be written');
       chmodSync(ro, 0o700);
     }

@@ -33,23 +33,23 @@ const gib = (b: number) => `${(b / GiB).toFixed(1)} GiB`;
 
 export function checkFolderSpace(o: FolderSpaceOptions): CheckpointFolderVerdict {
   const dir = o.dir.trim();
-  if (!isAbsolute(dir)) return { ok: false, exists: false, complete: false, freeBytes: null, needBytes: o.needBytes, sentence: `"${dir}" is not a full path: give the folder from the root, e.g. /data/qwen3.6-fp8.` };
+  if (!isAbsolute(dir)) return { ok: false, usable: false, exists: false, complete: false, freeBytes: null, needBytes: o.needBytes, sentence: `"${dir}" is not a full path: give the folder from the root, e.g. /data/qwen3.6-fp8.` };
   const abs = resolve(dir);
   let exists = false;
   try {
     const s = statSync(abs);
-    if (!s.isDirectory()) return { ok: false, exists: true, complete: false, freeBytes: null, needBytes: o.needBytes, sentence: `${abs} is a file, not a folder: choose a folder.` };
+    if (!s.isDirectory()) return { ok: false, usable: false, exists: true, complete: false, freeBytes: null, needBytes: o.needBytes, sentence: `${abs} is a file, not a folder: choose a folder.` };
     exists = true;
   } catch {
     exists = false;
   }
   const complete = exists && checkCheckpointFolder(abs).complete;
-  if (complete) return { ok: true, exists, complete, freeBytes: null, needBytes: 0, sentence: `${abs} holds a complete checkpoint: nothing to download.` };
+  if (complete) return { ok: true, usable: true, exists, complete, freeBytes: null, needBytes: 0, sentence: `${abs} holds a complete checkpoint: nothing to download.` };
   const base = existingAncestor(abs);
   try {
     accessSync(base, constants.W_OK);
   } catch {
-    return { ok: false, exists, complete, freeBytes: null, needBytes: o.needBytes, sentence: `${exists ? abs : `${abs} does not exist and`} cannot be written by this user (${base} is read-only for it): choose a folder you own, or fix its permissions.` };
+    return { ok: false, usable: false, exists, complete, freeBytes: null, needBytes: o.needBytes, sentence: `${exists ? abs : `${abs} does not exist and`} cannot be written by this user (${base} is read-only for it): choose a folder you own, or fix its permissions.` };
   }
   let free: number;
   try {
@@ -58,9 +58,9 @@ export function checkFolderSpace(o: FolderSpaceOptions): CheckpointFolderVerdict
       return s.bavail * s.bsize;
     })();
   } catch {
-    return { ok: false, exists, complete, freeBytes: null, needBytes: o.needBytes, sentence: `The free space at ${base} could not be read: check that the disk is mounted.` };
+    return { ok: false, usable: false, exists, complete, freeBytes: null, needBytes: o.needBytes, sentence: `The free space at ${base} could not be read: check that the disk is mounted.` };
   }
   if (free < o.needBytes)
-    return { ok: false, exists, complete, freeBytes: free, needBytes: o.needBytes, sentence: `${gib(free)} free at ${base}, but the download needs about ${gib(o.needBytes)}: free ${gib(o.needBytes - free)} or choose a folder on a bigger disk.` };
-  return { ok: true, exists, complete, freeBytes: free, needBytes: o.needBytes, sentence: `${exists ? abs : `${abs} will be created`}: ${gib(free)} free, the download needs about ${gib(o.needBytes)}.` };
+    return { ok: false, usable: true, exists, complete, freeBytes: free, needBytes: o.needBytes, sentence: `${gib(free)} free at ${base}, but the download needs about ${gib(o.needBytes)}: free ${gib(o.needBytes - free)} or choose a folder on a bigger disk.` };
+  return { ok: true, usable: true, exists, complete, freeBytes: free, needBytes: o.needBytes, sentence: `${exists ? abs : `${abs} will be created`}: ${gib(free)} free, the download needs about ${gib(o.needBytes)}.` };
 }

@@ -106,7 +106,8 @@ export function ServeStep({ settings, downloadAllowed }: { settings: Settings; d
     const r = await engineApi().invoke('checkpoint.checkFolder', { dir: chosen });
     if (!r.ok) return setError(r.error.message);
     setFolder(r.value);
-    if (r.value.ok) await save({ checkpointDir: chosen });
+    // A folder that cannot be used is not saved; one merely short of room is (the red note stays).
+    if (r.value.usable) await save({ checkpointDir: chosen });
   };
   const kind = settings.mining.runtime;
   const showInstall = kind === 'python' && runtimes && !runtimes.python;
@@ -157,7 +158,8 @@ export function ServeStep({ settings, downloadAllowed }: { settings: Settings; d
           {folder.sentence}
         </div>
       )}
-      {checkpoint && <CheckpointCard c={checkpoint} canDownload={downloadAllowed && (folder?.ok ?? false)} whyNot={!downloadAllowed ? 'This hardware cannot mine: nothing to download for it.' : folder && !folder.ok ? 'Not enough room here: see above.' : null} />}
+      {/* Short of room by the catalog's estimate: still red above, but the download itself measures the exact need and refuses in words. */}
+      {checkpoint && <CheckpointCard c={checkpoint} canDownload={downloadAllowed && (folder?.usable ?? false)} whyNot={!downloadAllowed ? 'This hardware cannot mine: nothing to download for it.' : folder && !folder.usable ? 'This folder cannot take the download: see above.' : null} />}
       {error && <div className="error-box">{error}</div>}
     </div>
   );
