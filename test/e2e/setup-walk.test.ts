@@ -76,12 +76,34 @@ function fakeRig(gpus: string): () => void {
   };
 }
 
+interface Panel {
+  app: RunningHeadless;
+  browser: Browser;
+  page: Page;
+  restore: () => void;
+}
+
+/** The panel on a faked rig, opened in Chromium at 1280 px, dark. */
+async function openPanel(dataDir: string, gpus: string): Promise<Panel> {
+  const restore = fakeRig(gpus);
+  const app = await startHeadless({ host: '127.0.0.1', port: 0, dataDir });
+  const browser = await launchBrowser();
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto(app.server.url);
+  return { app, browser, page, restore };
+}
+
+async function closePanel(p: Panel | undefined): Promise<void> {
+  await p?.browser.close();
+  await p?.app.stop();
+  p?.restore();
+}
+
 describe('setup walk (a): a fresh 2x RTX 4090 rig to mining, through the UI only', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'engy-walk-a-'));
-  let restore: () => void;
   let net: SimulatedNetwork;
-  let app: RunningHeadless;
-  let browser: Browser;
+  let panel: Panel;
   let page: Page;
   const stage = (id: string) => page.getByTestId(`stage-${id}`);
   const badge = (id: string, text: string) => stage(id).locator(':scope > .badge', { hasText: text });
@@ -93,19 +115,13 @@ describe('setup walk (a): a fresh 2x RTX 4090 rig to mining, through the UI only
   beforeAll(async () => {
     net = await startSimulatedNetwork({ dataDir, epochMs: 8_000, blockMs: 250, pollSeconds: 2 });
     blankProfile(dataDir);
-    restore = fakeRig('2x4090');
-    app = await startHeadless({ host: '127.0.0.1', port: 0, dataDir });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await page.goto(app.server.url);
+    panel = await openPanel(dataDir, '2x4090');
+    page = panel.page;
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
+    await closePanel(panel);
     await net?.stop();
-    restore?.();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -221,25 +237,17 @@ describe('setup walk (a): a fresh 2x RTX 4090 rig to mining, through the UI only
 
 describe('setup walk (b): a 1x RTX 4090 rig validates instead', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'engy-walk-b-'));
-  let restore: () => void;
-  let app: RunningHeadless;
-  let browser: Browser;
+  let panel: Panel;
   let page: Page;
 
+  // A fresh data dir (no settings file at all): the very first start of the panel.
   beforeAll(async () => {
-    // A fresh data dir (no settings file at all): the very first start of the panel.
-    restore = fakeRig('1x4090');
-    app = await startHeadless({ host: '127.0.0.1', port: 0, dataDir });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await page.goto(app.server.url);
+    panel = await openPanel(dataDir, '1x4090');
+    page = panel.page;
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    restore?.();
+    await closePanel(panel);
     rmSync(dataDir, { recursive: true, force: true });
   });
 
