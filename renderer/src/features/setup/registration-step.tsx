@@ -113,7 +113,7 @@ export function RegistrationStep({ wallet, settings }: { wallet: WalletView; set
             <input
               type="text"
               aria-label="Browser-wallet account"
-              placeholder={cold?.coldkeyAddress ? `Browser-wallet account (default ${cold.coldkeyAddress.slice(0, 8)}…)` : 'Browser-wallet account address (5…)'}
+              placeholder={cold?.coldkeyAddress ? 'Another account? (default: this coldkey)' : 'Browser-wallet account (5…)'}
               value={browserAccount}
               onChange={(e) => setBrowserAccount(e.target.value)}
               style={{ flex: 1, minWidth: 240 }}

@@ -227,7 +227,7 @@ export function SetupPage() {
       </div>
       <ol className="stages" aria-label="Setup steps">
         {stages.map((s, i) => (
-          <li key={s.id} className={`stage ${s.state}`} style={{ gridTemplateColumns: '30px 1fr auto', alignItems: 'start' }} data-testid={`stage-${s.id}`}>
+          <li key={s.id} className={`stage ${s.state}`} style={{ gridTemplateColumns: '30px minmax(0, 1fr) auto', alignItems: 'start' }} data-testid={`stage-${s.id}`}>
             <span className="num">{s.state === 'done' ? '✓' : s.state === 'blocked' ? '!' : i + 1}</span>
             <div className="stack" style={{ gap: 8, minWidth: 0 }}>
               <button className="nav-item stage-toggle" style={{ padding: 0, color: 'var(--text)' }} aria-expanded={expanded === s.id} onClick={() => setOpen(expanded === s.id ? '' : s.id)}>
