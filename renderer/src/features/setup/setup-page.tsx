@@ -193,7 +193,7 @@ export function SetupPage() {
       id: 'start',
       title: mining ? 'Start mining' : 'Start validating',
       state: runs ? 'done' : 'todo',
-      detail: runs ? (mining ? 'Mining runs: the Mine page shows it live.' : 'The validator runs: the Validate page shows it live.') : 'One click on the Mine or Validate page once the steps above are done.',
+      detail: runs ? (mining ? 'Mining runs: the Mine page shows it live.' : 'The validator runs: the Validate page shows it live.') : `One click on the ${mining && validating ? 'Mine and Validate pages' : mining ? 'Mine page' : 'Validate page'} once the steps above are done.`,
       body: (
         <div className="row">
           {mining && (
