@@ -37,6 +37,10 @@ import { RehearsalRunner } from './engine/preflight/rehearsal.ts';
 import { detectRuntimes } from './engine/serve/runtime-detect.ts';
 import { diskFreeBytes } from './engine/serve/checkpoint/hub-download.ts';
 import { DEFAULT_TARGETS } from './engine/miner/stats.ts';
+import { helloHw } from './engine/miner/hello-hw.ts';
+import { hardwareAlternatives } from './engine/hardware/alternatives.ts';
+import { SglangSetupService } from './engine/serve/sglang-setup-service.ts';
+import { checkFolderSpace } from './engine/serve/checkpoint/folder-space.ts';
 
 export interface ComposeOptions {
   dataDir: string;
@@ -121,14 +125,22 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
   stack.add(hub.bind('miners', () => mining.minerSnapshots(), (l) => mining.onDidChange(l)));
   const validating = stack.add(new ValidatingController({ settings, logs, db, paths, version: `engy-panel ${version}`, openChain, preflight: { gate } }));
   stack.add(hub.bind('validator', () => validating.snapshot(), (l) => validating.onDidChange(l)));
-  const wallet = new WalletController({ settings, minerKeys, logs, openChain, ...(opts.openExternal ? { openExternal: opts.openExternal } : {}) });
-  stack.add(hub.bind('wallet', () => wallet.snapshot(), (l) => wallet.onDidChange(l)));
   // The checkpoint the miner serves: the user's folder, or ours under the data dir; it follows Settings.
   const spec = minerModel(settings.get().mining.modelId);
   const checkpointDir = () => settings.get().mining.checkpointDir ?? defaultCheckpointDir(paths.checkpoints, spec.checkpoint);
   const checkpoint = stack.add(
     new CheckpointFollower(checkpointDir(), (dir) => new CheckpointService({ repo: spec.checkpoint, dir, publishedRoot: spec.modelRoot, logger: logs.logger('checkpoint') }), log),
   );
+  // A key-check hello says what a real one would: model, checkpoint identity (when known), hardware.
+  const helloContext = async () => {
+    const report = await hardware.get();
+    return { gatewayUrl: settings.get().mining.gatewayUrl, model: spec.id, modelRoot: checkpoint.snapshot()?.identity ?? spec.modelRoot, hw: helloHw(report), versions };
+  };
+  const wallet = new WalletController({ settings, minerKeys, logs, openChain, helloContext, ...(opts.openExternal ? { openExternal: opts.openExternal } : {}) });
+  stack.add(hub.bind('wallet', () => wallet.snapshot(), (l) => wallet.onDidChange(l)));
+  const sglang = new SglangSetupService({ dataDir: paths.root, log: logs.logger('sglang-setup') });
+  stack.add(toDisposable(() => sglang.dispose()));
+  stack.add(hub.bind('sglang', () => sglang.snapshot(), (l) => sglang.onDidChange(l)));
   stack.add(settings.onDidChange(() => checkpoint.follow(checkpointDir())));
   stack.add(hub.bind('checkpoint', () => checkpoint.snapshot(), (l) => checkpoint.onDidChange(l)));
   const walletDir = (w: { path: string | null }) => (w.path ? { walletPath: w.path } : {});
@@ -257,10 +269,10 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
     'wallet.list': () => wallet.list(),
     'wallet.createHotkey': (req) => wallet.createHotkey(req.wallet, req.hotkey),
     'wallet.importHotkey': (req) => wallet.importHotkey(req.wallet, req.hotkey, req.secret),
-    'wallet.setMinerKey': (req) => minerKeys.set(req.key),
+    'wallet.setMinerKey': (req) => wallet.setMinerKey(req.key),
     'wallet.registration': () => wallet.refreshRegistration(),
     'wallet.register': (req) => wallet.register(req.mode, req.limitTao, req.password),
-    'wallet.registerWithBrowser': (req) => wallet.registerWithBrowser(req.mode, req.limitTao),
+    'wallet.registerWithBrowser': (req) => wallet.registerWithBrowser(req.mode, req.limitTao, req.coldkey),
     'history.requests': (req) => queryRequestHistory(db, req),
     'earnings.refresh': () => earnings.refresh(),
     'history.audits': (req) => querySelfAudits(db, req.limit),
@@ -274,6 +286,25 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
       return null;
     },
     'mining.rehearse': () => rehearsals.run(),
+    'wallet.createColdkey': (req) => wallet.createColdkey(req.wallet, req.password),
+    'wallet.importColdkey': (req) => wallet.importColdkey(req.wallet, req.secret, req.password),
+    'wallet.setColdkeyAddress': (req) => wallet.setColdkeyAddress(req.wallet, req.address),
+    'wallet.verifyMinerKey': () => wallet.verifyMinerKey(),
+    'hardware.alternatives': async () => hardwareAlternatives(spec, await hardware.get()),
+    'serve.detectRuntimes': (req) => sglang.detect(req.refresh),
+    'serve.installSglang': () => {
+      sglang.start();
+      return null;
+    },
+    'serve.cancelSglangInstall': () => {
+      sglang.cancel();
+      return null;
+    },
+    'checkpoint.checkFolder': (req) => checkFolderSpace({ dir: req.dir ?? defaultCheckpointDir(paths.checkpoints, spec.checkpoint), needBytes: spec.memory.minDiskGiB * 1024 ** 3 }),
+    'diagnostics.download': () => {
+      const written = table['diagnostics.export'](null) as { path: string; bytes: number };
+      return { fileName: written.path.split(/[\\/]/).pop() ?? 'engy-diagnostics.json', content: readFileSync(written.path, 'utf8'), bytes: written.bytes };
+    },
   };
 
   log.info(`engine started (${opts.shell}, data dir ${paths.root}, network ${info.network})`);

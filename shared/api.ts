@@ -1,12 +1,13 @@
 // The one contract between engine and UI. Method and event names live here and nowhere else.
 import type { EarningsSnapshot } from './earnings.ts';
-import type { HardwareReport } from './hardware.ts';
+import type { HardwareAlternative, HardwareReport } from './hardware.ts';
 import type { LogLine } from './logs.ts';
 import type { NotificationsSnapshot } from './notifications.ts';
 import type { MinerRequestRecord, MinerSnapshot, SelfAuditRecord } from './miner.ts';
-import type { CheckpointSnapshot, ServeSnapshot } from './serve.ts';
+import type { CheckpointSnapshot, RuntimeReport, ServeSnapshot } from './serve.ts';
+import type { CheckpointFolderVerdict, SglangSetupSnapshot } from './sglang-setup.ts';
 import type { ValidatorSnapshot } from './validator.ts';
-import type { MinerKeyStatus, RegistrationMode, RegistrationStatusSnapshot, RegistrationSuccess, WalletListing } from './wallet.ts';
+import type { CreatedColdkeyView, MinerKeyStatus, MinerKeyVerification, RegistrationMode, RegistrationStatusSnapshot, RegistrationSuccess, WalletListing } from './wallet.ts';
 import type { Result } from './result.ts';
 import type { Settings, SettingsPatch } from './settings.ts';
 import type { MiningRunSummary, PreflightSnapshot, RehearsalResult } from './preflight.ts';
@@ -43,7 +44,7 @@ export interface InvokeMap {
   /** The coldkey password travels once to the engine, unlocks the coldkey for this registration only, and is dropped. */
   'wallet.register': { req: { mode: RegistrationMode; limitTao: string | null; password: string }; res: RegistrationSuccess };
   /** The coldkey signs in a browser wallet extension: the engine serves a one-shot loopback signing page (see WalletView.signingUrl). */
-  'wallet.registerWithBrowser': { req: { mode: RegistrationMode; limitTao: string | null }; res: RegistrationSuccess };
+  'wallet.registerWithBrowser': { req: { mode: RegistrationMode; limitTao: string | null; coldkey?: string }; res: RegistrationSuccess };
   'history.requests': { req: { outcome?: 'ok' | 'error' | 'cancelled'; limit?: number }; res: MinerRequestRecord[] };
   'earnings.refresh': { req: null; res: EarningsSnapshot };
   'history.audits': { req: { limit?: number }; res: SelfAuditRecord[] };
@@ -53,6 +54,24 @@ export interface InvokeMap {
   'checkpoint.cancel': { req: null; res: null };
   /** Sends the probe wave's shape (24 concurrent ~13k-token prompts) to the local serve and measures TTFT/TPOT p99 against the gates. */
   'mining.rehearse': { req: null; res: RehearsalResult };
+  /** A new coldkey: the words come back once (for the show-once dialog); the password seals the $NACL file. */
+  'wallet.createColdkey': { req: { wallet: string; password: string }; res: CreatedColdkeyView };
+  /** The secret (mnemonic or 0x seed) and the password travel once; the engine writes btcli files and forgets both. */
+  'wallet.importColdkey': { req: { wallet: string; secret: string; password: string }; res: CreatedColdkeyView };
+  /** Only coldkeypub.txt, from an SS58 address: for a coldkey held in a browser wallet. */
+  'wallet.setColdkeyAddress': { req: { wallet: string; address: string }; res: CreatedColdkeyView };
+  /** One hello to the gateway with the stored key: admit, or the gateway's deny reason. */
+  'wallet.verifyMinerKey': { req: null; res: MinerKeyVerification };
+  /** "Show what works" for a rig that cannot mine. */
+  'hardware.alternatives': { req: null; res: HardwareAlternative[] };
+  'serve.detectRuntimes': { req: { refresh: boolean }; res: RuntimeReport };
+  /** Starts the own-environment sglang install and answers at once; progress on the sglang topic. */
+  'serve.installSglang': { req: null; res: null };
+  'serve.cancelSglangInstall': { req: null; res: null };
+  /** Whether a checkpoint folder exists or can be created with room for the download (null: the data dir's). */
+  'checkpoint.checkFolder': { req: { dir: string | null }; res: CheckpointFolderVerdict };
+  /** The diagnostics bundle as content, so a browser can offer it as a download. */
+  'diagnostics.download': { req: null; res: { fileName: string; content: string; bytes: number } };
 }
 
 export type InvokeMethod = keyof InvokeMap;
@@ -84,6 +103,16 @@ export const INVOKE_METHODS: readonly InvokeMethod[] = [
   'checkpoint.download',
   'checkpoint.cancel',
   'mining.rehearse',
+  'wallet.createColdkey',
+  'wallet.importColdkey',
+  'wallet.setColdkeyAddress',
+  'wallet.verifyMinerKey',
+  'hardware.alternatives',
+  'serve.detectRuntimes',
+  'serve.installSglang',
+  'serve.cancelSglangInstall',
+  'checkpoint.checkFolder',
+  'diagnostics.download',
 ];
 
 /** The wallet as the UI sees it: addresses and statuses, never a secret. */
@@ -94,6 +123,8 @@ export interface WalletView {
   registrationError: string | null;
   /** While a browser-wallet registration waits for its signature: the one-shot loopback page to open. */
   signingUrl: string | null;
+  /** The gateway's verdict on the stored miner key (null until checked, or after the key changed). */
+  minerKeyCheck: MinerKeyVerification | null;
 }
 
 /** Snapshot topics: each engine publishes immutable snapshots with a rising version. */
@@ -112,6 +143,7 @@ export interface SnapshotTopics {
   preflight: PreflightSnapshot | null;
   /** The last mining run's summary, shown while mining is stopped. */
   lastMiningRun: MiningRunSummary | null;
+  sglang: SglangSetupSnapshot;
 }
 export type SnapshotTopic = keyof SnapshotTopics;
 

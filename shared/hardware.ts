@@ -88,3 +88,17 @@ export interface HardwareReport {
   /** Set when there is no usable NVIDIA GPU: the validator role needs none. */
   suggestValidator: boolean;
 }
+
+/** "Show what works": a configuration that would mine, planned with the same arithmetic as this rig. */
+export interface HardwareAlternative {
+  id: 'two-4090' | 'one-48gb' | 'offload';
+  title: string;
+  /** What it takes and what it gives, in plain words. */
+  summary: string;
+  plan: ServePlan;
+  /** Offload only: RAM the host needs, and the expected decode speed with its reason. */
+  ramNeedGiB: number | null;
+  speed: string | null;
+  /** True when this machine could run it now (the offload plan on the user's own card). */
+  onThisMachine: boolean;
+}

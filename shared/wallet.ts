@@ -103,3 +103,19 @@ export function parseTao(text: string): bigint {
   if (!m) throw new Error(`"${text}" is not an amount of TAO (use digits, e.g. 0.5)`);
   return BigInt(m[1]!) * RAO_PER_TAO + BigInt((m[2] ?? '').padEnd(9, '0'));
 }
+
+/** The miner key as the gateway judged it: one hello, answered by admit or by the gateway's own deny reason. */
+export interface MinerKeyVerification {
+  state: 'checking' | 'admitted' | 'denied' | 'unreachable';
+  /** The gateway's deny reason, or a sentence saying why the gateway could not be asked. */
+  reason: string | null;
+  /** The masked key this verdict is about (so a replaced key is never shown as verified). */
+  masked: string | null;
+  at: number;
+}
+
+/** A coldkey created or imported by the panel. The words come back once, for the show-once dialog. */
+export interface CreatedColdkeyView {
+  ss58Address: string;
+  mnemonic?: string;
+}

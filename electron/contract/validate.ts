@@ -30,6 +30,13 @@ const bool = (v: unknown) => typeof v === 'boolean';
 const str = (max: number) => (v: unknown) => typeof v === 'string' && v.length <= max;
 const int = (min: number, max: number) => (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
 const oneOf = (...vals: unknown[]) => (v: unknown) => vals.includes(v);
+const section = (c: Check) => (v: unknown) => c(v) === null;
+/** A password or mnemonic: bounded, never echoed in the refusal. */
+const secretText = (min: number) => (v: unknown) => typeof v === 'string' && v.trim().length >= min && v.length <= 1024;
+/** Base58 characters only; the checksum is checked where the address is used. */
+const ss58 = (v: unknown) => typeof v === 'string' && /^\s*[1-9A-HJ-NP-Za-km-z]{40,60}\s*$/.test(v);
+const urlList = (v: unknown) => Array.isArray(v) && v.length <= 16 && v.every((u) => typeof u === 'string' && /^https?:\/\/[^\s]{1,200}$/.test(u));
+const strOrNull = (max: number) => (v: unknown) => v === null || str(max)(v);
 
 const CHECKS: { [M in InvokeMethod]: Check } = {
   'app.info': isNull,
@@ -59,10 +66,22 @@ const CHECKS: { [M in InvokeMethod]: Check } = {
   'checkpoint.cancel': isNull,
   'mining.rehearse': isNull,
   'history.audits': only({ limit: int(1, 10_000) }),
-  'wallet.registerWithBrowser': required({
-    mode: oneOf('register-limit', 'burned-register'),
-    limitTao: (v) => v === null || (typeof v === 'string' && /^\d{1,9}(\.\d{1,9})?$/.test(v)),
-  }),
+  'wallet.registerWithBrowser': (req) =>
+    only({
+      mode: oneOf('register-limit', 'burned-register'),
+      limitTao: (v) => v === null || (typeof v === 'string' && /^\d{1,9}(\.\d{1,9})?$/.test(v)),
+      coldkey: ss58,
+    })(req) ?? (isObj(req) && (req.mode === undefined || req.limitTao === undefined) ? 'a required field is missing' : null),
+  'wallet.createColdkey': required({ wallet: name, password: secretText(1) }),
+  'wallet.importColdkey': required({ wallet: name, secret: secretText(16), password: secretText(1) }),
+  'wallet.setColdkeyAddress': required({ wallet: name, address: ss58 }),
+  'wallet.verifyMinerKey': isNull,
+  'hardware.alternatives': isNull,
+  'serve.detectRuntimes': required({ refresh: bool }),
+  'serve.installSglang': isNull,
+  'serve.cancelSglangInstall': isNull,
+  'checkpoint.checkFolder': required({ dir: strOrNull(4096) }),
+  'diagnostics.download': isNull,
   'history.requests': only({ outcome: oneOf('ok', 'error', 'cancelled'), limit: int(1, 10_000) }),
 };
 

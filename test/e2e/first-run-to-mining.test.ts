@@ -1,5 +1,5 @@
 // The control panel end to end in Chromium, against the simulated network: first run from a blank
-// profile (role, serve, checkpoint, hotkey, miner key, registration), a denied worker with its reason,
+// profile (role, serve, checkpoint, hotkey, registration, miner key), a denied worker with its reason,
 // then mining active, a validator submission, an epoch in Earnings and the request history.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -62,7 +62,7 @@ describe('first run to mining, validating and earnings (Chromium + simulated net
     if ((await stage(id).getByRole('button').first().getAttribute('aria-expanded')) !== 'true') await stage(id).getByRole('button').first().click();
   };
 
-  it('walks first run: role, serve, checkpoint, hotkey, miner key, registration', { timeout: 60_000 }, async () => {
+  it('walks first run: role, serve, checkpoint, hotkey, registration, miner key', { timeout: 60_000 }, async () => {
     await page.getByText('SIMULATED NETWORK').waitFor();
     // Before any choice, the Mine page lists every blocker at once and Start stays disabled.
     await page.getByRole('button', { name: 'Mine', exact: true }).click();
@@ -90,16 +90,17 @@ describe('first run to mining, validating and earnings (Chromium + simulated net
     await stage('hotkey').getByRole('row', { name: /rig/ }).getByRole('button', { name: 'Use' }).click();
     await stage('hotkey').locator('.badge', { hasText: 'done' }).waitFor();
 
-    await open('minerkey');
-    await page.getByRole('textbox', { name: 'Miner key' }).fill('mk-not-issued-to-anyone-9999');
-    await page.getByRole('button', { name: 'Save key' }).click();
-    await stage('minerkey').locator('.badge', { hasText: 'done' }).waitFor();
-    expect(await stage('minerkey').textContent()).not.toContain('mk-not-issued-to-anyone-9999');
-
-    // Once a hotkey is chosen the engine checks its registration by itself (the pre-flight asks the chain):
-    // a registered hotkey completes the step, which folds away with its summary.
+    // Registration checks itself once a hotkey is chosen: a registered hotkey completes the step.
     await stage('registration').getByText(/uid 1 on subnet 53, validator permit/).waitFor({ timeout: 20_000 });
     await stage('registration').locator('.badge', { hasText: 'done' }).waitFor();
+
+    // A key the gateway does not know is refused by the gateway itself, and the step stays open.
+    await open('minerkey');
+    await page.getByRole('textbox', { name: 'Miner key' }).fill('mk-not-issued-to-anyone-9999');
+    await page.getByRole('button', { name: 'Save and check' }).click();
+    await stage('minerkey').getByText(/unknown miner key/).first().waitFor({ timeout: 20_000 });
+    expect(await stage('minerkey').locator(':scope > .badge').textContent()).not.toBe('done');
+    expect(await stage('minerkey').textContent()).not.toContain('mk-not-issued-to-anyone-9999');
     await page.screenshot({ path: screenshotPath('first-run'), fullPage: true });
   });
 
@@ -123,7 +124,8 @@ describe('first run to mining, validating and earnings (Chromium + simulated net
     await page.getByRole('button', { name: 'Setup', exact: true }).click();
     await open('minerkey');
     await page.getByRole('textbox', { name: 'Miner key' }).fill(HONEST_KEY);
-    await page.getByRole('button', { name: 'Save key' }).click();
+    await page.getByRole('button', { name: 'Save and check' }).click();
+    await stage('minerkey').locator(':scope > .badge', { hasText: 'done' }).waitFor({ timeout: 20_000 });
     await page.getByRole('button', { name: 'Mine', exact: true }).click();
     await page.getByTestId('mine-toggle').click();
     await page.getByTestId('miner-phase').getByText('active').waitFor({ timeout: 90_000 });

@@ -40,12 +40,14 @@ describe('Logs, diagnostics, settings and honest empty states (Chromium, a CPU-o
     await page.getByRole('searchbox', { name: 'Search logs' }).fill('no line says this xyzzy');
     await page.getByText('No line matches the search.').waitFor();
     await page.getByRole('searchbox', { name: 'Search logs' }).fill('hardware');
-    await page.getByRole('button', { name: 'Export diagnostics' }).click();
+    // The browser receives the bundle as a download, wherever it runs (not a path on the rig).
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export diagnostics' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^engy-diagnostics-.*\.json$/);
+    const path = await download.path();
+    expect(existsSync(path)).toBe(true);
     await page.getByTestId('diagnostics-path').waitFor();
-    const text = (await page.getByTestId('diagnostics-path').textContent()) ?? '';
-    const path = /(\/\S+\.json)/.exec(text)?.[1];
-    expect(path && existsSync(path)).toBe(true);
-    const bundle = JSON.parse(readFileSync(path!, 'utf8')) as { kind: string; hardware: { verdict: string }; logs: string[]; versions: Record<string, string> };
+    expect(await page.getByTestId('diagnostics-path').textContent()).toContain(download.suggestedFilename());
+    const bundle = JSON.parse(readFileSync(path, 'utf8')) as { kind: string; hardware: { verdict: string }; logs: string[]; versions: Record<string, string> };
     expect(bundle.kind).toBe('engy-panel-diagnostics');
     expect(bundle.hardware.verdict).toBe('unsupported');
     expect(bundle.logs.some((l) => l.includes('engine started'))).toBe(true);

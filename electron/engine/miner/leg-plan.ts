@@ -1,4 +1,5 @@
 // Which gateway workers to dial and what each leg declares (PROTOCOL 3).
+import { describeNetworkError } from '../lib/network-words.ts';
 
 export const REQUIRED_LEGS = 8;
 
@@ -65,7 +66,8 @@ export async function readGatewayWorkers(gateway: string, fetchFn: FetchLike, ti
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
     body = await res.json();
   } catch (e) {
-    throw new Error(`cannot read the gateway's worker count from ${url} (${(e as Error).message}); not dialing a single leg, which the gateway would refuse`, { cause: e });
+    // In words (never "fetch failed"): what failed, why, what to check; the caller retries.
+    throw new Error(`Cannot read the gateway's worker count from ${url}: ${describeNetworkError(e)}. Check the connection and the gateway address in Settings; not dialing a single leg, which the gateway would refuse`, { cause: e });
   }
   const n = typeof body === 'object' && body !== null ? (body as { workers?: unknown }).workers : undefined;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) {

@@ -2,7 +2,7 @@
 // Secrets stay here: the snapshot carries addresses and masked keys only.
 import type { WalletView } from '../../../shared/api.ts';
 import { AppFailure } from '../../../shared/errors.ts';
-import type { RegistrationStatusSnapshot, RegistrationSuccess, WalletListing } from '../../../shared/wallet.ts';
+import type { CreatedColdkeyView, MinerKeyStatus, MinerKeyVerification, RegistrationStatusSnapshot, RegistrationSuccess, WalletListing } from '../../../shared/wallet.ts';
 import { parseTao } from '../../../shared/wallet.ts';
 import type { ChainPort } from '../chain/ports.ts';
 import { Emitter } from '../lib/emitter.ts';
@@ -16,6 +16,12 @@ import { listWallets } from '../wallet/wallet-scan.ts';
 import { resolveWalletPath } from '../wallet/wallet-location.ts';
 import { browserColdkeySigner } from '../wallet/browser-signer.ts';
 import { readColdkeyInfo } from '../wallet/coldkey.ts';
+import { createColdkey, publicKeyFromAddress, writeColdkeyPub } from '../wallet/coldkey-create.ts';
+import { sourceFromSecret } from '../wallet/key-source.ts';
+import type { KdfLimits } from '../wallet/nacl-keyfile.ts';
+import { checkMinerKey, type MinerKeyCheckOptions } from '../wallet/miner-key-check.ts';
+import { describeNetworkError } from '../lib/network-words.ts';
+import { encodeAddress } from '@polkadot/util-crypto';
 
 export interface WalletControllerDeps {
   settings: SettingsStore;
@@ -24,6 +30,10 @@ export interface WalletControllerDeps {
   openChain: (url: string) => Promise<ChainPort>;
   /** Electron opens the signing page in the user's browser; headless, the page shows the link. */
   openExternal?: (url: string) => void;
+  /** What a key-check hello carries besides the key: gateway, model, hardware (never the key itself). */
+  helloContext?: () => Promise<Omit<MinerKeyCheckOptions, 'key'>>;
+  /** Tests only: a cheap KDF for coldkeys they create. Real files always use btwallet's limits. */
+  kdf?: KdfLimits;
 }
 
 export class WalletController {
@@ -31,6 +41,8 @@ export class WalletController {
   private registration: RegistrationStatusSnapshot | null = null;
   private registrationError: string | null = null;
   private signingUrl: string | null = null;
+  private minerKeyCheck: MinerKeyVerification | null = null;
+  private keyCheckRun = 0;
   private readonly changes = new Emitter<void>();
   readonly onDidChange = this.changes.event;
   private readonly d: WalletControllerDeps;
@@ -45,7 +57,13 @@ export class WalletController {
   }
 
   snapshot(): WalletView {
-    return { listing: this.listing, minerKey: this.d.minerKeys.status(), registration: this.registration, registrationError: this.registrationError, signingUrl: this.signingUrl };
+    return { listing: this.listing, minerKey: this.d.minerKeys.status(), registration: this.registration, registrationError: this.registrationError, signingUrl: this.signingUrl, minerKeyCheck: this.currentKeyCheck() };
+  }
+
+  /** A verdict about another key than the one stored now is not shown. */
+  private currentKeyCheck(): MinerKeyVerification | null {
+    const c = this.minerKeyCheck;
+    return c && c.masked === this.d.minerKeys.status().masked ? c : null;
   }
 
   list(): WalletListing {
@@ -73,6 +91,64 @@ export class WalletController {
     return { ss58Address: created.ss58Address };
   }
 
+  /** A new coldkey: 12 fresh words, sealed with the password in btcli's $NACL format, coldkeypub.txt beside it. */
+  async createColdkey(wallet: string, password: string): Promise<CreatedColdkeyView> {
+    const created = await createColdkey({ walletPath: this.walletPath(), wallet, source: { kind: 'generate' }, password, redactor: this.d.logs.redactor, ...(this.d.kdf ? { kdf: this.d.kdf } : {}) });
+    this.d.logs.logger('wallet').info(`created coldkey for wallet ${wallet} (${created.ss58Address})`);
+    this.list();
+    if (!created.mnemonic) throw new AppFailure('internal', 'The coldkey was created but no words came back: keep the file, and back it up with `btcli w regen_coldkey` later.');
+    return { ss58Address: created.ss58Address, mnemonic: created.mnemonic };
+  }
+
+  /** An existing coldkey from its words or 0x seed, re-encrypted with the password; never overwrites. */
+  async importColdkey(wallet: string, secret: string, password: string): Promise<CreatedColdkeyView> {
+    const text = secret.trim();
+    this.d.logs.redactor.register(text);
+    const created = await createColdkey({ walletPath: this.walletPath(), wallet, source: sourceFromSecret(text), password, redactor: this.d.logs.redactor, ...(this.d.kdf ? { kdf: this.d.kdf } : {}) });
+    this.d.logs.logger('wallet').info(`imported coldkey for wallet ${wallet} (${created.ss58Address})`);
+    this.list();
+    return { ss58Address: created.ss58Address };
+  }
+
+  /** Only coldkeypub.txt, for a coldkey kept in a browser wallet: the panel then knows its address and balance. */
+  setColdkeyAddress(wallet: string, address: string): CreatedColdkeyView {
+    const r = writeColdkeyPub({ walletPath: this.walletPath(), wallet, address });
+    this.d.logs.logger('wallet').info(`wrote coldkeypub.txt for wallet ${wallet} (${r.ss58Address})`);
+    this.list();
+    return r;
+  }
+
+  /** Stores the key, then asks the gateway about it once (admit, or the gateway's deny reason). */
+  async setMinerKey(key: string): Promise<MinerKeyStatus> {
+    const status = this.d.minerKeys.set(key);
+    void this.verifyMinerKey().catch(() => undefined);
+    return status;
+  }
+
+  async verifyMinerKey(): Promise<MinerKeyVerification> {
+    const status = this.d.minerKeys.status();
+    const key = status.present ? this.d.minerKeys.get() : null;
+    if (!key) throw new AppFailure('miner-key-missing', 'No miner key is stored yet: paste the key issued at provider.engy.ai for your hotkey.');
+    if (!this.d.helloContext) throw new AppFailure('unavailable', 'This engine cannot reach a gateway to check keys.');
+    const run = ++this.keyCheckRun;
+    this.minerKeyCheck = { state: 'checking', reason: null, masked: status.masked, at: Date.now() };
+    this.changes.fire();
+    let verdict: Pick<MinerKeyVerification, 'state' | 'reason'>;
+    try {
+      verdict = await checkMinerKey({ ...(await this.d.helloContext()), key });
+    } catch (e) {
+      verdict = { state: 'unreachable', reason: `The key could not be checked: ${describeNetworkError(e)}. Try again in a minute.` };
+    }
+    const result: MinerKeyVerification = { ...verdict, masked: status.masked, at: Date.now() };
+    // A newer check (a key replaced meanwhile) wins.
+    if (run === this.keyCheckRun) {
+      this.minerKeyCheck = result;
+      this.d.logs.logger('wallet').info(`miner key ${status.masked ?? ''}: ${result.state}${result.reason ? ` (${result.reason})` : ''}`);
+      this.changes.fire();
+    }
+    return result;
+  }
+
   private selected(): { wallet: string; hotkey: string; address: string } {
     const w = this.d.settings.get().wallet;
     if (!w.name || !w.hotkey) throw new AppFailure('wallet-not-found', 'Choose a wallet and hotkey first (Setup > Hotkey).');
@@ -86,7 +162,7 @@ export class WalletController {
     try {
       chain = await this.d.openChain(s.validating.chainUrl);
     } catch (e) {
-      throw new AppFailure('chain-unreachable', `The chain at ${s.validating.chainUrl} did not answer: ${(e as Error).message}. Check the network, or choose another endpoint in Settings.`);
+      throw new AppFailure('chain-unreachable', `Cannot reach the chain at ${s.validating.chainUrl}: ${describeNetworkError(e)}. Check the internet connection, or choose another chain endpoint in Settings, then check again.`);
     }
     try {
       return await fn(new RegistrationService({ chain, netuid: s.validating.netuid, walletPath: this.walletPath(), logger: this.d.logs.logger('wallet'), redactor: this.d.logs.redactor }));
@@ -110,11 +186,12 @@ export class WalletController {
   }
 
   /** Registration signed by the coldkey held in a browser wallet extension, through a one-shot loopback page. */
-  async registerWithBrowser(mode: 'register-limit' | 'burned-register', limitTao: string | null): Promise<RegistrationSuccess> {
+  async registerWithBrowser(mode: 'register-limit' | 'burned-register', limitTao: string | null, coldkeyAddress?: string): Promise<RegistrationSuccess> {
     const sel = this.selected();
     if (mode === 'register-limit' && !limitTao) throw new AppFailure('bad-request', 'Set the most you agree to pay (the price cap) before registering.');
-    const cold = readColdkeyInfo({ walletPath: this.walletPath(), wallet: sel.wallet }).address;
-    if (!cold) throw new AppFailure('wallet-not-found', `Wallet ${sel.wallet} has no coldkeypub.txt: the panel needs the coldkey's address to ask the browser wallet for it. Add it with btcli, or register with the coldkey password.`);
+    // The account the user names (copied from the extension) wins; no coldkey file is needed then.
+    const cold = coldkeyAddress ? encodeAddress(publicKeyFromAddress(coldkeyAddress), 42) : readColdkeyInfo({ walletPath: this.walletPath(), wallet: sel.wallet }).address;
+    if (!cold) throw new AppFailure('wallet-not-found', `Paste the address of the browser-wallet account that pays (your coldkey), or add it to wallet ${sel.wallet} in the Coldkey step.`);
     const netuid = this.d.settings.get().validating.netuid;
     const signer = browserColdkeySigner({
       address: cold,

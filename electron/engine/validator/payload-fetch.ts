@@ -1,4 +1,5 @@
 import { MAX_PAYLOAD_BYTES } from './constants.ts';
+import { describeNetworkError } from '../lib/network-words.ts';
 
 export type FetchFn = typeof fetch;
 
@@ -58,8 +59,8 @@ export async function fetchJsonCapped(url: string, opts: CappedFetchOptions = {}
     if (ctl.signal.aborted && ctl.signal.reason instanceof Error && ctl.signal.reason.message === 'timeout') {
       return { ok: false, error: { kind: 'timeout', message: 'the provider did not answer in time' } };
     }
-    const cause = (e as { cause?: { code?: string } }).cause?.code;
-    return { ok: false, error: { kind: 'network', message: `cannot reach the provider (${cause ?? (e as Error).message})` } };
+    // Words, not errno codes: "cannot reach the provider: this machine looks offline..." (never ENOTFOUND).
+    return { ok: false, error: { kind: 'network', message: `cannot reach the provider: ${describeNetworkError(e)}` } };
   } finally {
     clearTimeout(timer);
   }

@@ -7,12 +7,12 @@ import { dirname } from 'node:path';
  * race can never destroy a key that was there first.
  * Returns false when the target already exists.
  */
-export function writeKeyFileExclusive(path: string, content: string): boolean {
+export function writeKeyFileExclusive(path: string, content: string | Uint8Array): boolean {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
   const fd = openSync(tmp, 'wx', 0o600);
   try {
-    writeSync(fd, content);
+    writeSync(fd, typeof content === 'string' ? Buffer.from(content, 'utf8') : content);
     fsyncSync(fd);
   } finally {
     closeSync(fd);

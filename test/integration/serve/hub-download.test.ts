@@ -166,6 +166,23 @@ describe('checkpoint service', () => {
     }
   });
 
+  it('an offline download says so in words, with the fix, never "fetch failed"', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'engy-ckpt-offline-'));
+    // A name that never resolves stands for a machine with no network.
+    const svc = new CheckpointService({ repo: REPO, dir, publishedRoot: null, env: { HF_ENDPOINT: 'http://hub.invalid' }, freeBytes: plenty });
+    try {
+      await svc.download();
+      const s = svc.snapshot();
+      expect(s.state).toBe('failed');
+      expect(s.error).toMatch(/^Cannot reach the Hugging Face Hub: .*(offline|resolve|looked up)/);
+      expect(s.error).toMatch(/Resume download/);
+      expect(s.error).not.toMatch(/fetch failed|ENOTFOUND|EAI_AGAIN/);
+    } finally {
+      await svc.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reports a failed download in words and keeps what it had', async () => {
     const hub = new HfHubDouble({ repo: REPO, files: FILES, token: 'secret-token' });
     await hub.start();

@@ -11,6 +11,8 @@ import { MinerKeyStore } from '../../../electron/engine/wallet/miner-key-store.t
 import { RegistrationService } from '../../../electron/engine/wallet/registration-service.ts';
 import { parseKeyfile } from '../../../electron/engine/wallet/keyfile-format.ts';
 import { RegistrationChain } from '../../doubles/registration-chain.ts';
+import { SettingsStore } from '../../../electron/engine/settings/settings-store.ts';
+import { WalletController } from '../../../electron/engine/roles/wallet-controller.ts';
 import { FakeSecretBox } from '../../doubles/secret-box.ts';
 import { DEV_MNEMONIC_B, TEST_KDF, appFailure, tempWalletDirs, writeColdkey } from '../../doubles/btcli-wallet.ts';
 
@@ -62,5 +64,33 @@ describe('secrets stay out of logs and snapshots', () => {
       for (const s of snapshots) expect(JSON.stringify(s)).not.toContain(secret);
     }
     expect(JSON.stringify(store.status())).toContain('ek_…3f9a');
+  });
+});
+
+describe('coldkey secrets stay out of logs and snapshots too', () => {
+  it('a created and an imported coldkey: words and passwords reach neither the logs nor the wallet snapshot', async () => {
+    const hub = new LogHub();
+    const walletPath = dirs.make();
+    const settings = new SettingsStore(join(walletPath, 'settings.json'), hub.logger('settings'));
+    settings.update({ wallet: { path: walletPath, name: null, hotkey: null } });
+    const minerKeys = new MinerKeyStore({ secretsDir: join(walletPath, 'secrets'), secretBox: new FakeSecretBox(false), env: {}, redactor: hub.redactor });
+    const wallet = new WalletController({ settings, minerKeys, logs: hub, openChain: () => Promise.reject(new Error('no chain in this test')), kdf: TEST_KDF });
+    const PW1 = 'first-coldkey-password';
+    const PW2 = 'second-coldkey-password';
+    const created = await wallet.createColdkey('c1', PW1);
+    expect(created.mnemonic!.split(' ')).toHaveLength(12);
+    const imported = await wallet.importColdkey('c2', DEV_MNEMONIC_B, PW2);
+    expect(imported).toEqual({ ss58Address: expect.stringMatching(/^5/) });
+    expect(JSON.stringify(imported)).not.toContain(DEV_MNEMONIC_B);
+    const careless = hub.logger('wallet');
+    careless.info(`oops ${created.mnemonic} ${PW1} ${DEV_MNEMONIC_B} ${PW2}`);
+    const lines = hub.recent({ limit: 10_000 }).map((l) => l.msg).join('\n');
+    const snap = JSON.stringify(wallet.snapshot());
+    expect(snap).toContain(created.ss58Address);
+    for (const secret of [created.mnemonic!, PW1, PW2, DEV_MNEMONIC_B]) {
+      expect(lines).not.toContain(secret);
+      expect(snap).not.toContain(secret);
+    }
+    expect(lines).toContain('«redacted»');
   });
 });

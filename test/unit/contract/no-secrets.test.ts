@@ -56,7 +56,7 @@ describe('no secret reaches the renderer, the logs or diagnostics', () => {
     delete process.env.BT_WALLET_PATH;
   });
 
-  it('a new hotkey mnemonic and the miner key appear only where the user asked for them', async () => {
+  it('a new hotkey or coldkey mnemonic and the miner key appear only where the user asked for them', { timeout: 120_000 }, async () => {
     const created = await call('wallet.createHotkey', { wallet: 'w1', hotkey: 'h1' });
     expect(created.ok).toBe(true);
     const { mnemonic, ss58Address } = (created as { ok: true; value: { mnemonic: string; ss58Address: string } }).value;
@@ -69,6 +69,13 @@ describe('no secret reaches the renderer, the logs or diagnostics', () => {
     expect(imp.ok).toBe(true);
     const again = await call('wallet.importHotkey', { wallet: 'w1', hotkey: 'h2', secret: imported });
     expect(again).toMatchObject({ ok: false });
+    // A coldkey made in the panel (the real btcli KDF): its words come back once, its password never.
+    const COLD_PW = 'cold-password-never-echoed';
+    const cold = (await call('wallet.createColdkey', { wallet: 'w1', password: COLD_PW })) as { ok: true; value: { mnemonic: string; ss58Address: string } };
+    expect(cold.ok).toBe(true);
+    const coldWords = cold.value.mnemonic;
+    const again2 = await call('wallet.createColdkey', { wallet: 'w1', password: COLD_PW });
+    expect(again2).toMatchObject({ ok: false, error: { code: 'wallet-exists' } });
     const started = await call('mining.start', null);
     expect(started.ok).toBe(false);
     const diag = (await call('diagnostics.export', null)) as { ok: true; value: { path: string } };
@@ -90,8 +97,16 @@ describe('no secret reaches the renderer, the logs or diagnostics', () => {
     const logs = engine.engine.logs.recent({ limit: 10_000 }).map((l) => l.msg).join('\n');
     expect(frames.some((f) => f.includes(imported))).toBe(false);
     for (const secret of [MINER_KEY, mnemonic, walletFile.secretSeed, imported]) expect(logs.includes(secret)).toBe(false);
+    expect(frames.filter((f) => f.includes(coldWords))).toHaveLength(1);
+    expect(frames.some((f) => f.includes(COLD_PW))).toBe(false);
+    for (const secret of [coldWords, COLD_PW]) expect(logs.includes(secret)).toBe(false);
     const bundle = readFileSync(diag.value.path, 'utf8');
-    for (const secret of [MINER_KEY, mnemonic, walletFile.secretSeed]) expect(bundle.includes(secret)).toBe(false);
+    for (const secret of [MINER_KEY, mnemonic, walletFile.secretSeed, coldWords, COLD_PW]) expect(bundle.includes(secret)).toBe(false);
+    // The browser's download carries the same redacted bundle.
+    const dl = (await call('diagnostics.download', null)) as { ok: true; value: { fileName: string; content: string; bytes: number } };
+    expect(dl.value.fileName).toMatch(/^engy-diagnostics-.*\.json$/);
+    expect(Buffer.byteLength(dl.value.content, 'utf8')).toBe(dl.value.bytes);
+    for (const secret of [MINER_KEY, mnemonic, coldWords, COLD_PW]) expect(dl.value.content.includes(secret)).toBe(false);
     expect(bundle).toContain('ek_…4d5e');
   });
 });

@@ -8,6 +8,7 @@ import { checkCheckpointFolder, checkpointIdentity } from './checkpoint-folder.t
 import { downloadWithHfCli } from './hf-cli-download.ts';
 import { downloadFromHub, type HubDownloadOptions } from './hub-download.ts';
 import { hubLocation, listHubFiles } from './hub-files.ts';
+import { downloadErrorSentence } from './download-errors.ts';
 
 export interface CheckpointServiceOptions {
   repo: string;
@@ -110,7 +111,7 @@ export class CheckpointService implements Disposable {
       }
       await this.verify();
     } catch (e) {
-      this.error = signal.aborted ? 'Download paused: start it again to resume where it stopped.' : (e as Error).message;
+      this.error = signal.aborted ? 'Download paused: start it again to resume where it stopped.' : downloadErrorSentence(e);
       this.log.warn(`checkpoint download: ${this.error}`);
       this.set('failed');
     }

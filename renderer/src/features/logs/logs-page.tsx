@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { engineApi, useEngine } from '../../stores/engine-store.ts';
 import type { LogLine } from '../../../../shared/logs.ts';
+import { downloadDiagnostics } from '../../lib/download-diagnostics.ts';
 
 function lineText(l: LogLine): string {
   return `${new Date(l.ts).toISOString()} ${l.level.toUpperCase()} [${l.source}] ${l.msg}`;
@@ -36,11 +37,12 @@ export function LogsPage() {
     if (el && el.scrollHeight - el.scrollTop - el.clientHeight < 80) el.scrollTop = el.scrollHeight;
   }, [shown.length]);
 
+  // The browser gets the file as a download (a remote browser must not be handed a path on the rig).
   const exportDiagnostics = async () => {
     setError(null);
-    const r = await engineApi().invoke('diagnostics.export', null);
-    if (r.ok) setExported(`${r.value.path} (${(r.value.bytes / 1024).toFixed(0)} KiB)`);
-    else setError(r.error.message);
+    const r = await downloadDiagnostics();
+    if ('error' in r) setError(r.error);
+    else setExported(`${r.fileName} (${(r.bytes / 1024).toFixed(0)} KiB)`);
   };
 
   return (
@@ -56,7 +58,7 @@ export function LogsPage() {
       </div>
       {exported && (
         <div className="card" role="status" data-testid="diagnostics-path">
-          Diagnostics saved: <code>{exported}</code>. It holds the hardware report, settings, recent logs and versions; no keys.
+          Diagnostics downloaded: <code>{exported}</code> (a copy stays in the data folder's diagnostics/). It holds the hardware report, settings, recent logs and versions; no keys.
         </div>
       )}
       {error && <div className="error-box">{error}</div>}

@@ -10,7 +10,7 @@ function eta(s: number | null): string {
 }
 
 /** The checkpoint folder: download with a real progress bar (bytes, rate, ETA), resume, and its identity. */
-export function CheckpointCard({ c }: { c: CheckpointSnapshot }) {
+export function CheckpointCard({ c, canDownload = true, whyNot = null }: { c: CheckpointSnapshot; canDownload?: boolean; whyNot?: string | null }) {
   const p = c.progress;
   const pct = p && p.bytesTotal > 0 ? (p.bytesDone / p.bytesTotal) * 100 : 0;
   return (
@@ -46,13 +46,14 @@ export function CheckpointCard({ c }: { c: CheckpointSnapshot }) {
       )}
       {c.missing.length > 0 && c.state !== 'absent' && <div className="small">Missing: {c.missing.slice(0, 5).join('; ')}</div>}
       {c.error && <div className="error-box">{c.error}</div>}
+      {!canDownload && whyNot && c.state !== 'complete' && <div className="small muted">{whyNot}</div>}
       <div className="row">
         {c.state === 'downloading' ? (
           <button className="btn" onClick={() => void engineApi().invoke('checkpoint.cancel', null)}>
             Pause (resumes where it stopped)
           </button>
         ) : c.state !== 'complete' ? (
-          <button className="btn primary" onClick={() => void engineApi().invoke('checkpoint.download', null)}>
+          <button className="btn primary" disabled={!canDownload} title={whyNot ?? undefined} onClick={() => void engineApi().invoke('checkpoint.download', null)}>
             {c.state === 'incomplete' || c.state === 'failed' ? 'Resume download' : 'Download (~35 GB)'}
           </button>
         ) : null}

@@ -1,10 +1,14 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { Role } from '../../../../shared/settings.ts';
+import { formatTao } from '../../../../shared/wallet.ts';
 import { engineApi, useSnapshot } from '../../stores/engine-store.ts';
 import { useUi } from '../../stores/ui-store.ts';
 import { HardwarePanel } from '../hardware/hardware-panel.tsx';
-import { HotkeyStep, MinerKeyStep, RegistrationStep } from './wallet-steps.tsx';
-import { ServeStep } from './serve-step.tsx';
+import { HardwareChoices, tooSmall } from '../hardware/hardware-choices.tsx';
+import { SecretWordsDialog, type SecretWords } from '../common/secret-words-dialog.tsx';
+import { ColdkeyStep, HotkeyStep, MinerKeyStep, currentRegistration, selectedHotkeyAddress, selectedWallet, type ShowWords } from './wallet-steps.tsx';
+import { RegistrationStep } from './registration-step.tsx';
+import { ServeStep, runtimeReady } from './serve-step.tsx';
 
 const ROLES: { id: Role; title: string; text: string }[] = [
   { id: 'mine', title: 'Mine', text: 'Serve verified inference on your NVIDIA GPUs and earn per epoch.' },
@@ -36,11 +40,15 @@ function RolePicker({ role }: { role: Role | null }) {
   );
 }
 
-/** The first stage not done is the current one; every stage says what it needs next. */
-function withCurrent(stages: Stage[]): Stage[] {
+/** The first stage not done is the current one; after a blocked stage nothing is current (it cannot be reached). */
+export function withCurrent<S extends { state: StageState }>(stages: S[]): S[] {
   let found = false;
   return stages.map((s) => {
-    if (s.state === 'done' || s.state === 'blocked') return s;
+    if (s.state === 'done') return s;
+    if (s.state === 'blocked') {
+      found = true;
+      return s;
+    }
     if (!found) {
       found = true;
       return { ...s, state: 'current' };
@@ -54,43 +62,138 @@ export function SetupPage() {
   const hw = useSnapshot('hardware');
   const wallet = useSnapshot('wallet');
   const checkpoint = useSnapshot('checkpoint');
+  const miners = useSnapshot('miners');
+  const validator = useSnapshot('validator');
+  const sglang = useSnapshot('sglang');
   const go = useUi((s) => s.go);
   const [open, setOpen] = useState<string | null>(null);
-  const role = settings?.role ?? null;
+  // The words of a key just created, until the user confirms writing them down. Component state only.
+  const [words, setWords] = useState<{ secret: SecretWords; after: () => Promise<unknown> } | null>(null);
+  const showWords: ShowWords = (secret, after) => setWords({ secret, after });
+  // An offloaded plan mines too slowly to qualify: the user says "anyway" before the next step opens.
+  const [slowAccepted, setSlowAccepted] = useState(false);
+  // Registration is checked by itself whenever the chosen hotkey changes, not only when someone presses a button.
+  const walletName = settings?.wallet.name ?? null;
+  const hotkeyName = settings?.wallet.hotkey ?? null;
+  const hotkeyAddress = wallet && settings ? selectedHotkeyAddress(wallet, settings) : null;
+  useEffect(() => {
+    if (walletName && hotkeyName && hotkeyAddress) void engineApi().invoke('wallet.registration', null);
+  }, [walletName, hotkeyName, hotkeyAddress]);
+
+  if (!settings) return <div className="card" aria-busy="true">Loading the setup from the engine…</div>;
+  const role = settings.role;
   const mining = role === 'mine' || role === 'both';
   const validating = role === 'validate' || role === 'both';
-  const hotkeyChosen = Boolean(settings?.wallet.name && settings.wallet.hotkey);
-  const reg = wallet?.registration ?? null;
-  // The tokenizer and chat template come from the checkpoint folder, so even an external serve needs it here.
-  const serveReady = settings ? settings.mining.runtime !== null && (settings.mining.runtime !== 'external' || settings.mining.externalServeUrls.length > 0) && checkpoint?.state === 'complete' : false;
-  const stages: Stage[] = withCurrent([
+  const miningRuns = (miners ?? []).some((m) => m.phase !== 'stopped');
+  const validatorRuns = validator?.status === 'running' || validator?.status === 'starting';
+  const external = settings.mining.runtime === 'external';
+  const hotkeyChosen = Boolean(settings.wallet.name && settings.wallet.hotkey);
+  const reg = wallet ? currentRegistration(wallet, settings) : null;
+  const cold = wallet ? selectedWallet(wallet, settings) : null;
+  // A rig that mines right now is not "blocked", whatever a fresh check says; an external serve needs no local GPU.
+  const hwBlocked = mining && !miningRuns && !external && hw?.verdict === 'unsupported';
+  const hwSlow = mining && !miningRuns && !external && hw !== undefined && hw !== null && !hwBlocked && tooSmall(hw) && !slowAccepted;
+  const serveReady = runtimeReady(settings, sglang?.runtimes) && checkpoint?.state === 'complete';
+  const keyCheck = wallet?.minerKeyCheck ?? null;
+  const runs = (mining && miningRuns) || (validating && !mining && validatorRuns);
+
+  const stages: Stage[] = withCurrent<Stage>([
     { id: 'role', title: 'Role', state: role ? 'done' : 'todo', detail: role ? `This machine will ${role === 'both' ? 'mine and validate' : role}.` : 'Choose what this machine does.', body: <RolePicker role={role} /> },
+    // Before a role is chosen the hardware verdict helps choose it; a validator needs no GPU, so no step.
+    ...(role === null
+      ? [{ id: 'hardware', title: 'Hardware check', state: 'todo' as const, detail: !hw ? 'Checking…' : hw.verdict === 'unsupported' ? 'This machine cannot mine: it can validate.' : `Verdict: ${hw.verdict}: it can mine.`, body: <HardwarePanel /> }]
+      : []),
+    ...(mining
+      ? [
+          {
+            id: 'hardware',
+            title: 'Hardware check',
+            state: miningRuns || external ? ('done' as const) : !hw || hwSlow ? ('todo' as const) : hwBlocked ? ('blocked' as const) : ('done' as const),
+            detail: miningRuns
+              ? 'Mining runs on this hardware.'
+              : external
+                ? 'Your own serve does the GPU work; this machine only relays.'
+                : !hw
+                  ? 'Checking…'
+                  : hwBlocked
+                    ? 'This machine cannot mine: see why below, validate instead, or see what hardware works.'
+                    : hwSlow
+                      ? 'Only with weights offloaded to RAM: too slow to qualify. Validate instead, see what works, or mine anyway.'
+                      : `Verdict: ${hw.verdict}.`,
+            body: (
+              <div className="stack">
+                {hw && !miningRuns && !external && tooSmall(hw) && <HardwareChoices report={hw} onMineAnyway={hwBlocked || slowAccepted ? null : () => setSlowAccepted(true)} />}
+                <HardwarePanel />
+              </div>
+            ),
+          },
+          {
+            id: 'serve',
+            title: 'Serve runtime and checkpoint',
+            state: serveReady || miningRuns ? ('done' as const) : ('todo' as const),
+            detail: serveReady
+              ? `Runtime: ${settings.mining.runtime}; checkpoint complete.`
+              : settings.mining.runtime === null
+                ? 'Pick how sglang runs: Python, Docker, or a serve you already run.'
+                : !runtimeReady(settings, sglang?.runtimes)
+                  ? settings.mining.runtime === 'external'
+                    ? 'Give the URL of your serve.'
+                    : `sglang is not ready for ${settings.mining.runtime} yet: install it or pick another runtime.`
+                  : `The checkpoint is ${checkpoint?.state ?? 'not checked yet'}: download it or point to your copy.`,
+            body: <ServeStep settings={settings} downloadAllowed={!hwBlocked} />,
+          },
+        ]
+      : []),
     {
-      id: 'hardware',
-      title: 'Hardware check',
-      state: !mining ? 'done' : !hw ? 'todo' : hw.verdict === 'unsupported' ? 'blocked' : 'done',
-      detail: !mining ? 'The validator needs no GPU.' : !hw ? 'Checking…' : hw.verdict === 'unsupported' ? 'This machine cannot mine: see the reasons below. You can still validate.' : `Verdict: ${hw.verdict}.`,
-      body: <HardwarePanel />,
+      id: 'coldkey',
+      title: 'Coldkey',
+      state: cold?.coldkeyAddress || reg?.registration.registered ? 'done' : 'todo',
+      detail: cold?.coldkeyAddress ? `Wallet ${cold.name}: ${cold.coldkeyAddress}` : reg?.registration.registered ? 'Not needed: the hotkey is registered already.' : 'Create, import, or name the browser-wallet account that owns your hotkey and pays the registration.',
+      body: wallet ? <ColdkeyStep wallet={wallet} settings={settings} showWords={showWords} /> : null,
     },
-    ...(mining && settings
-      ? [{ id: 'serve', title: 'Serve runtime and checkpoint', state: serveReady ? ('done' as const) : ('todo' as const), detail: serveReady ? `Runtime: ${settings.mining.runtime}; checkpoint complete.` : settings.mining.runtime === null ? 'Pick how sglang runs: Python, Docker, or a serve you already run.' : `Runtime: ${settings.mining.runtime}. The checkpoint is ${checkpoint?.state ?? 'not checked yet'}: download it or point to your copy.`, body: <ServeStep settings={settings} /> }]
-      : []),
-    { id: 'hotkey', title: 'Hotkey', state: hotkeyChosen ? 'done' : 'todo', detail: hotkeyChosen ? `${settings!.wallet.name}/${settings!.wallet.hotkey}` : 'Choose a btcli wallet hotkey or create one.', body: wallet && settings ? <HotkeyStep wallet={wallet} settings={settings} /> : null },
-    ...(mining && wallet
-      ? [{ id: 'minerkey', title: 'Miner key', state: wallet.minerKey.present ? ('done' as const) : ('todo' as const), detail: wallet.minerKey.present ? `Stored (${wallet.minerKey.masked}).` : 'Paste the key issued at provider.engy.ai for your hotkey.', body: <MinerKeyStep wallet={wallet} /> }]
-      : []),
+    {
+      id: 'hotkey',
+      title: 'Hotkey',
+      state: hotkeyChosen ? 'done' : 'todo',
+      detail: hotkeyChosen ? `${settings.wallet.name}/${settings.wallet.hotkey}` : 'Choose a hotkey on this machine, or create one.',
+      body: wallet ? <HotkeyStep wallet={wallet} settings={settings} showWords={showWords} /> : null,
+    },
     {
       id: 'registration',
       title: 'Registration',
       state: reg?.registration.registered ? 'done' : 'todo',
-      detail: reg ? (reg.registration.registered ? `uid ${reg.registration.uid} on subnet ${reg.registration.netuid}${validating ? (reg.registration.validatorPermit ? ', validator permit' : ', no validator permit yet') : ''}.` : 'Not registered yet.') : 'Check the hotkey is registered on subnet 53; register if not.',
-      body: wallet ? <RegistrationStep wallet={wallet} /> : null,
+      detail: reg
+        ? reg.registration.registered
+          ? `uid ${reg.registration.uid} on subnet ${reg.registration.netuid}${validating ? (reg.registration.validatorPermit ? ', validator permit' : ', no validator permit yet') : ''}.`
+          : `Not registered yet: it costs ${formatTao(reg.quote.costRao)} now, paid by the coldkey.`
+        : hotkeyChosen
+          ? 'Asking the chain…'
+          : `Puts the hotkey on subnet ${settings.validating.netuid}; needs a coldkey holding the cost.`,
+      body: wallet ? <RegistrationStep wallet={wallet} settings={settings} /> : null,
     },
+    ...(mining && wallet
+      ? [
+          {
+            id: 'minerkey',
+            title: 'Miner key',
+            state: keyCheck?.state === 'admitted' ? ('done' as const) : ('todo' as const),
+            detail:
+              keyCheck?.state === 'admitted'
+                ? `${wallet.minerKey.masked}: admitted by the gateway.`
+                : keyCheck?.state === 'denied'
+                  ? `The gateway refused ${wallet.minerKey.masked}: ${keyCheck.reason ?? 'no reason given'}.`
+                  : wallet.minerKey.present
+                    ? `${wallet.minerKey.masked}: ${keyCheck?.state === 'checking' ? 'asking the gateway…' : 'not verified yet.'}`
+                    : 'Paste the key issued at provider.engy.ai for your registered hotkey.',
+            body: <MinerKeyStep wallet={wallet} />,
+          },
+        ]
+      : []),
     {
       id: 'start',
       title: mining ? 'Start mining' : 'Start validating',
-      state: 'todo',
-      detail: 'One click once the steps above are done.',
+      state: runs ? 'done' : 'todo',
+      detail: runs ? (mining ? 'Mining runs: the Mine page shows it live.' : 'The validator runs: the Validate page shows it live.') : `One click on the ${mining && validating ? 'Mine and Validate pages' : mining ? 'Mine page' : 'Validate page'} once the steps above are done.`,
       body: (
         <div className="row">
           {mining && (
@@ -99,7 +202,7 @@ export function SetupPage() {
             </button>
           )}
           {validating && (
-            <button className="btn primary big" onClick={() => go('validate')}>
+            <button className={`btn big ${mining ? '' : 'primary'}`} onClick={() => go('validate')}>
               Go to Validate
             </button>
           )}
@@ -109,6 +212,11 @@ export function SetupPage() {
   ]);
   const current = stages.find((s) => s.state === 'current' || s.state === 'blocked');
   const expanded = open ?? current?.id ?? null;
+  const confirmWords = () => {
+    const w = words;
+    setWords(null);
+    if (w) void w.after();
+  };
   return (
     <div className="stack">
       <div className="page-head">
@@ -119,15 +227,13 @@ export function SetupPage() {
       </div>
       <ol className="stages" aria-label="Setup steps">
         {stages.map((s, i) => (
-          <li key={s.id} className={`stage ${s.state}`} style={{ gridTemplateColumns: '30px 1fr auto', alignItems: 'start' }} data-testid={`stage-${s.id}`}>
+          <li key={s.id} className={`stage ${s.state}`} style={{ gridTemplateColumns: '30px minmax(0, 1fr) auto', alignItems: 'start' }} data-testid={`stage-${s.id}`}>
             <span className="num">{s.state === 'done' ? '✓' : s.state === 'blocked' ? '!' : i + 1}</span>
-            <div className="stack" style={{ gap: 8 }}>
-              <button className="nav-item" style={{ padding: 0, color: 'var(--text)' }} aria-expanded={expanded === s.id} onClick={() => setOpen(expanded === s.id ? '' : s.id)}>
-                <span>
+            <div className="stack" style={{ gap: 8, minWidth: 0 }}>
+              <button className="nav-item stage-toggle" style={{ padding: 0, color: 'var(--text)' }} aria-expanded={expanded === s.id} onClick={() => setOpen(expanded === s.id ? '' : s.id)}>
+                <span style={{ minWidth: 0 }}>
                   <b>{s.title}</b>
-                  <span className="muted small" style={{ display: 'block' }}>
-                    {s.detail}
-                  </span>
+                  <span className="muted small stage-detail">{s.detail}</span>
                 </span>
               </button>
               {expanded === s.id && s.body}
@@ -136,6 +242,7 @@ export function SetupPage() {
           </li>
         ))}
       </ol>
+      {words && <SecretWordsDialog secret={words.secret} onConfirmed={confirmWords} />}
     </div>
   );
 }

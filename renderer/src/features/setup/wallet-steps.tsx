@@ -1,10 +1,14 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { WalletView } from '../../../../shared/api.ts';
 import type { Settings } from '../../../../shared/settings.ts';
-import { formatTao } from '../../../../shared/wallet.ts';
+import type { WalletEntry } from '../../../../shared/wallet.ts';
 import { engineApi } from '../../stores/engine-store.ts';
+import type { SecretWords } from '../common/secret-words-dialog.tsx';
 
-function useAction() {
+/** Hands fresh words to the page's show-once dialog; `after` runs once the user confirmed writing them down. */
+export type ShowWords = (secret: SecretWords, after: () => Promise<unknown>) => void;
+
+export function useAction() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const run = async (fn: () => Promise<string | null>) => {
@@ -20,51 +24,178 @@ function useAction() {
   return { busy, error, run };
 }
 
-export function HotkeyStep({ wallet, settings }: { wallet: WalletView; settings: Settings }) {
+const selectWallet = (name: string, hotkey: string | null) => engineApi().invoke('settings.update', { wallet: { name, hotkey } });
+
+export function selectedWallet(wallet: WalletView, settings: Settings): WalletEntry | null {
+  return wallet.listing?.wallets.find((w) => w.name === settings.wallet.name) ?? null;
+}
+
+type ColdkeyWay = 'create' | 'import' | 'browser';
+const WAYS: { id: ColdkeyWay; title: string; text: string }[] = [
+  { id: 'create', title: 'Create a new coldkey', text: 'Fresh recovery words, encrypted with your password the way btcli does.' },
+  { id: 'import', title: 'Import my coldkey', text: 'From its recovery words or 0x seed (btcli regen_coldkey).' },
+  { id: 'browser', title: 'It is in a browser wallet', text: 'polkadot.js, Talisman or SubWallet: give its address; it signs in the browser.' },
+];
+
+export function ColdkeyStep({ wallet, settings, showWords }: { wallet: WalletView; settings: Settings; showWords: ShowWords }) {
+  const { busy, error, run } = useAction();
+  const [way, setWay] = useState<ColdkeyWay>('create');
+  const [name, setName] = useState(settings.wallet.name ?? 'default');
+  const [password, setPassword] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const [secret, setSecret] = useState('');
+  const [address, setAddress] = useState('');
+  const current = selectedWallet(wallet, settings);
+  const withCold = (wallet.listing?.wallets ?? []).filter((w) => w.coldkeyAddress);
+  const taken = wallet.listing?.wallets.find((w) => w.name === name.trim());
+  const mismatch = way !== 'browser' && repeat.length > 0 && password !== repeat;
+  const create = () =>
+    run(async () => {
+      const r = await engineApi().invoke('wallet.createColdkey', { wallet: name.trim(), password });
+      setPassword('');
+      setRepeat('');
+      if (!r.ok) return r.error.message;
+      const w = name.trim();
+      showWords({ kind: 'coldkey', label: `wallet ${w}`, address: r.value.ss58Address, words: r.value.mnemonic ?? '' }, () => selectWallet(w, null));
+      return null;
+    });
+  const importKey = () =>
+    run(async () => {
+      const r = await engineApi().invoke('wallet.importColdkey', { wallet: name.trim(), secret, password });
+      setSecret('');
+      setPassword('');
+      setRepeat('');
+      if (!r.ok) return r.error.message;
+      await selectWallet(name.trim(), null);
+      return null;
+    });
+  const saveAddress = () =>
+    run(async () => {
+      const r = await engineApi().invoke('wallet.setColdkeyAddress', { wallet: name.trim(), address: address.trim() });
+      if (!r.ok) return r.error.message;
+      setAddress('');
+      await selectWallet(name.trim(), null);
+      return null;
+    });
+  return (
+    <div className="stack">
+      <p className="muted small">
+        The coldkey owns your hotkeys and pays the registration. It is stored like btcli stores it ({wallet.listing?.walletPath ?? '~/.bittensor/wallets'}/&lt;wallet&gt;/coldkey, encrypted), or stays in your browser wallet.
+      </p>
+      {current?.coldkeyAddress ? (
+        <div className="card small" data-testid="coldkey-current">
+          Wallet <b>{current.name}</b>: coldkey <span className="mono">{current.coldkeyAddress}</span>{' '}
+          <span className="badge neutral">{current.coldkeyEncryption === 'missing' ? 'address only (browser wallet)' : current.coldkeyEncryption === 'nacl' ? 'encrypted file' : current.coldkeyEncryption}</span>
+        </div>
+      ) : null}
+      {withCold.length > 0 && (
+        <div className="row">
+          <span className="small muted">Use a wallet on this machine:</span>
+          {withCold.map((w) => (
+            <button key={w.name} className="btn" disabled={busy || w.name === settings.wallet.name} onClick={() => void run(async () => ((await selectWallet(w.name, null)).ok ? null : 'The wallet could not be selected.'))}>
+              {w.name} ({w.coldkeyAddress!.slice(0, 6)}…)
+            </button>
+          ))}
+        </div>
+      )}
+      <div className="choice" role="group" aria-label="Coldkey source">
+        {WAYS.map((w) => (
+          <button key={w.id} aria-pressed={way === w.id} onClick={() => setWay(w.id)}>
+            <b>{w.title}</b>
+            <span className="muted small">{w.text}</span>
+          </button>
+        ))}
+      </div>
+      <div className="row">
+        <label className="small">
+          Wallet name <input type="text" aria-label="Coldkey wallet name" value={name} onChange={(e) => setName(e.target.value)} />
+        </label>
+        {taken && (taken.coldkeyAddress || taken.coldkeyEncryption !== 'missing') && <span className="small" style={{ color: 'var(--warn)' }}>Wallet {taken.name} already has a coldkey: pick another name, or use it above.</span>}
+      </div>
+      {way === 'import' && (
+        <input type="password" aria-label="Coldkey recovery words or seed" placeholder="The coldkey's recovery words (12 or 24), or its 0x seed" value={secret} onChange={(e) => setSecret(e.target.value)} autoComplete="off" />
+      )}
+      {way !== 'browser' ? (
+        <>
+          <div className="row">
+            <input type="password" aria-label="New coldkey password" placeholder="Password (8+ characters)" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="new-password" />
+            <input type="password" aria-label="Repeat the password" placeholder="Repeat the password" value={repeat} onChange={(e) => setRepeat(e.target.value)} autoComplete="new-password" />
+            <button
+              className="btn primary"
+              disabled={busy || password.length < 8 || password !== repeat || (way === 'import' && secret.trim().length < 16)}
+              onClick={() => void (way === 'create' ? create() : importKey())}
+            >
+              {busy ? 'Encrypting (about 10 s)…' : way === 'create' ? 'Create coldkey' : 'Import coldkey'}
+            </button>
+          </div>
+          <p className="muted small">
+            The password encrypts the file (btcli asks for it to sign); the panel asks for it again only when you register, and never stores it.
+            {mismatch ? <span style={{ color: 'var(--warn)' }}> The two passwords differ.</span> : null}
+          </p>
+        </>
+      ) : (
+        <div className="row">
+          <input type="text" aria-label="Coldkey address" placeholder="Your browser-wallet account address (5…)" value={address} onChange={(e) => setAddress(e.target.value)} style={{ flex: 1, minWidth: 260 }} />
+          <button className="btn primary" disabled={busy || address.trim().length < 40} onClick={() => void saveAddress()}>
+            Use this address
+          </button>
+        </div>
+      )}
+      {error && <div className="error-box">{error}</div>}
+    </div>
+  );
+}
+
+export function HotkeyStep({ wallet, settings, showWords }: { wallet: WalletView; settings: Settings; showWords: ShowWords }) {
   const { busy, error, run } = useAction();
   const [newWallet, setNewWallet] = useState(settings.wallet.name ?? 'default');
   const [newHotkey, setNewHotkey] = useState('miner');
-  const [created, setCreated] = useState<{ ss58Address: string; mnemonic: string } | null>(null);
-  const [confirmed, setConfirmed] = useState(false);
   const [secret, setSecret] = useState('');
   const [imported, setImported] = useState<string | null>(null);
+  useEffect(() => {
+    if (settings.wallet.name) setNewWallet(settings.wallet.name);
+  }, [settings.wallet.name]);
   const listing = wallet.listing;
-  const choose = (w: string, h: string) => run(async () => {
-    const r = await engineApi().invoke('settings.update', { wallet: { name: w, hotkey: h } });
-    return r.ok ? null : r.error.message;
-  });
-  const importKey = () => run(async () => {
-    const r = await engineApi().invoke('wallet.importHotkey', { wallet: newWallet, hotkey: newHotkey, secret });
-    setSecret('');
-    if (!r.ok) return r.error.message;
-    setImported(r.value.ss58Address);
-    await engineApi().invoke('settings.update', { wallet: { name: newWallet, hotkey: newHotkey } });
-    return null;
-  });
-  const create = () => run(async () => {
-    const r = await engineApi().invoke('wallet.createHotkey', { wallet: newWallet, hotkey: newHotkey });
-    if (!r.ok) return r.error.message;
-    setCreated(r.value);
-    setConfirmed(false);
-    await engineApi().invoke('settings.update', { wallet: { name: newWallet, hotkey: newHotkey } });
-    return null;
-  });
+  const choose = (w: string, h: string) =>
+    run(async () => {
+      const r = await selectWallet(w, h);
+      return r.ok ? null : r.error.message;
+    });
+  const importKey = () =>
+    run(async () => {
+      const r = await engineApi().invoke('wallet.importHotkey', { wallet: newWallet, hotkey: newHotkey, secret });
+      setSecret('');
+      if (!r.ok) return r.error.message;
+      setImported(r.value.ss58Address);
+      await selectWallet(newWallet, newHotkey);
+      return null;
+    });
+  // The hotkey is selected (and the step completes) only after the words were confirmed written down.
+  const create = () =>
+    run(async () => {
+      const r = await engineApi().invoke('wallet.createHotkey', { wallet: newWallet, hotkey: newHotkey });
+      if (!r.ok) return r.error.message;
+      const [w, h] = [newWallet, newHotkey];
+      showWords({ kind: 'hotkey', label: `${w}/${h}`, address: r.value.ss58Address, words: r.value.mnemonic }, () => selectWallet(w, h));
+      return null;
+    });
+  const rows = (listing?.wallets ?? []).flatMap((w) => w.hotkeys.map((h) => ({ w, h })));
   return (
     <div className="stack">
-      <p className="muted small">Wallets are read from {listing?.walletPath ?? '~/.bittensor/wallets'} (btcli's folder). Secrets stay in the engine; only addresses are shown.</p>
-      {listing && listing.wallets.length > 0 ? (
-        <table>
-          <thead>
-            <tr>
-              <th>Wallet</th>
-              <th>Hotkey</th>
-              <th>Address</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {listing.wallets.flatMap((w) =>
-              w.hotkeys.map((h) => {
+      <p className="muted small">The hotkey is this machine's identity on the subnet. It lives in a btcli wallet under {listing?.walletPath ?? '~/.bittensor/wallets'}; only addresses are shown here.</p>
+      {rows.length > 0 ? (
+        <div className="table-scroll">
+          <table>
+            <thead>
+              <tr>
+                <th>Wallet</th>
+                <th>Hotkey</th>
+                <th>Address</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map(({ w, h }) => {
                 const selected = settings.wallet.name === w.name && settings.wallet.hotkey === h.name;
                 return (
                   <tr key={`${w.name}/${h.name}`}>
@@ -72,21 +203,31 @@ export function HotkeyStep({ wallet, settings }: { wallet: WalletView; settings:
                     <td>{h.name}</td>
                     <td className="mono small">{h.ss58Address ?? '—'}</td>
                     <td>
-                      {selected ? <span className="badge ok">selected</span> : <button className="btn" disabled={busy} onClick={() => void choose(w.name, h.name)}>Use</button>}
+                      {selected ? (
+                        <span className="badge ok">selected</span>
+                      ) : (
+                        <button className="btn" disabled={busy} onClick={() => void choose(w.name, h.name)}>
+                          Use
+                        </button>
+                      )}
                     </td>
                   </tr>
                 );
-              }),
-            )}
-          </tbody>
-        </table>
+              })}
+            </tbody>
+          </table>
+        </div>
       ) : (
-        <p>No btcli wallet found. Create a hotkey below, or import yours with btcli first.</p>
+        <p>No hotkey on this machine yet: create one below (or import one you have).</p>
       )}
       <div className="row">
-        <input type="text" aria-label="Wallet name" value={newWallet} onChange={(e) => setNewWallet(e.target.value)} />
-        <input type="text" aria-label="Hotkey name" value={newHotkey} onChange={(e) => setNewHotkey(e.target.value)} />
-        <button className="btn" disabled={busy} onClick={() => void create()}>
+        <label className="small">
+          Wallet <input type="text" aria-label="Wallet name" value={newWallet} onChange={(e) => setNewWallet(e.target.value)} />
+        </label>
+        <label className="small">
+          Hotkey <input type="text" aria-label="Hotkey name" value={newHotkey} onChange={(e) => setNewHotkey(e.target.value)} />
+        </label>
+        <button className="btn primary" disabled={busy} onClick={() => void create()}>
           Create a new hotkey
         </button>
       </div>
@@ -94,54 +235,78 @@ export function HotkeyStep({ wallet, settings }: { wallet: WalletView; settings:
         <input
           type="password"
           aria-label="Mnemonic or seed to import"
-          placeholder="Or import: the hotkey's mnemonic words, or its 0x seed"
+          placeholder="Or import: the hotkey's recovery words, or its 0x seed"
           value={secret}
           onChange={(e) => setSecret(e.target.value)}
-          style={{ flex: 1 }}
+          style={{ flex: 1, minWidth: 240 }}
           autoComplete="off"
         />
         <button className="btn" disabled={busy || secret.trim().length < 16} onClick={() => void importKey()}>
           Import into {newWallet}/{newHotkey}
         </button>
       </div>
-      {imported && <p className="small">Imported: <span className="mono">{imported}</span></p>}
-      {created && !confirmed && (
-        <div className="card stack" role="alert" style={{ borderColor: 'var(--warn)' }}>
-          <b>Write these words down now. They are shown once and are the only way to recover this hotkey.</b>
-          <div className="cmd" data-testid="mnemonic">{created.mnemonic}</div>
-          <div className="mono small">{created.ss58Address}</div>
-          <label className="toggle">
-            <input type="checkbox" onChange={(e) => e.target.checked && setConfirmed(true)} /> I wrote the words down
-          </label>
-        </div>
+      {imported && (
+        <p className="small">
+          Imported: <span className="mono">{imported}</span>
+        </p>
       )}
       {error && <div className="error-box">{error}</div>}
     </div>
   );
 }
+
+const CHECK_TEXT = { checking: 'Asking the gateway…', admitted: 'The gateway admits this key.', denied: 'The gateway refused this key', unreachable: 'Not checked' } as const;
 
 export function MinerKeyStep({ wallet }: { wallet: WalletView }) {
   const { busy, error, run } = useAction();
   const [key, setKey] = useState('');
-  const save = () => run(async () => {
-    const r = await engineApi().invoke('wallet.setMinerKey', { key });
-    if (r.ok) setKey('');
-    return r.ok ? null : r.error.message;
-  });
   const k = wallet.minerKey;
+  const check = wallet.minerKeyCheck;
+  // A stored key nobody asked the gateway about yet is checked once, on its own.
+  useEffect(() => {
+    if (k.present && !check) void engineApi().invoke('wallet.verifyMinerKey', null);
+  }, [k.present, k.masked, check]);
+  const save = () =>
+    run(async () => {
+      const r = await engineApi().invoke('wallet.setMinerKey', { key });
+      if (r.ok) setKey('');
+      return r.ok ? null : r.error.message;
+    });
+  const recheck = () =>
+    run(async () => {
+      const r = await engineApi().invoke('wallet.verifyMinerKey', null);
+      return r.ok ? null : r.error.message;
+    });
   return (
     <div className="stack">
-      <p className="muted small">The miner key is issued at provider.engy.ai for your registered hotkey. It is stored {k.storage === 'os-keyring' ? 'in the OS keyring' : 'in a file only you can read'} and never shown again in full.</p>
+      <p className="muted small">
+        Get the miner key at provider.engy.ai for your registered hotkey. The panel checks it with the gateway (one hello, as the miner will send), stores it {k.storage === 'os-keyring' ? 'in the OS keyring' : 'in a file only you can read'} and never shows it again in full.
+      </p>
       {k.present && (
-        <p>
-          Current key: <span className="mono">{k.masked}</span>
-        </p>
+        <div className="row" data-testid="miner-key-check">
+          <span>
+            Stored key <span className="mono">{k.masked}</span>:
+          </span>
+          <span className={`badge ${check?.state === 'admitted' ? 'ok' : check?.state === 'denied' ? 'bad' : check?.state === 'checking' ? 'info' : 'warn'}`}>
+            {check ? CHECK_TEXT[check.state] : 'not checked yet'}
+          </span>
+          {check?.state !== 'checking' && (
+            <button className="btn" disabled={busy} onClick={() => void recheck()}>
+              Check again
+            </button>
+          )}
+        </div>
+      )}
+      {check?.reason && (check.state === 'denied' || check.state === 'unreachable') && (
+        <div className={check.state === 'denied' ? 'error-box' : 'card small'}>
+          {check.state === 'denied' ? `The gateway says: "${check.reason}". Check that you pasted the key issued for this hotkey, or get a new one at provider.engy.ai.` : check.reason}
+        </div>
       )}
       {k.warning && <p className="small" style={{ color: 'var(--warn)' }}>{k.warning}</p>}
       <div className="row">
-        <input type="password" aria-label="Miner key" placeholder={k.present ? 'Paste a new key to replace it' : 'Paste your miner key'} value={key} onChange={(e) => setKey(e.target.value)} style={{ flex: 1 }} autoComplete="off" />
+        <input type="password" aria-label="Miner key" placeholder={k.present ? 'Paste a new key to replace it' : 'Paste your miner key'} value={key} onChange={(e) => setKey(e.target.value)} style={{ flex: 1, minWidth: 240 }} autoComplete="off" />
         <button className="btn primary" disabled={busy || key.trim().length < 8} onClick={() => void save()}>
-          Save key
+          Save and check
         </button>
       </div>
       {error && <div className="error-box">{error}</div>}
@@ -149,83 +314,12 @@ export function MinerKeyStep({ wallet }: { wallet: WalletView }) {
   );
 }
 
-export function RegistrationStep({ wallet }: { wallet: WalletView }) {
-  const { busy, error, run } = useAction();
-  const [cap, setCap] = useState('');
-  const [password, setPassword] = useState('');
-  const [done, setDone] = useState<string | null>(null);
-  const reg = wallet.registration;
-  const check = () => run(async () => {
-    const r = await engineApi().invoke('wallet.registration', null);
-    return r.ok ? null : r.error.message;
-  });
-  const registerWithBrowser = () => run(async () => {
-    const r = await engineApi().invoke('wallet.registerWithBrowser', { mode: 'register-limit', limitTao: cap });
-    if (!r.ok) return r.error.message;
-    setDone(`Registered as uid ${r.value.uid ?? '?'} in block ${r.value.blockNumber}.`);
-    return null;
-  });
-  const register = () => run(async () => {
-    const r = await engineApi().invoke('wallet.register', { mode: 'register-limit', limitTao: cap, password });
-    setPassword('');
-    if (!r.ok) return r.error.message;
-    setDone(`Registered as uid ${r.value.uid ?? '?'} in block ${r.value.blockNumber}.`);
-    return null;
-  });
-  return (
-    <div className="stack">
-      <div className="row">
-        <button className="btn" disabled={busy} onClick={() => void check()}>
-          {busy ? 'Asking the chain…' : 'Check registration'}
-        </button>
-        {reg && (
-          <span data-testid="registration-status">
-            {reg.registration.registered ? (
-              <span className="badge ok">registered, uid {reg.registration.uid}</span>
-            ) : (
-              <span className="badge warn">not registered on subnet {reg.registration.netuid}</span>
-            )}{' '}
-            {reg.registration.validatorPermit ? <span className="badge info">validator permit</span> : null}{' '}
-            {reg.registration.immunityBlocksLeft !== undefined && reg.registration.registered ? (
-              <span className={`badge ${reg.registration.immunityBlocksLeft > 0 ? 'info' : 'neutral'}`}>
-                {reg.registration.immunityBlocksLeft > 0 ? `immune for ${reg.registration.immunityBlocksLeft} more blocks (~${Math.round((reg.registration.immunityBlocksLeft * 12) / 3600)} h)` : 'immunity over: a weak score can be pruned'}
-              </span>
-            ) : null}
-          </span>
-        )}
-      </div>
-      {reg && !reg.registration.registered && (
-        <div className="card stack">
-          <dl className="kv">
-            <dt>Cost now</dt>
-            <dd>{formatTao(reg.quote.costRao)} (moves every block)</dd>
-            <dt>Coldkey balance</dt>
-            <dd>{reg.quote.coldkeyFreeRao === null ? 'unknown' : formatTao(reg.quote.coldkeyFreeRao)}</dd>
-          </dl>
-          <div className="row">
-            <input type="text" aria-label="Price cap in TAO" placeholder="Most you agree to pay (TAO)" value={cap} onChange={(e) => setCap(e.target.value)} />
-            <input type="password" aria-label="Coldkey password" placeholder="Coldkey password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="off" />
-            <button className="btn primary" disabled={busy || !cap || !password} onClick={() => void register()}>
-              Register (register_limit)
-            </button>
-          </div>
-          <div className="row">
-            <button className="btn" disabled={busy || !cap} onClick={() => void registerWithBrowser()}>
-              Sign with a browser wallet instead
-            </button>
-            {wallet.signingUrl && (
-              <a className="btn primary" href={wallet.signingUrl} target="_blank" rel="noreferrer">
-                Open the signing page
-              </a>
-            )}
-          </div>
-          <p className="muted small">
-            Two ways to sign: the password unlocks your btcli coldkey inside the engine for this one registration and is then dropped (never stored or logged); or a browser wallet extension (polkadot.js, Talisman, SubWallet) holding this coldkey signs on a one-shot page the engine serves on this machine. The desktop app opens that page in your browser; a remote browser needs the engine's machine to be this one.
-          </p>
-        </div>
-      )}
-      {done && <div className="card">{done}</div>}
-      {(error ?? wallet.registrationError) && <div className="error-box">{error ?? wallet.registrationError}</div>}
-    </div>
-  );
+export function selectedHotkeyAddress(wallet: WalletView, settings: Settings): string | null {
+  return selectedWallet(wallet, settings)?.hotkeys.find((h) => h.name === settings.wallet.hotkey)?.ss58Address ?? null;
+}
+
+/** The registration snapshot, only when it is about the hotkey selected now. */
+export function currentRegistration(wallet: WalletView, settings: Settings): WalletView['registration'] {
+  const addr = selectedHotkeyAddress(wallet, settings);
+  return wallet.registration && addr && wallet.registration.registration.hotkey === addr ? wallet.registration : null;
 }

@@ -1,0 +1,284 @@
+// A newcomer's setup, end to end in Chromium, using only what the UI offers:
+// (a) a fresh data dir on a faked 2x RTX 4090 rig, from the first screen to mining on the simulated
+//     network: role, hardware, Python runtime with sglang detected (fake python), checkpoint, coldkey
+//     create and hotkey create (each through the show-once words dialog), registration paid by that
+//     coldkey, a miner key refused then admitted by the gateway double, Start on the Mine page;
+// (b) a faked 1x RTX 4090 rig that takes "Validate instead".
+// Every step is photographed at 1280 and 800 px, dark and light, into test-results/setup-walk-*.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import type { Browser, Page } from 'playwright-core';
+import type { Settings } from '../../shared/settings.ts';
+import { startHeadless, type RunningHeadless } from '../../electron/headless.ts';
+import { dataPaths } from '../../electron/engine/lib/paths.ts';
+import { MinerKeyStore } from '../../electron/engine/wallet/miner-key-store.ts';
+import { launchBrowser, screenshotPath } from '../helpers/browser.ts';
+import { FAKE_NVIDIA_SMI_DIR } from '../helpers/fake-nvidia-smi.ts';
+import { CHECKPOINT_TINY } from '../doubles/fake-sglang/spawn.ts';
+import { HONEST_KEY } from '../doubles/sim-network/demo-data-dir.ts';
+import { TAO } from '../doubles/dev-chain/sn53-seed.ts';
+import { startSimulatedNetwork, type SimulatedNetwork } from '../doubles/sim-network/sim-network.ts';
+
+const FAKE_PYTHON = join(import.meta.dirname, '..', 'doubles', 'fake-python', 'python');
+const COLD_PASSWORD = 'walk-coldkey-password';
+
+/** Every step at both widths and both themes; the page is left at 1280 px, dark. */
+async function shoot(page: Page, name: string): Promise<void> {
+  for (const width of [1280, 800]) {
+    for (const scheme of ['dark', 'light'] as const) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.emulateMedia({ colorScheme: scheme });
+      // The main pane scrolls on its own: grow the window to its content so the shot holds the whole page.
+      const tall = await page.evaluate(() => {
+        const main = document.querySelector('.main');
+        main?.scrollTo(0, 0);
+        return main?.scrollHeight ?? 900;
+      });
+      await page.setViewportSize({ width, height: Math.min(Math.max(900, tall + 8), 6000) });
+      await page.screenshot({ path: screenshotPath(`setup-walk-${name}-${width}-${scheme}`), fullPage: true });
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+}
+
+/** The one click that starts mining (the lead inserts the pre-flight check here). */
+async function startMining(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Mine', exact: true }).click();
+  await page.getByTestId('mine-toggle').click();
+}
+
+/** A blank profile: only the network's addresses are kept; everything first run chooses is reset. */
+function blankProfile(dataDir: string): void {
+  const file = dataPaths(dataDir).settings;
+  const s = JSON.parse(readFileSync(file, 'utf8')) as Settings;
+  const blank: Settings = { ...s, role: null, theme: 'system', wallet: { path: s.wallet.path, name: null, hotkey: null }, mining: { ...s.mining, runtime: null, externalServeUrls: [], checkpointDir: null } };
+  writeFileSync(file, JSON.stringify(blank));
+  new MinerKeyStore({ secretsDir: dataPaths(dataDir).secrets, env: {} }).clear();
+}
+
+function fakeRig(gpus: string): () => void {
+  const saved = { PATH: process.env.PATH, FAKE_NVIDIA_SMI: process.env.FAKE_NVIDIA_SMI, FAKE_PYTHON_NODE: process.env.FAKE_PYTHON_NODE };
+  const bin = mkdtempSync(join(tmpdir(), 'engy-walk-bin-'));
+  // `python3` and `python` are the fake with sglang: the runtime detection must find it on its own.
+  for (const name of ['python3', 'python']) symlinkSync(FAKE_PYTHON, join(bin, name));
+  process.env.PATH = [bin, FAKE_NVIDIA_SMI_DIR, process.env.PATH ?? ''].join(delimiter);
+  process.env.FAKE_NVIDIA_SMI = gpus;
+  process.env.FAKE_PYTHON_NODE = process.execPath;
+  return () => {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+    rmSync(bin, { recursive: true, force: true });
+  };
+}
+
+interface Panel {
+  app: RunningHeadless;
+  browser: Browser;
+  page: Page;
+  restore: () => void;
+}
+
+/** The panel on a faked rig, opened in Chromium at 1280 px, dark. */
+async function openPanel(dataDir: string, gpus: string): Promise<Panel> {
+  const restore = fakeRig(gpus);
+  const app = await startHeadless({ host: '127.0.0.1', port: 0, dataDir });
+  const browser = await launchBrowser();
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto(app.server.url);
+  return { app, browser, page, restore };
+}
+
+async function closePanel(p: Panel | undefined): Promise<void> {
+  await p?.browser.close();
+  await p?.app.stop();
+  p?.restore();
+}
+
+describe('setup walk (a): a fresh 2x RTX 4090 rig to mining, through the UI only', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'engy-walk-a-'));
+  let net: SimulatedNetwork;
+  let panel: Panel;
+  let page: Page;
+  const stage = (id: string) => page.getByTestId(`stage-${id}`);
+  const badge = (id: string, text: string) => stage(id).locator(':scope > .badge', { hasText: text });
+  const open = async (id: string) => {
+    const toggle = stage(id).locator('.stage-toggle');
+    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  };
+
+  beforeAll(async () => {
+    net = await startSimulatedNetwork({ dataDir, epochMs: 8_000, blockMs: 250, pollSeconds: 2 });
+    blankProfile(dataDir);
+    panel = await openPanel(dataDir, '2x4090');
+    page = panel.page;
+  }, 120_000);
+
+  afterAll(async () => {
+    await closePanel(panel);
+    await net?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('role, hardware, runtime with sglang detected, checkpoint', { timeout: 90_000 }, async () => {
+    await page.getByText('SIMULATED NETWORK').waitFor();
+    await badge('role', 'current').waitFor();
+    await shoot(page, '01-first-screen');
+    await page.getByRole('group', { name: 'Role' }).getByRole('button', { name: /^Mine/ }).click();
+    await stage('hardware').getByText('Verdict: ready.').waitFor();
+    await open('hardware');
+    await page.getByTestId('verdict').waitFor();
+    await shoot(page, '02-hardware');
+
+    await open('serve');
+    // Detection runs on its own when the step opens, and says what it found per runtime.
+    await page.getByTestId('runtime-python').getByText(/sglang 0\.5\.12\.post1 found/).waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('runtime-docker').textContent()).toMatch(/Docker/);
+    await page.getByTestId('runtime-python').click();
+    await page.getByTestId('folder-check').waitFor();
+    await shoot(page, '03-serve-runtime');
+    await page.getByRole('textbox', { name: 'Checkpoint folder' }).fill(CHECKPOINT_TINY);
+    await page.getByRole('button', { name: 'Use this folder' }).click();
+    await stage('serve').getByText('checkpoint complete').waitFor({ timeout: 30_000 });
+    await badge('serve', 'done').waitFor();
+    await badge('coldkey', 'current').waitFor();
+  });
+
+  it('coldkey and hotkey created, each through the show-once words dialog', { timeout: 240_000 }, async () => {
+    await open('coldkey');
+    await page.getByRole('textbox', { name: 'Coldkey wallet name' }).fill('mywallet');
+    await page.getByRole('textbox', { name: 'New coldkey password' }).fill(COLD_PASSWORD);
+    await page.getByRole('textbox', { name: 'Repeat the password' }).fill(COLD_PASSWORD);
+    await shoot(page, '04-coldkey');
+    await page.getByRole('button', { name: 'Create coldkey' }).click();
+    // Argon2i with btcli's real limits takes seconds (more under load).
+    const dialog = page.getByTestId('secret-dialog');
+    await dialog.waitFor({ timeout: 180_000 });
+    const coldWords = (await dialog.getByTestId('mnemonic').locator('li').allTextContents()).map((t) => t.replace(/^\d+\s*/, '').trim());
+    expect(coldWords).toHaveLength(12);
+    const done = dialog.getByRole('button', { name: /Done/ });
+    expect(await done.isDisabled()).toBe(true);
+    // Escape does not close it: the words cannot be dismissed unseen.
+    await page.keyboard.press('Escape');
+    expect(await dialog.isVisible()).toBe(true);
+    await shoot(page, '05-coldkey-words');
+    await dialog.getByRole('checkbox', { name: 'I have written them down' }).check();
+    await done.click();
+    await dialog.waitFor({ state: 'detached' });
+    await badge('coldkey', 'done').waitFor();
+    expect(await stage('coldkey').textContent()).toContain('Wallet mywallet');
+
+    await open('hotkey');
+    expect(await page.getByRole('textbox', { name: 'Wallet name' }).inputValue()).toBe('mywallet');
+    await page.getByRole('textbox', { name: 'Hotkey name' }).fill('miner');
+    await page.getByRole('button', { name: 'Create a new hotkey' }).click();
+    await dialog.waitFor();
+    // The step is not done while the words are up: it completes only once they are confirmed.
+    await badge('hotkey', 'current').waitFor();
+    await shoot(page, '06-hotkey-words');
+    await dialog.getByRole('checkbox', { name: 'I have written them down' }).check();
+    await dialog.getByRole('button', { name: /Done/ }).click();
+    await badge('hotkey', 'done').waitFor();
+    expect(await stage('hotkey').textContent()).toContain('mywallet/miner');
+    // The words are gone from the page once confirmed.
+    expect(await page.content()).not.toContain(coldWords.join(' '));
+  });
+
+  it('registration says what it needs, live, and is paid by the new coldkey', { timeout: 240_000 }, async () => {
+    await badge('registration', 'current').waitFor();
+    await open('registration');
+    const needs = page.getByTestId('registration-needs');
+    await needs.getByText(/not enough: send at least/).waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('registration-cost').textContent()).toMatch(/τ \(block \d+/);
+    await shoot(page, '07-registration-needs');
+    // The user sends TAO to the new coldkey (outside the panel), then asks again.
+    const coldkey = (await needs.locator('dd.mono').textContent())!.trim();
+    net.chain.state.setBalance(coldkey, 5n * TAO);
+    await needs.getByRole('button', { name: 'Check again' }).click();
+    await needs.locator('.badge', { hasText: 'enough' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('textbox', { name: 'Coldkey password' }).fill(COLD_PASSWORD);
+    await page.getByRole('button', { name: 'Register with this coldkey' }).click();
+    await badge('registration', 'done').waitFor({ timeout: 200_000 });
+    expect(await stage('registration').textContent()).toMatch(/uid \d+ on subnet 53/);
+  });
+
+  it('the miner key is judged by the gateway: refused with its reason, then admitted', { timeout: 90_000 }, async () => {
+    await badge('minerkey', 'current').waitFor();
+    await open('minerkey');
+    await page.getByRole('textbox', { name: 'Miner key' }).fill('mk-not-issued-to-anyone-9999');
+    await page.getByRole('button', { name: 'Save and check' }).click();
+    await page.getByText(/The gateway says: "unknown miner key"/).waitFor({ timeout: 30_000 });
+    await badge('minerkey', 'current').waitFor();
+    expect(await page.content()).not.toContain('mk-not-issued-to-anyone-9999');
+    await shoot(page, '08-minerkey-denied');
+    await page.getByRole('textbox', { name: 'Miner key' }).fill(HONEST_KEY);
+    await page.getByRole('button', { name: 'Save and check' }).click();
+    await badge('minerkey', 'done').waitFor({ timeout: 30_000 });
+    await badge('start', 'current').waitFor();
+    await open('start');
+    await shoot(page, '09-ready-to-start');
+  });
+
+  it('starts on the Mine page and mines; Setup agrees while it runs', { timeout: 240_000 }, async () => {
+    await startMining(page);
+    await page.getByTestId('miner-phase').getByText('active').waitFor({ timeout: 200_000 });
+    await shoot(page, '10-mining');
+    await page.getByRole('button', { name: 'Setup', exact: true }).click();
+    await badge('start', 'done').waitFor();
+    for (const id of ['role', 'hardware', 'serve', 'coldkey', 'hotkey', 'registration', 'minerkey']) await badge(id, 'done').waitFor();
+    await shoot(page, '11-setup-while-mining');
+  });
+});
+
+describe('setup walk (b): a 1x RTX 4090 rig validates instead', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'engy-walk-b-'));
+  let panel: Panel;
+  let page: Page;
+
+  // A fresh data dir (no settings file at all): the very first start of the panel.
+  beforeAll(async () => {
+    panel = await openPanel(dataDir, '1x4090');
+    page = panel.page;
+  }, 120_000);
+
+  afterAll(async () => {
+    await closePanel(panel);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('offers buttons, not text: what works, then Validate instead', { timeout: 90_000 }, async () => {
+    await page.getByRole('group', { name: 'Role' }).getByRole('button', { name: /^Mine/ }).click();
+    const choices = page.getByTestId('hardware-choices');
+    await choices.waitFor({ timeout: 30_000 });
+    const verdict = (await page.getByTestId('verdict').textContent()) ?? '';
+    if (/Cannot mine/.test(verdict)) {
+      // Blocked (host RAM too small to offload): nothing after it is "current", and no download is offered.
+      await page.getByTestId('stage-hardware').locator(':scope > .badge', { hasText: 'blocked' }).waitFor();
+      expect(await page.locator('.stage.current').count()).toBe(0);
+    } else {
+      // Enough RAM to offload: the step waits for a choice instead of passing as done.
+      await page.getByTestId('stage-hardware').locator(':scope > .badge', { hasText: 'current' }).waitFor();
+      expect(await choices.getByRole('button', { name: 'Mine anyway (slowly)' }).count()).toBe(1);
+    }
+    expect(await page.getByRole('button', { name: /Download/ }).count()).toBe(0);
+    await choices.getByRole('button', { name: 'Show what works' }).click();
+    await page.getByTestId('alternative-two-4090').waitFor();
+    await page.getByTestId('alternative-one-48gb').waitFor();
+    const offload = (await page.getByTestId('alternative-offload').textContent()) ?? '';
+    expect(offload).toMatch(/Host RAM needed.*about \d+ GiB/);
+    expect(offload).toMatch(/Expected speed.*tokens\/s per request/);
+    await shoot(page, '12-one-4090-choices');
+    await choices.getByRole('button', { name: 'Validate instead' }).click();
+    await page.getByTestId('stage-role').getByText('This machine will validate.').waitFor();
+    // The steps follow the role: no hardware, serve or miner key step for a validator.
+    for (const id of ['hardware', 'serve', 'minerkey']) expect(await page.getByTestId(`stage-${id}`).count()).toBe(0);
+    await page.getByTestId('stage-coldkey').locator(':scope > .badge', { hasText: 'current' }).waitFor();
+    expect(await page.getByTestId('stage-start').textContent()).toContain('Start validating');
+    await shoot(page, '13-validate-instead');
+  });
+});
