@@ -166,3 +166,17 @@ export interface SelfAuditRecord {
   chunks: number;
   error: string | null;
 }
+
+/** Chart history from the database: per key, [time ms, value] pairs averaged per bucket. */
+export interface SeriesHistoryResponse {
+  windowMs: number;
+  bucketMs: number;
+  series: Record<string, Array<[number, number]>>;
+}
+
+/** The window every miner figure is computed over, and how a label names it ("last 5 min"). */
+export const STATS_WINDOW_MS = 5 * 60_000;
+export function windowLabel(ms: number): string {
+  const min = Math.round(ms / 60_000);
+  return min < 120 ? `last ${min} min` : `last ${Math.round(min / 60)} h`;
+}

@@ -35,6 +35,11 @@ const oneOf = (...vals: unknown[]) => (v: unknown) => vals.includes(v);
 const section = (c: Check) => (v: unknown) => c(v) === null;
 const urlList = (v: unknown) => Array.isArray(v) && v.length <= 16 && v.every((u) => typeof u === 'string' && /^https?:\/\/[^\s]{1,200}$/.test(u));
 
+const seriesCheck: Check = (req) => {
+  const base = only({ windowMs: int(60_000, 7 * 86_400_000), points: int(10, 2000), prefix: (v) => typeof v === 'string' && /^[A-Za-z0-9_.:-]{0,40}$/.test(v) })(req);
+  return base ?? ((req as Record<string, unknown>).windowMs === undefined ? 'a required field is missing' : null);
+};
+
 const CHECKS: { [M in InvokeMethod]: Check } = {
   'app.info': isNull,
   'hardware.report': only({ refresh: bool }),
@@ -81,7 +86,9 @@ const CHECKS: { [M in InvokeMethod]: Check } = {
     mode: oneOf('register-limit', 'burned-register'),
     limitTao: (v) => v === null || (typeof v === 'string' && /^\d{1,9}(\.\d{1,9})?$/.test(v)),
   }),
-  'history.requests': only({ outcome: oneOf('ok', 'error', 'cancelled'), limit: int(1, 10_000) }),
+  'history.requests': only({ outcome: oneOf('ok', 'error', 'cancelled'), limit: int(1, 10_000), offset: int(0, 100_000_000), since: int(0, 8.64e15), until: int(0, 8.64e15) }),
+  'history.count': only({ outcome: oneOf('ok', 'error', 'cancelled'), since: int(0, 8.64e15), until: int(0, 8.64e15) }),
+  'history.series': seriesCheck,
 };
 
 /** Inputs are validated where they enter the main side: the renderer is not trusted. */

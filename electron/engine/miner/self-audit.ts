@@ -9,7 +9,11 @@ import type { AuditSample } from './request-pipeline.ts';
 import { TOPK, TOPLOC_V, type ProofPort } from './proof-port.ts';
 import { postGenerate } from './serve-http.ts';
 
-/** The auditor's per-chunk cut as a score: toploc_v mismatches of k (40 / 128). */
+/** The auditor's per-chunk cut as a score: toploc_v mismatches of k, from the model spec (resources/models.json). */
+export function cheatScoreOf(spec: { toploc: { k: number; v: number } }): number {
+  return spec.toploc.v / spec.toploc.k;
+}
+/** The same cut for the proof port's constants (40 / 128), used when no spec is at hand. */
 export const CHEAT_SCORE = TOPLOC_V / TOPK;
 /** Warn before the cut: honest FP8 serving scored about 0.18-0.23 at P99, so drift above 80% of it is news. */
 const WARN_SHARE = 0.8;
@@ -25,6 +29,8 @@ export interface SelfAuditOptions {
   maxRows: number;
   /** All serve URLs: the audit prefers one that did not serve the request (its prefix cache would hide the rows). */
   serveUrls: readonly string[];
+  /** The cheat cut as a score (cheatScoreOf the model spec); the one threshold every page shows. */
+  threshold?: number;
   onResult?(requestId: string, score: number | null, chunks: number, error: string | null): void;
   onChange?(): void;
   random?: () => number;
@@ -67,10 +73,11 @@ export class SelfAuditor {
     const mean = recent.length > 0 ? recent.reduce((a, b) => a + b, 0) / recent.length : null;
     const max = recent.length > 0 ? Math.max(...recent) : null;
     const last = this.scores[this.scores.length - 1] ?? null;
+    const cut = this.o.threshold ?? CHEAT_SCORE;
     let warning: string | null = null;
     if (this.failedChunks > 0) warning = `self-audit: ${this.failedChunks} proof chunk(s) above the auditor's ${TOPLOC_V} of ${TOPK} mismatch cut: the serve's numerics differ from the checkpoint's`;
-    else if (mean !== null && mean > CHEAT_SCORE * WARN_SHARE) warning = `self-audit: proof mismatch ${mean.toFixed(2)} drifting toward the auditor's ${CHEAT_SCORE.toFixed(2)} cut`;
-    return { audited: this.audited, skipped: this.skipped, failures: this.failures, lastScore: last, meanScore: mean, maxScore: max, threshold: CHEAT_SCORE, warning };
+    else if (mean !== null && mean > cut * WARN_SHARE) warning = `self-audit: proof mismatch ${mean.toFixed(3)} drifting toward the auditor's ${cut.toFixed(3)} cut`;
+    return { audited: this.audited, skipped: this.skipped, failures: this.failures, lastScore: last, meanScore: mean, maxScore: max, threshold: cut, warning };
   }
 
   /** Audits one sample now, whatever the sampling says (tests and the "audit now" button). */
@@ -97,7 +104,8 @@ export class SelfAuditor {
       this.failedChunks += v.mismatches.filter((m) => m > TOPLOC_V).length;
       if (this.scores.length > 500) this.scores.shift();
       this.o.onResult?.(sample.requestId, v.score, v.chunks, null);
-      if (v.score > CHEAT_SCORE * WARN_SHARE) this.o.log.warn(`self-audit ${sample.requestId}: mismatch ${v.score.toFixed(3)} (auditor cut ${CHEAT_SCORE.toFixed(3)})`);
+      const cut = this.o.threshold ?? CHEAT_SCORE;
+      if (v.score > cut * WARN_SHARE) this.o.log.warn(`self-audit ${sample.requestId}: mismatch ${v.score.toFixed(3)} (auditor cut ${cut.toFixed(3)})`);
       return v.score;
     } catch (e) {
       this.failures += 1;

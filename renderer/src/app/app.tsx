@@ -1,4 +1,4 @@
-import { Component, useEffect, type ReactNode } from 'react';
+import { Component, useEffect, useState, type ReactNode } from 'react';
 import { useEngine, useSnapshot } from '../stores/engine-store.ts';
 import { PAGES, useUi, type Page } from '../stores/ui-store.ts';
 import { PageIcon } from './icons.tsx';
@@ -10,8 +10,10 @@ import { ValidatePage } from '../features/validate/validate-page.tsx';
 import { EarningsPage } from '../features/earnings/earnings-page.tsx';
 import { HistoryPage } from '../features/history/history-page.tsx';
 import { Toasts } from '../features/common/toasts.tsx';
+import { NotificationsPage } from '../features/notifications/notifications-page.tsx';
+import { tabTitle } from './tab-title.ts';
 
-const LABELS: Record<Page, string> = { setup: 'Setup', mine: 'Mine', validate: 'Validate', earnings: 'Earnings', history: 'History', logs: 'Logs', settings: 'Settings' };
+const LABELS: Record<Page, string> = { setup: 'Setup', mine: 'Mine', validate: 'Validate', earnings: 'Earnings', history: 'History', notifications: 'Alerts', logs: 'Logs', settings: 'Settings' };
 
 function PageBody({ page }: { page: Page }) {
   switch (page) {
@@ -29,6 +31,8 @@ function PageBody({ page }: { page: Page }) {
       return <EarningsPage />;
     case 'history':
       return <HistoryPage />;
+    case 'notifications':
+      return <NotificationsPage />;
   }
 }
 
@@ -68,16 +72,31 @@ function useTheme() {
   }, [settings?.theme]);
 }
 
+/** The browser tab (and window) title says the state at a glance: "Mining - active · engy panel". */
+function useTabTitle(page: Page) {
+  const miner = useSnapshot('miner');
+  const validator = useSnapshot('validator');
+  const connection = useEngine((s) => s.connection);
+  const title = tabTitle({ page: LABELS[page], connection, miner: miner?.phase ?? null, validator: validator?.status ?? null });
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
+}
+
 export function App() {
   const page = useUi((s) => s.page);
   const go = useUi((s) => s.go);
   const connection = useEngine((s) => s.connection);
   const info = useEngine((s) => s.info);
   const settings = useSnapshot('settings');
+  const notifications = useSnapshot('notifications');
+  const [sidebarOpen, setSidebarOpen] = useState(false);
   useTheme();
+  useTabTitle(page);
   const simulated = settings?.network === 'simulated';
+  const alerts = notifications?.recent.filter((n) => n.active).length ?? 0;
   return (
-    <div className={`shell${simulated ? ' with-banner' : ''}`}>
+    <div className={`shell${simulated ? ' with-banner' : ''}${sidebarOpen ? ' sidebar-open' : ''}`}>
       {simulated && (
         <div className="banner-sim" role="status">
           SIMULATED NETWORK — nothing here touches mainnet, earns TAO or is real
@@ -94,10 +113,16 @@ export function App() {
             <small>subnet 53 · verified inference</small>
           </div>
         </div>
+        <button className="nav-item sidebar-toggle" aria-expanded={sidebarOpen} aria-label={sidebarOpen ? 'Collapse the menu' : 'Expand the menu'} onClick={() => setSidebarOpen((o) => !o)}>
+          <span aria-hidden="true">{sidebarOpen ? '«' : '»'}</span>
+        </button>
         {PAGES.map((p) => (
-          <button key={p} className="nav-item" aria-current={page === p ? 'page' : undefined} onClick={() => go(p)}>
+          <button key={p} className="nav-item" aria-current={page === p ? 'page' : undefined} onClick={() => go(p)} title={LABELS[p]}>
             <PageIcon page={p} />
-            {LABELS[p]}
+            <span className="nav-label">
+              {LABELS[p]}
+              {p === 'notifications' && alerts > 0 ? ` (${alerts} active)` : ''}
+            </span>
           </button>
         ))}
         <div className="sidebar-foot">
