@@ -120,6 +120,12 @@ export interface SelfAuditSummary {
   maxScore: number | null;
   threshold: number;
   warning: string | null;
+  /** How a request is re-run without its prefix cache: on another engine, or on the same one after /flush_cache while idle. */
+  mode?: 'other-engine' | 'flush-when-idle';
+  flushes?: number;
+  /** A sample waits for the serve to go idle (single engine). */
+  waiting?: boolean;
+  skipReasons?: Array<{ reason: string; count: number }>;
 }
 
 export interface MinerCapacityView {

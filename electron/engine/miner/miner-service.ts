@@ -123,7 +123,7 @@ export class MinerService implements Disposable {
     this.auditor = o.audit
       ? new SelfAuditor({
           proof: o.proof, agent: agents.generate, log: o.log, sampleRate: o.audit.sampleRate, minIntervalMs: o.audit.minIntervalMs,
-          maxRows: o.audit.maxRows ?? 16_384, serveUrls: o.auditServeUrls ?? o.serveUrls, threshold: this.cheatThreshold(), onChange: () => this.changed(),
+          maxRows: o.audit.maxRows ?? 16_384, serveUrls: o.auditServeUrls ?? o.serveUrls, threshold: this.cheatThreshold(), idle: () => (this.pipeline?.inflight ?? 0) === 0, onChange: () => this.changed(),
           onResult: (rid, score, chunks, error) => this.records.addAudit(this.clock.now(), rid, score, chunks, error),
         })
       : null;
@@ -136,7 +136,10 @@ export class MinerService implements Disposable {
         this.changed();
       },
       onServed: (s) => this.auditor?.offer(s),
-      onInflightChange: () => this.changed(),
+      onInflightChange: () => {
+        this.auditor?.poke();
+        this.changed();
+      },
     });
     const pipeline = this.pipeline;
     this.client = new GatewayClient({

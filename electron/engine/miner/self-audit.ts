@@ -31,6 +31,14 @@ export interface SelfAuditOptions {
   serveUrls: readonly string[];
   /** The cheat cut as a score (cheatScoreOf the model spec); the one threshold every page shows. */
   threshold?: number;
+  /**
+   * True while the serve has no request of ours in flight. With a single serve, an audit waits for
+   * this, flushes sglang's prefix cache (POST /flush_cache, refused with 400 while any request runs)
+   * and re-runs the request on the now-empty cache; a busy serve skips it, counted as such.
+   */
+  idle?: () => boolean;
+  /** POST <serve>/flush_cache; true when the serve flushed (tests inject a double). */
+  flush?: (serveUrl: string) => Promise<boolean>;
   onResult?(requestId: string, score: number | null, chunks: number, error: string | null): void;
   onChange?(): void;
   random?: () => number;
@@ -45,10 +53,24 @@ export class SelfAuditor {
   private audited = 0;
   private skipped = 0;
   private failures = 0;
+  private flushes = 0;
+  private readonly skipReasons = new Map<string, number>();
+  /** A single-serve sample waiting for the serve to go idle (the newest one wins). */
+  private pending: AuditSample | null = null;
   private readonly o: SelfAuditOptions;
 
   constructor(o: SelfAuditOptions) {
     this.o = o;
+  }
+
+  private skip(reason: string): void {
+    this.skipped += 1;
+    this.skipReasons.set(reason, (this.skipReasons.get(reason) ?? 0) + 1);
+  }
+
+  /** True when the only serve to re-run on is the one that served (and cached) the request. */
+  private needsFlush(sample: AuditSample): boolean {
+    return !this.o.serveUrls.some((u) => u !== sample.serveUrl);
   }
 
   offer(sample: AuditSample): void {
@@ -57,11 +79,29 @@ export class SelfAuditor {
     if (this.busy || now - this.lastAt < this.o.minIntervalMs || random() >= this.o.sampleRate) return;
     const t = sample.commitment.toploc;
     if (t.prompt_ids.length + t.n_tokens > this.o.maxRows) {
-      this.skipped += 1;
+      this.skip('too large to re-run on this thread');
       return;
     }
-    this.busy = true;
     this.lastAt = now;
+    if (this.needsFlush(sample) && this.o.idle && !this.o.idle()) {
+      if (this.pending) this.skip('the serve never went idle before a newer sample replaced it');
+      this.pending = sample;
+      this.o.onChange?.();
+      return;
+    }
+    this.start(sample);
+  }
+
+  /** Called when the miner's in-flight count changes: a waiting single-serve sample runs once the serve is idle. */
+  poke(): void {
+    if (!this.pending || this.busy || (this.o.idle && !this.o.idle())) return;
+    const sample = this.pending;
+    this.pending = null;
+    this.start(sample);
+  }
+
+  private start(sample: AuditSample): void {
+    this.busy = true;
     void this.run(sample).finally(() => {
       this.busy = false;
       this.o.onChange?.();
@@ -77,7 +117,11 @@ export class SelfAuditor {
     let warning: string | null = null;
     if (this.failedChunks > 0) warning = `self-audit: ${this.failedChunks} proof chunk(s) above the auditor's ${TOPLOC_V} of ${TOPK} mismatch cut: the serve's numerics differ from the checkpoint's`;
     else if (mean !== null && mean > cut * WARN_SHARE) warning = `self-audit: proof mismatch ${mean.toFixed(3)} drifting toward the auditor's ${cut.toFixed(3)} cut`;
-    return { audited: this.audited, skipped: this.skipped, failures: this.failures, lastScore: last, meanScore: mean, maxScore: max, threshold: cut, warning };
+    return {
+      audited: this.audited, skipped: this.skipped, failures: this.failures, lastScore: last, meanScore: mean, maxScore: max, threshold: cut, warning,
+      mode: this.o.serveUrls.length > 1 ? 'other-engine' : 'flush-when-idle', flushes: this.flushes, waiting: this.pending !== null,
+      skipReasons: [...this.skipReasons].map(([reason, count]) => ({ reason, count })),
+    };
   }
 
   /** Audits one sample now, whatever the sampling says (tests and the "audit now" button). */
@@ -86,6 +130,16 @@ export class SelfAuditor {
     const ids = [...t.prompt_ids, ...sample.commitment.output_token_ids.slice(0, -1)];
     const other = this.o.serveUrls.find((u) => u !== sample.serveUrl) ?? sample.serveUrl;
     try {
+      if (other === sample.serveUrl) {
+        // One engine: its prefix cache holds this request. Flush it (sglang refuses while anything runs).
+        const flushed = await (this.o.flush ?? flushCache)(other);
+        if (!flushed) {
+          this.skip('the serve was busy: sglang refused /flush_cache');
+          this.o.onResult?.(sample.requestId, null, 0, 'skipped: the serve was busy, sglang refused /flush_cache (it flushes only with no request running)');
+          return null;
+        }
+        this.flushes += 1;
+      }
       const rows = await this.prefillRows(other, ids, t.prompt_ids.length - 1);
       // The serve returns rows only for positions its prefix cache did not hold: verify the proof
       // chunks whose rows all came back (chunk j covers output rows [B*j, B*(j+1))).
@@ -94,7 +148,7 @@ export class SelfAuditor {
       const proofs = t.proofs.slice(first);
       const usable = rows.slice(first * t.decode_batching_size - missing);
       if (proofs.length === 0 || usable.length === 0) {
-        this.skipped += 1;
+        this.skip('the serve returned no fresh rows (prefix cache or trimmed prefill)');
         this.o.onResult?.(sample.requestId, null, 0, `prefill gave ${rows.length} rows for ${t.n_tokens} tokens: the prefix cache holds the request (a second engine avoids this) or the serve trims prefill hidden states`);
         return null;
       }
@@ -137,5 +191,16 @@ export class SelfAuditor {
       for (let i = 0; i < r.length; i++) bits[i] = float64ToBf16(r[i]!);
       return bits;
     });
+  }
+}
+
+/** sglang's POST /flush_cache: 200 when flushed, 400 while requests run or wait. */
+export async function flushCache(serveUrl: string): Promise<boolean> {
+  try {
+    const r = await fetch(`${serveUrl.replace(/\/$/, '')}/flush_cache`, { method: 'POST', signal: AbortSignal.timeout(10_000) });
+    await r.body?.cancel();
+    return r.ok;
+  } catch {
+    return false;
   }
 }

@@ -36,7 +36,7 @@ export interface ChartProps {
 }
 
 /** The document theme, re-read whenever `data-theme` changes, so charts switch colours with the app. */
-function useChartTheme(): ChartTheme {
+export function useChartTheme(): ChartTheme {
   const [theme, setTheme] = useState(() => readChartTheme());
   useEffect(() => {
     const mo = new MutationObserver(() => setTheme(readChartTheme()));
@@ -46,7 +46,7 @@ function useChartTheme(): ChartTheme {
   return theme;
 }
 
-const AXIS_FONT = '12px system-ui, sans-serif';
+export const AXIS_FONT = '12px system-ui, sans-serif';
 
 function gatePlugin(gate: ChartProps['gate'], color: string, format: (v: number) => string): uPlot.Plugin {
   return {

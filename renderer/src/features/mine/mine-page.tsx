@@ -168,9 +168,15 @@ export function MinePage() {
                 <dt>Cheat threshold</dt>
                 <dd data-testid="cheat-threshold">{miner.audit.threshold.toFixed(3)} (the model spec's toploc v / k; honest FP8 scores ~0.2)</dd>
               </dl>
+              <p className="small muted" data-testid="audit-mode">
+                {miner.audit.mode === 'flush-when-idle'
+                  ? `One engine: an audit waits until the serve is idle, flushes its prefix cache (sglang POST /flush_cache, ${miner.audit.flushes ?? 0} so far) and re-runs the request.${miner.audit.waiting ? ' A sample is waiting for the serve to go idle.' : ''}`
+                  : 'Several engines: a request is re-run on an engine that did not serve it, so no cache flush is needed.'}
+              </p>
               {miner.audit.skipped > 0 && (
-                <p className="small muted" data-testid="audit-skips">
-                  {miner.audit.skipped} of {miner.audit.audited + miner.audit.skipped + miner.audit.failures} sampled audits skipped. An audit re-runs the request on a serve; with one engine it waits until the serve is idle and flushes the prefix cache (sglang /flush_cache) first, and skips when the serve stays busy. A second engine audits the first one's requests without a flush.
+                <p className="small" data-testid="audit-skips">
+                  {miner.audit.skipped} skipped of {miner.audit.audited + miner.audit.skipped + miner.audit.failures} sampled:{' '}
+                  {(miner.audit.skipReasons ?? []).map((r) => `${r.count} because ${r.reason}`).join('; ') || 'no reason recorded'}.
                 </p>
               )}
               {miner.audit.warning && <div className="error-box">{miner.audit.warning}</div>}
