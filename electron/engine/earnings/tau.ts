@@ -17,6 +17,8 @@ export function toInstant(v: string | null): number | null {
   if (v === null || v.length > 64) return null;
   if (/^\d{9,11}(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
   if (/^\d{12,14}$/.test(v)) return Number(v);
+  // Only ISO-looking dates: Date.parse reads "12" as the year 2001.
+  if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/.test(v)) return null;
   const t = Date.parse(v);
   return Number.isFinite(t) ? t : null;
 }

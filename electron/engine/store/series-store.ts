@@ -65,7 +65,7 @@ export class SeriesStore {
       .prepare(
         `SELECT key, CAST(AVG(at) AS INTEGER) AS at, AVG(v) AS v FROM series_samples
          WHERE at >= ? AND at <= ? AND substr(key, 1, ?) = ?
-         GROUP BY key, (at - ?) / ? ORDER BY key, at`,
+         GROUP BY key, CAST((at - ?) / ? AS INTEGER) ORDER BY key, at`,
       )
       .all(since, now, prefix.length, prefix, since, bucket) as Array<{ key: string; at: number; v: number }>;
     const series: SeriesHistoryResponse['series'] = {};
