@@ -32,9 +32,13 @@ export interface RequestFilter {
 function whereOf(f: RequestFilter): { sql: string; params: (string | number)[] } {
   const parts: string[] = [];
   const params: (string | number)[] = [];
-  if (f.outcome) (parts.push('outcome = ?'), params.push(f.outcome));
-  if (f.since !== undefined) (parts.push('received_at >= ?'), params.push(f.since));
-  if (f.until !== undefined) (parts.push('received_at < ?'), params.push(f.until));
+  const add = (sql: string, v: string | number) => {
+    parts.push(sql);
+    params.push(v);
+  };
+  if (f.outcome) add('outcome = ?', f.outcome);
+  if (f.since !== undefined) add('received_at >= ?', f.since);
+  if (f.until !== undefined) add('received_at < ?', f.until);
   return { sql: parts.length > 0 ? `WHERE ${parts.join(' AND ')}` : '', params };
 }
 

@@ -141,7 +141,7 @@ export function UplotChart({ title, unit, series, windowMs, range, log, gate, he
       u.destroy();
       plot.current = null;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- data flows through setData
+    // Rebuilt on shape or theme only: data flows through setData below.
   }, [shape, theme]);
 
   useEffect(() => {

@@ -4,8 +4,8 @@ import { engineApi, useSnapshot } from '../../stores/engine-store.ts';
 import { UplotChart } from '../charts/uplot-chart.tsx';
 import { clock, num } from '../common/format.ts';
 import { Term } from '../common/term.tsx';
+import { RequestTable } from '../common/request-table.tsx';
 import { useNow } from '../common/use-now.ts';
-import { fmt } from '../mine/figures.ts';
 import { downloadText, toCsv } from './csv.ts';
 import { verdictSentences } from './verdict.ts';
 
@@ -107,7 +107,7 @@ export function HistoryPage() {
     return () => {
       live = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- filter() reads outcome/span, listed
+    // filter() reads outcome and span, both listed.
   }, [outcome, span, page, tick]);
   useEffect(() => {
     void engineApi()
@@ -165,40 +165,7 @@ export function HistoryPage() {
           <p className="muted">No request recorded{outcome ? ` with outcome ${outcome}` : ''} in this window.</p>
         ) : (
           <>
-            <div className="table-scroll">
-              <table data-testid="request-table">
-                <thead>
-                  <tr>
-                    <th>Received (local time)</th>
-                    <th>Outcome</th>
-                    <th className="num">Prompt</th>
-                    <th className="num">Completion</th>
-                    <th className="num">TTFT (s)</th>
-                    <th className="num">TPOT (ms)</th>
-                    <th className="num">E2E (s)</th>
-                    <th>
-                      <Term k="legs">Leg</Term>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {rows.map((r) => (
-                    <tr key={`${r.corrId}-${r.receivedAt}`}>
-                      <td className="nowrap">{clock(r.receivedAt, now)}</td>
-                      <td>
-                        <span className={`badge ${r.outcome === 'ok' ? 'ok' : r.outcome === 'cancelled' ? 'neutral' : 'bad'}`}>{r.outcome}</span> {r.cause ?? ''}
-                      </td>
-                      <td className="num">{num(r.promptTokens)}</td>
-                      <td className="num">{num(r.completionTokens)}</td>
-                      <td className="num">{fmt.ttftS(r.ttftMs)}</td>
-                      <td className="num">{fmt.tpotMs(r.tpotMs)}</td>
-                      <td className="num">{fmt.secs(r.e2eMs / 1000)}</td>
-                      <td>{r.leg}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <RequestTable rows={rows} when={(r) => clock(r.receivedAt, now)} testId="request-table" />
             <nav className="pager" aria-label="Request pages">
               <button className="btn small-btn" disabled={page === 0} onClick={() => setPage(0)}>
                 Newest

@@ -4,10 +4,11 @@ import { engineApi, useSnapshot } from '../../stores/engine-store.ts';
 import { EmptyState } from '../common/empty-state.tsx';
 import { ago, num } from '../common/format.ts';
 import { Term } from '../common/term.tsx';
+import { RequestTable } from '../common/request-table.tsx';
 import { useNow } from '../common/use-now.ts';
 import { useSeriesHistory } from '../charts/series-history.ts';
 import { EnginesPanel } from './engines-panel.tsx';
-import { fmt, minerFigures } from './figures.ts';
+import { minerFigures } from './figures.ts';
 import { MinerCharts, WindowPicker, CHART_WINDOWS } from './miner-charts.tsx';
 
 const PHASE_BADGE: Record<MinerPhase, string> = {
@@ -192,42 +193,7 @@ export function MinePage() {
           {miner.recent.length === 0 ? (
             <p className="muted">No request served yet. Probe traffic arrives once all legs are admitted.</p>
           ) : (
-            <div className="table-scroll">
-            <table data-testid="recent-requests">
-              <thead>
-                <tr>
-                  <th>When</th>
-                  <th>Outcome</th>
-                  <th className="num">Prompt</th>
-                  <th className="num">Completion</th>
-                  <th className="num">Cached</th>
-                  <th className="num">TTFT (s)</th>
-                  <th className="num">TPOT (ms)</th>
-                  <th className="num">Proof (ms)</th>
-                  <th>
-                    <Term k="legs">Leg</Term>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {miner.recent.slice(0, 15).map((r) => (
-                  <tr key={r.corrId}>
-                    <td className="nowrap">{ago(r.receivedAt, now)}</td>
-                    <td>
-                      <span className={`badge ${r.outcome === 'ok' ? 'ok' : r.outcome === 'cancelled' ? 'neutral' : 'bad'}`}>{r.outcome}</span> {r.cause ?? r.finishReason ?? ''}
-                    </td>
-                    <td className="num">{num(r.promptTokens)}</td>
-                    <td className="num">{num(r.completionTokens)}</td>
-                    <td className="num">{num(r.cachedTokens)}</td>
-                    <td className="num">{fmt.ttftS(r.ttftMs)}</td>
-                    <td className="num">{fmt.tpotMs(r.tpotMs)}</td>
-                    <td className="num">{r.proofMs === null ? '—' : Math.round(r.proofMs)}</td>
-                    <td>{r.leg}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            </div>
+            <RequestTable rows={miner.recent.slice(0, 15)} when={(r) => ago(r.receivedAt, now)} testId="recent-requests" />
           )}
         </section>
       )}
