@@ -184,5 +184,5 @@ export interface SeriesHistoryResponse {
 export const STATS_WINDOW_MS = 5 * 60_000;
 export function windowLabel(ms: number): string {
   const min = Math.round(ms / 60_000);
-  return min < 120 ? `last ${min} min` : `last ${Math.round(min / 60)} h`;
+  return min < 60 || min % 60 !== 0 ? `last ${min} min` : `last ${min / 60} h`;
 }

@@ -34,7 +34,8 @@ describe('dashboards on the simulated network (Chromium, axe, 1280/800 px, dark/
     app = await net.startApp();
     story = runStory(net, { log: () => undefined, validator: () => app.engine.validating.snapshot(), maxOutageMs: 40_000 });
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    page = await context.newPage();
   }, 90_000);
 
   afterAll(async () => {
@@ -115,7 +116,14 @@ describe('dashboards on the simulated network (Chromium, axe, 1280/800 px, dark/
           // Nothing sideways at 800 px: the page itself never scrolls horizontally (wide tables scroll in their box).
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
           expect(overflow, `${p} at ${width} px scrolls sideways`).toBeLessThanOrEqual(1);
-          await page.screenshot({ path: screenshotPath(`dash-${p}-${width}-${t}`), fullPage: true });
+          // The page scrolls inside <main>: grow the viewport to its content for a whole-page capture,
+          // with the toasts dismissed so they do not cover it (they are captured on the Mine page first).
+          if (p !== 'mine') for (const b of await page.getByRole('region', { name: 'Notifications' }).getByRole('button', { name: /^Dismiss/ }).all()) await b.click();
+          const h = await page.evaluate(() => (document.querySelector('main')?.scrollHeight ?? 900) + (document.querySelector('.banner-sim')?.clientHeight ?? 0));
+          await page.setViewportSize({ width, height: Math.min(Math.max(900, h), 7000) });
+          await page.waitForTimeout(300);
+          await page.screenshot({ path: screenshotPath(`dash-${p}-${width}-${t}`) });
+          await page.setViewportSize({ width, height: 900 });
         }
       });
     }

@@ -167,6 +167,10 @@ export class EarningsService {
           for (let i = v.epochIndex - 1; i >= Math.max(0, v.epochIndex - BACKFILL_DEPTH) && missing.length < BACKFILL_PER_REFRESH; i--) if (!known.has(i)) missing.push(i);
           for (const i of missing) await this.fetchEpoch(cfg, hotkey, i).catch((e: unknown) => this.fetchErrors.set(i, (e as Error).message));
         } else error = `The provider's latest epoch result was refused (${v.reason}): it is not shown. ${v.detail}`;
+      } else if (fetched.error.kind === 'http' && fetched.error.status === 404) {
+        // Reachable, nothing published yet (a new network, or before the first epoch closes).
+        this.provider.up(now);
+        error = 'The provider has not published an epoch result yet.';
       } else {
         this.provider.down(now, fetched.error.message);
         error = `The provider could not be read (${fetched.error.message}); epochs already verified are still shown.`;

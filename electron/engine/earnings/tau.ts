@@ -42,15 +42,28 @@ export function projectTao(e: Pick<EpochEarnings, 'weightShare' | 'startMs' | 'e
   return { tao, note: `${(e.weightShare * 100).toFixed(2)} % x ${fmt(pool)} α/s miner emission x ${Math.round(secs)} s x ${fmt(price)} τ/α (${basis.length} chain read${basis.length === 1 ? '' : 's'})` };
 }
 
-/** Realised τ: my uid's emission while this epoch's weights applied, from its end to the next epoch's end (or now). */
+/** A chain read stands for the emission until the next read, at most this long (refreshes are every 10 min). */
+export const READ_COVERS_MS = 30 * 60_000;
+
+/**
+ * Realised τ: my uid's emission while this epoch's weights applied (its end to the next epoch's end,
+ * or now), integrated over the time the chain reads cover: each read's rate x price until the next
+ * read (at most READ_COVERS_MS). Time no read covers (app or chain down) is said, never guessed.
+ */
 export function realiseTao(endMs: number | null, nextEndMs: number | null, reads: readonly ChainRead[], now: number): { tao: number | null; note: string } {
   if (endMs === null) return { tao: null, note: 'the epoch window could not be read' };
-  const to = nextEndMs ?? now;
-  const inside = reads.filter((r) => r.at >= endMs && r.at <= to);
+  const to = Math.min(nextEndMs ?? now, now);
+  const inside = reads.filter((r) => r.at >= endMs && r.at <= to).sort((a, b) => a.at - b.at);
   if (inside.length === 0) return { tao: null, note: nextEndMs === null && now - endMs < 60_000 ? 'weights just landed: no chain read since' : 'no chain read while these weights applied (app or chain was down)' };
-  const secs = (to - endMs) / 1000;
-  const tao = mean(inside.map((r) => r.alphaPerSec)) * secs * mean(inside.map((r) => r.priceTao));
-  return { tao, note: `${fmt(mean(inside.map((r) => r.alphaPerSec)))} α/s to your uid x ${Math.round(secs)} s x ${fmt(mean(inside.map((r) => r.priceTao)))} τ/α (${inside.length} chain reads${nextEndMs === null ? ', still running' : ''})` };
+  let tao = 0;
+  let covered = 0;
+  inside.forEach((r, i) => {
+    const span = Math.max(0, Math.min((inside[i + 1]?.at ?? to) - r.at, READ_COVERS_MS));
+    covered += span;
+    tao += r.alphaPerSec * (span / 1000) * r.priceTao;
+  });
+  const total = Math.max(1, to - endMs);
+  return { tao, note: `${inside.length} chain read${inside.length === 1 ? '' : 's'} of your uid's emission covering ${Math.round(covered / 1000)} s of the ${Math.round(total / 1000)} s these weights applied${nextEndMs === null ? ' (still running)' : ''}` };
 }
 
 export function totalSince(epochs: readonly EpochEarnings[], since: number): TauTotal {

@@ -36,7 +36,9 @@ describe('τ per epoch', () => {
       { at: 5 * H, alphaPerSec: 99, poolAlphaPerSec: null, priceTao: 1 },
     ];
     const r = realiseTao(2 * H, 3 * H, reads, 10 * H);
-    expect(r.tao).toBeCloseTo(0.02 * 3600 * 0.02, 12);
+    // The first read covers 30 min (capped), the second until the window ends (12 min).
+    expect(r.tao).toBeCloseTo(0.01 * 1800 * 0.02 + 0.03 * 720 * 0.02, 12);
+    expect(r.note).toMatch(/2 chain reads .* covering 2520 s of the 3600 s/);
     expect(realiseTao(6 * H, 7 * H, reads, 10 * H).tao).toBeNull();
   });
 

@@ -47,9 +47,5 @@ export function logRange(values: ReadonlyArray<number | null>, gate: number | nu
   return [10 ** Math.floor(Math.log10(lo)), 10 ** Math.ceil(Math.log10(hi * 1.2))];
 }
 
-/** "last 30 min", "last 24 h": the visible window in words. */
-export function windowWords(ms: number): string {
-  const min = Math.round(ms / 60_000);
-  if (min < 120) return `last ${min} min`;
-  return `last ${Math.round(min / 60)} h`;
-}
+/** "last 30 min", "last 24 h": the visible window in words (one wording, from shared/miner.ts). */
+export { windowLabel as windowWords } from '../../../../shared/miner.ts';

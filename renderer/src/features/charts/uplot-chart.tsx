@@ -157,12 +157,10 @@ export function UplotChart({ title, unit, series, windowMs, range, log, gate, he
   return (
     <figure className="card chart" style={{ margin: 0 }}>
       <figcaption>
-        <div className="spread">
-          <b>{title}</b>
-          <span className="muted small">
-            {unit} · {windowWords(windowMs)} · local time
-          </span>
-        </div>
+        <b>{title}</b>
+        <span className="muted small">
+          {unit} · {windowWords(windowMs)} · local time
+        </span>
         <div className="chart-legend small" data-testid="chart-legend" aria-live="off">
           <span className="muted">{at}:</span>
           {series.map((s, i) => (

@@ -8,7 +8,7 @@ import { Term } from '../common/term.tsx';
 import { useNow } from '../common/use-now.ts';
 import { RowDetail } from './row-detail.tsx';
 
-const tauAxis = (v: number) => tau(v).replace(' τ', '');
+const tauAxis = (v: number) => (Math.abs(v) >= 1000 ? v.toLocaleString('en-US', { maximumFractionDigits: 0 }) : Math.abs(v) >= 1 ? v.toFixed(2) : v === 0 ? '0' : v.toPrecision(2));
 const tokens = (t: LocalTokens) => `${num(t.promptTokens + t.completionTokens)} tokens`;
 
 function Total({ label, t, local }: { label: string; t: TauTotal; local: LocalTokens }) {

@@ -35,7 +35,7 @@ function Verdicts() {
       {rows.length === 0 ? (
         <p className="muted">No verified epoch result yet. The provider publishes each epoch's scores when it closes.</p>
       ) : (
-        <ol className="reasons" data-testid="verdicts">
+        <ol className="verdicts" data-testid="verdicts">
           {rows.slice(0, 20).map((e) => (
             <li key={e.epochIndex}>
               <span className={`badge ${e.gate.passed === false ? 'bad' : e.gate.passed ? 'ok' : 'neutral'}`}>#{e.epochIndex}</span>

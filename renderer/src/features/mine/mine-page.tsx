@@ -35,7 +35,7 @@ function Stats({ m }: { m: MinerSnapshot }) {
   const w = windowLabel(s.windowMs);
   const cells: Array<{ id: string; k: string; v: string; sub?: string }> = [
     ...minerFigures(s, m.targets).map((f) => ({ id: f.id, k: f.label, v: `${f.value} ${f.unit}`, ...(f.gate ? { sub: f.gate } : {}) })),
-    { id: 'inflight', k: 'In flight, now', v: `${s.inflight} requests`, sub: `peak ${s.inflightPeak} since start` },
+    { id: 'inflight', k: 'In flight, now', v: `${s.inflight} request${s.inflight === 1 ? '' : 's'}`, sub: `peak ${s.inflightPeak} since start` },
     { id: 'requests', k: `Requests, ${w}`, v: `${num(s.ok)} ok`, sub: `${num(s.errors)} failed · ${num(s.cancelled)} cancelled` },
     { id: 'lag', k: 'Event-loop lag p99', v: `${m.loop.lagP99Ms.toFixed(1)} ms`, sub: `${m.loop.stalls} stalls of 1 s or more` },
   ];
