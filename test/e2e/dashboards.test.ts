@@ -47,7 +47,7 @@ describe('dashboards on the simulated network (Chromium, axe, 1280/800 px, dark/
 
   const open = async (p: (typeof PAGES)[number]) => {
     await page.goto(`${app.server.url}#/${p}`);
-    await page.getByRole('heading', { level: 1, name: HEADINGS[p] }).first().waitFor({ timeout: 20_000 });
+    await page.getByRole('heading', { level: 1, name: HEADINGS[p] }).first().waitFor({ timeout: 60_000 });
   };
   const theme = async (t: 'dark' | 'light') => {
     if (!page.url().startsWith('http')) await open('settings');
@@ -71,23 +71,20 @@ describe('dashboards on the simulated network (Chromium, axe, 1280/800 px, dark/
     await theme('dark');
     await open('mine');
     await page.getByTestId('miner-charts').waitFor();
-    const read = async () => {
-      const card = (await page.locator('[data-figure="throughput"] .stat-value').textContent())!.trim();
-      const legend = (await page.getByTestId('miner-charts').locator('figure').first().locator('[data-series="this miner"] b').textContent())!.trim();
-      const ttftCard = (await page.locator('[data-figure="ttft"] .stat-value').textContent())!.trim();
-      const ttftLegend = (await page.getByTestId('miner-charts').locator('figure').nth(2).locator('[data-series="this miner"] b').textContent())!.trim();
-      return { card, legend, ttftCard, ttftLegend };
-    };
-    // Both come from the same snapshot; read twice in case a snapshot landed between the two reads.
-    let r = await read();
-    if (r.card !== r.legend || r.ttftCard !== r.ttftLegend) r = await read();
+    // Read card and legend in one turn of the page's event loop: both render from the same snapshot.
+    const r = await page.evaluate(() => {
+      const text = (sel: string) => document.querySelector(sel)?.textContent?.trim() ?? '';
+      const legend = (i: number) => document.querySelectorAll('[data-testid="miner-charts"] figure')[i]?.querySelector('[data-series="this miner"] b')?.textContent?.trim() ?? '';
+      return { card: text('[data-figure="throughput"] .stat-value'), legend: legend(0), ttftCard: text('[data-figure="ttft"] .stat-value'), ttftLegend: legend(2) };
+    });
+    expect(r.card).toMatch(/tok\/s$/);
     expect(r.legend).toBe(r.card);
     expect(r.ttftLegend).toBe(r.ttftCard);
     expect(await page.locator('[data-figure="ttft"]').textContent()).toMatch(/TTFT p99, last 5 min/);
   });
 
   for (const t of ['dark', 'light'] as const) {
-    it(`every page passes axe (no serious or critical violation), ${t}`, { timeout: 180_000 }, async () => {
+    it(`every page passes axe (no serious or critical violation), ${t}`, { timeout: 600_000 }, async () => {
       await page.setViewportSize({ width: 1280, height: 900 });
       await theme(t);
       const failures: string[] = [];
@@ -105,7 +102,7 @@ describe('dashboards on the simulated network (Chromium, axe, 1280/800 px, dark/
 
   for (const width of [1280, 800] as const) {
     for (const t of ['dark', 'light'] as const) {
-      it(`captures every page at ${width} px, ${t}`, { timeout: 180_000 }, async () => {
+      it(`captures every page at ${width} px, ${t}`, { timeout: 400_000 }, async () => {
         await page.setViewportSize({ width, height: 900 });
         await theme(t);
         for (const p of PAGES) {

@@ -148,8 +148,10 @@ export class SelfAuditor {
       const proofs = t.proofs.slice(first);
       const usable = rows.slice(first * t.decode_batching_size - missing);
       if (proofs.length === 0 || usable.length === 0) {
-        this.skip('the serve returned no fresh rows (prefix cache or trimmed prefill)');
-        this.o.onResult?.(sample.requestId, null, 0, `prefill gave ${rows.length} rows for ${t.n_tokens} tokens: the prefix cache holds the request (a second engine avoids this) or the serve trims prefill hidden states`);
+        // After a successful flush nothing is cached: no rows means the serve trims prefill hidden states.
+        const why = other === sample.serveUrl ? 'the serve returned no prefill rows after a flush: it trims prefill hidden states (the hidden-state trim), so an audit cannot re-run on it' : 'the serve returned no fresh rows (prefix cache or trimmed prefill)';
+        this.skip(why);
+        this.o.onResult?.(sample.requestId, null, 0, `prefill gave ${rows.length} rows for ${t.n_tokens} tokens: ${why}`);
         return null;
       }
       const v = await this.o.proof.verifyProofs(proofs, usable, t.topk, t.decode_batching_size);

@@ -1,5 +1,6 @@
 import type { EngineSnapshot, ServeSnapshot } from '../../../../shared/serve.ts';
 import { UplotChart, type ChartSeries } from '../charts/uplot-chart.tsx';
+import { Term } from '../common/term.tsx';
 import { withHistory, type SeriesHistory } from '../charts/series-history.ts';
 
 const STATE_BADGE: Record<EngineSnapshot['status']['state'], string> = {
@@ -33,6 +34,12 @@ function EngineCard({ e }: { e: EngineSnapshot }) {
         <b>
           Engine {e.index} · {e.runtime}
           {e.gpuIndices.length > 0 ? ` · GPU ${e.gpuIndices.join('+')}` : ''}
+          {e.gpuIndices.length === 2 && (
+            <>
+              {' · '}
+              <Term k="tp2">tp2</Term>
+            </>
+          )}
         </b>
         <span className={`badge ${STATE_BADGE[s.state]}`} data-testid="engine-state">
           {statusText(e)}
@@ -99,7 +106,7 @@ export function EnginesPanel({ serve, ttftTargetMs, windowMs, history }: { serve
         ))}
       </div>
       <p className="small muted">The serve charts plot what sglang itself reports on /metrics; the cards above the engines are computed from the requests this miner answered.</p>
-      <div className="grid cols-2">
+      <div className="grid charts">
         <UplotChart title="Generation throughput (serve)" unit="tok/s" windowMs={windowMs} series={engineSeries('tps', (p) => p.genTokensPerS)} />
         <UplotChart title="Requests running (serve)" unit="req" windowMs={windowMs} series={engineSeries('running', (p) => p.runningReqs)} format={(v) => v.toFixed(0)} />
         <UplotChart
@@ -116,7 +123,7 @@ export function EnginesPanel({ serve, ttftTargetMs, windowMs, history }: { serve
       {serve.gpus.length > 0 && (
         <>
           <h2>GPUs</h2>
-          <div className="grid cols-2">
+          <div className="grid charts">
             <UplotChart title="GPU utilisation" unit="%" range={[0, 100]} windowMs={windowMs} series={gpuSeries('util', (p) => p.utilizationPct)} format={(v) => v.toFixed(0)} />
             <UplotChart title="GPU memory used" unit="GiB" range={[0, totalGiB > 0 ? Math.ceil(totalGiB) : 1]} windowMs={windowMs} series={gpuSeries('mem', (p) => (p.memoryUsedMiB === null ? null : p.memoryUsedMiB / 1024))} format={(v) => v.toFixed(1)} note={totalGiB > 0 ? `Scale: 0 to the card's ${totalGiB.toFixed(1)} GiB.` : undefined} />
             <UplotChart title="GPU temperature" unit="°C" range={[0, 100]} windowMs={windowMs} series={gpuSeries('temp', (p) => p.temperatureC)} format={(v) => v.toFixed(0)} />

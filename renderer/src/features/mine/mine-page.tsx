@@ -122,6 +122,11 @@ export function MinePage() {
                 The gateway does not tell a miner when it turns active: <Term k="probe">probing</Term> vs active is estimated from the traffic it sends.
               </p>
             )}
+            {miner.capacity && (
+              <p className="small" data-testid="capacity">
+                <Term k="MAX_INFLIGHT">MAX_INFLIGHT</Term> {miner.capacity.maxInflightTotal} ({miner.capacity.perLeg} per leg over {miner.capacity.legs} legs) · requests up to {miner.capacity.maxInputTokens.toLocaleString('en-US')} input and {miner.capacity.maxOutputTokens.toLocaleString('en-US')} output tokens, {miner.capacity.maxRequestS} s
+              </p>
+            )}
             {miner.legsWarning && <div className="error-box">{miner.legsWarning}</div>}
             <Legs m={miner} />
             <div className={`badge ${miner.forecast.status === 'on-track' ? 'ok' : miner.forecast.status === 'no-data' ? 'neutral' : miner.forecast.status === 'at-risk' ? 'warn' : 'bad'}`} data-testid="gate-forecast">

@@ -35,13 +35,13 @@ export function MinerCharts({ m, worker, windowMs, history }: { m: MinerSnapshot
   const series = (key: string, current: number | null): Point[] => withHistory(history, `miner.${worker}.${key}`, m.phase === 'stopped' ? [] : [{ at: now, v: current }]);
   const note = `Each point: the statistic over the ${w} before it (stored every 15 s); the newest is the card's value.`;
   return (
-    <div className="grid cols-2" data-testid="miner-charts">
-      <UplotChart title={`Throughput (${w} average)`} unit="tok/s" windowMs={windowMs} series={[{ label: 'this miner', points: series('tps', s.tokensPerSecond) }]} format={(v) => fmt.tps(v)} note={note} />
+    <div className="grid charts" data-testid="miner-charts">
+      <UplotChart title={`Throughput (${w} average)`} unit="tok/s" windowMs={windowMs} now={now} series={[{ label: 'this miner', points: series('tps', s.tokensPerSecond) }]} format={(v) => fmt.tps(v)} note={note} />
       <UplotChart
         title={`Acceptance (${w})`}
         unit="%"
         range={[0, 100]}
-        windowMs={windowMs}
+        windowMs={windowMs} now={now}
         series={[{ label: 'this miner', points: series('accept', s.acceptanceRate === null ? null : s.acceptanceRate * 100) }]}
         gate={{ value: m.targets.acceptance * 100, label: `gate ${fmt.pct(m.targets.acceptance)} %` }}
         format={(v) => v.toFixed(1)}
@@ -50,7 +50,7 @@ export function MinerCharts({ m, worker, windowMs, history }: { m: MinerSnapshot
         title={`TTFT p99 (${w}), log scale`}
         unit="s"
         log
-        windowMs={windowMs}
+        windowMs={windowMs} now={now}
         series={[{ label: 'this miner', points: series('ttft', s.ttftMs.p99 === null ? null : s.ttftMs.p99 / 1000) }]}
         gate={{ value: m.targets.ttftP99Ms / 1000, label: `gate ${fmt.ttftS(m.targets.ttftP99Ms)} s` }}
         format={fmt.secs}
@@ -59,7 +59,7 @@ export function MinerCharts({ m, worker, windowMs, history }: { m: MinerSnapshot
         title={`TPOT p99 (${w}), log scale`}
         unit="ms"
         log
-        windowMs={windowMs}
+        windowMs={windowMs} now={now}
         series={[{ label: 'this miner', points: series('tpot', s.tpotMs.p99) }]}
         gate={{ value: m.targets.tpotP99Ms, label: `gate ${fmt.tpotMs(m.targets.tpotP99Ms)} ms` }}
         format={(v) => fmt.tpotMs(v)}
