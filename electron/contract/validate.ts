@@ -9,7 +9,8 @@ function only(allowed: Record<string, (v: unknown) => boolean>): Check {
   return (req) => {
     if (!isObj(req)) return 'expected an object';
     for (const [k, v] of Object.entries(req)) {
-      const check = allowed[k];
+      // Own keys only: "constructor" or "__proto__" must not find Object.prototype's members.
+      const check = Object.hasOwn(allowed, k) ? allowed[k] : undefined;
       if (!check) return `unexpected field "${k}"`;
       if (v !== undefined && !check(v)) return `field "${k}" has the wrong type`;
     }
