@@ -15,8 +15,9 @@ export function duration(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
   if (s < 60) return `${s} s`;
   if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
-  if (s < 86_400) return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
-  return `${Math.floor(s / 86_400)} d ${Math.floor((s % 86_400) / 3600)} h`;
+  const part = (n: number, unit: string) => (n > 0 ? ` ${n} ${unit}` : '');
+  if (s < 86_400) return `${Math.floor(s / 3600)} h${part(Math.floor((s % 3600) / 60), 'min')}`;
+  return `${Math.floor(s / 86_400)} d${part(Math.floor((s % 86_400) / 3600), 'h')}`;
 }
 
 /** Local wall-clock time, with the date when it is not today. */

@@ -38,7 +38,11 @@ function windowText(e: EpochEarnings): string {
   return `${clock(e.startMs)} → ${clock(e.endMs)} (${duration(e.endMs - e.startMs)})`;
 }
 
+const FIRST_ROWS = 12;
+
 function EpochTable({ epochs }: { epochs: EpochEarnings[] }) {
+  const [all, setAll] = useState(false);
+  const shown = all ? epochs : epochs.slice(0, FIRST_ROWS);
   return (
     <div className="table-scroll">
       <table data-testid="epochs">
@@ -54,7 +58,7 @@ function EpochTable({ epochs }: { epochs: EpochEarnings[] }) {
           </tr>
         </thead>
         <tbody>
-          {epochs.map((x) => (
+          {shown.map((x) => (
             <tr key={x.epochIndex}>
               <td>
                 #{x.epochIndex}
@@ -78,6 +82,11 @@ function EpochTable({ epochs }: { epochs: EpochEarnings[] }) {
           ))}
         </tbody>
       </table>
+      {epochs.length > FIRST_ROWS && (
+        <button className="btn small-btn" onClick={() => setAll((a) => !a)} aria-expanded={all}>
+          {all ? `Show the newest ${FIRST_ROWS}` : `Show all ${epochs.length} epochs`}
+        </button>
+      )}
     </div>
   );
 }
