@@ -5,7 +5,8 @@ import type { AppInfo } from '../shared/api.ts';
 import type { NetworkProfile } from '../shared/settings.ts';
 import { SnapshotHub } from './contract/snapshot-hub.ts';
 import type { HandlerTable } from './contract/handler-table.ts';
-import { DisposableStack } from './engine/lib/disposable.ts';
+import { readFileSync } from 'node:fs';
+import { DisposableStack, toDisposable } from './engine/lib/disposable.ts';
 import type { LogHub } from './engine/lib/logger.ts';
 import type { DataPaths } from './engine/lib/paths.ts';
 import { SettingsStore } from './engine/settings/settings-store.ts';
@@ -14,7 +15,9 @@ import { writeDiagnostics } from './engine/lib/diagnostics.ts';
 import { EngyMetrics } from './engine/metrics/engy-metrics.ts';
 import { SnapshotFeeds } from './engine/metrics/snapshot-feeds.ts';
 import { watchEventLoopLag } from './engine/metrics/event-loop-lag.ts';
-import { queryRequestHistory, querySelfAudits } from './engine/store/request-history.ts';
+import { countRequestHistory, queryRequestHistory, querySelfAudits } from './engine/store/request-history.ts';
+import { SeriesStore } from './engine/store/series-store.ts';
+import { recordMiners, recordServe } from './engine/store/series-recorder.ts';
 import { MinerKeyStore, type SecretBox } from './engine/wallet/miner-key-store.ts';
 import { MiningController } from './engine/roles/mining-controller.ts';
 import { ValidatingController } from './engine/roles/validating-controller.ts';
@@ -28,7 +31,7 @@ import { CheckpointService } from './engine/serve/checkpoint/checkpoint-service.
 import { CheckpointFollower } from './engine/roles/checkpoint-follower.ts';
 import { defaultCheckpointDir } from './engine/serve/checkpoint/checkpoint-folder.ts';
 import { minerModel } from './engine/lib/model-catalog.ts';
-import { serveAlerts, startupAlerts, validatorAlerts, workerAlerts } from './engine/notify/alert-rules.ts';
+import { earningsAlerts, serveAlerts, startupAlerts, validatorAlerts, workerAlerts } from './engine/notify/alert-rules.ts';
 import { loadHotkeyAddress } from './engine/wallet/hotkey-address.ts';
 import { PINNED_MASTER_HOTKEY } from '../shared/settings.ts';
 import { AppFailure } from '../shared/errors.ts';
@@ -180,6 +183,19 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
     }),
   );
 
+  // Chart history: the newest samples of every snapshot, thinned and kept 7 days (History and Mine charts open on it).
+  const series = new SeriesStore(db);
+  stack.add(
+    mining.onDidChange(() => {
+      try {
+        recordServe(series, mining.serveSnapshot());
+        recordMiners(series, mining.minerSnapshots(), Date.now());
+      } catch (e) {
+        log.warn(`chart history not recorded: ${(e as Error).message}`);
+      }
+    }),
+  );
+
   const notifications = new NotificationService(() => settings.get().mutedNotifications);
   stack.add(hub.bind('notifications', () => notifications.snapshot(), (l) => notifications.onDidChange(l)));
   stack.add(
@@ -213,6 +229,7 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
     ),
   );
   stack.add(hub.bind('earnings', () => earnings.snapshot(), (l) => earnings.onDidChange(l)));
+  stack.add(earnings.onDidChange(() => notifications.update('earnings', earningsAlerts(earnings.snapshot()))));
   earnings.start(simulated ? 20_000 : 600_000);
   try {
     wallet.list();
@@ -274,6 +291,8 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
     'wallet.register': (req) => wallet.register(req.mode, req.limitTao, req.password),
     'wallet.registerWithBrowser': (req) => wallet.registerWithBrowser(req.mode, req.limitTao, req.coldkey),
     'history.requests': (req) => queryRequestHistory(db, req),
+    'history.count': (req) => countRequestHistory(db, req),
+    'history.series': (req) => series.query(Date.now(), req.windowMs, req.points ?? 300, req.prefix ?? ''),
     'earnings.refresh': () => earnings.refresh(),
     'history.audits': (req) => querySelfAudits(db, req.limit),
     'checkpoint.refresh': () => checkpoint.current.refresh(),

@@ -3,7 +3,7 @@ import type { EarningsSnapshot } from './earnings.ts';
 import type { HardwareAlternative, HardwareReport } from './hardware.ts';
 import type { LogLine } from './logs.ts';
 import type { NotificationsSnapshot } from './notifications.ts';
-import type { MinerRequestRecord, MinerSnapshot, SelfAuditRecord } from './miner.ts';
+import type { MinerRequestRecord, MinerSnapshot, SelfAuditRecord, SeriesHistoryResponse } from './miner.ts';
 import type { CheckpointSnapshot, RuntimeReport, ServeSnapshot } from './serve.ts';
 import type { CheckpointFolderVerdict, SglangSetupSnapshot } from './sglang-setup.ts';
 import type { ValidatorSnapshot } from './validator.ts';
@@ -45,7 +45,11 @@ export interface InvokeMap {
   'wallet.register': { req: { mode: RegistrationMode; limitTao: string | null; password: string }; res: RegistrationSuccess };
   /** The coldkey signs in a browser wallet extension: the engine serves a one-shot loopback signing page (see WalletView.signingUrl). */
   'wallet.registerWithBrowser': { req: { mode: RegistrationMode; limitTao: string | null; coldkey?: string }; res: RegistrationSuccess };
-  'history.requests': { req: { outcome?: 'ok' | 'error' | 'cancelled'; limit?: number }; res: MinerRequestRecord[] };
+  'history.requests': { req: { outcome?: 'ok' | 'error' | 'cancelled'; limit?: number; offset?: number; since?: number; until?: number }; res: MinerRequestRecord[] };
+  /** How many requests match the same filters (the pager's total). */
+  'history.count': { req: { outcome?: 'ok' | 'error' | 'cancelled'; since?: number; until?: number }; res: { total: number } };
+  /** Chart history from the database, downsampled to about `points` per series. */
+  'history.series': { req: { windowMs: number; points?: number; prefix?: string }; res: SeriesHistoryResponse };
   'earnings.refresh': { req: null; res: EarningsSnapshot };
   'history.audits': { req: { limit?: number }; res: SelfAuditRecord[] };
   'checkpoint.refresh': { req: null; res: CheckpointSnapshot };
@@ -97,6 +101,8 @@ export const INVOKE_METHODS: readonly InvokeMethod[] = [
   'wallet.register',
   'wallet.registerWithBrowser',
   'history.requests',
+  'history.count',
+  'history.series',
   'earnings.refresh',
   'history.audits',
   'checkpoint.refresh',

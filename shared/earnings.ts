@@ -16,6 +16,47 @@ export interface EpochEarnings {
   /** My row of `miners` exactly as published (unpublished field names, shown, never depended on). */
   row: Record<string, unknown> | null;
   burn: boolean;
+  /** The window as instants (ms), parsed from epochStart/epochEnd; null when the provider's format is unknown. */
+  startMs: number | null;
+  endMs: number | null;
+  /** Projected from the signed result: weight share x the miner emission over the window x the α price. */
+  projectedTao: number | null;
+  projectedNote: string;
+  /** Realised from the chain: what it emitted to my uid while this epoch's weights applied (its end to the next end). */
+  realisedTao: number | null;
+  realisedNote: string;
+  /** Tokens this rig served inside the window (local records). */
+  tokens: LocalTokens | null;
+}
+
+/** A missing epoch index between two known ones, and why it is missing. */
+export interface EpochGap {
+  epochIndex: number;
+  reason: string;
+  /** The provider outage that explains it, if one overlapped (the page shows it in local time). */
+  outage: Outage | null;
+}
+
+export interface SourceHealth {
+  ok: boolean | null;
+  error: string | null;
+  /** When the current outage began (null while reachable). */
+  downSince: number | null;
+}
+
+export interface Outage {
+  source: 'provider' | 'chain';
+  from: number;
+  /** null while it lasts. */
+  to: number | null;
+  error: string | null;
+}
+
+export interface TauTotal {
+  /** Sum over the epochs that ended inside the window; projected and realised stay apart. */
+  projectedTao: number;
+  realisedTao: number;
+  epochs: number;
 }
 
 export interface LocalTokens {
@@ -42,6 +83,12 @@ export interface EarningsSnapshot {
   epochs: EpochEarnings[];
   onChain: OnChainEarnings | null;
   local: { day: LocalTokens; week: LocalTokens; all: LocalTokens };
+  totals: { day: TauTotal; week: TauTotal; all: TauTotal };
+  /** Projected τ per day from the recent epochs (their τ over their summed duration), with what it rests on. */
+  estimatePerDay: { tao: number | null; basis: string };
+  gaps: EpochGap[];
+  sources: { provider: SourceHealth; chain: SourceHealth };
+  outages: Outage[];
   updatedAt: number | null;
   error: string | null;
 }

@@ -120,6 +120,12 @@ export interface SelfAuditSummary {
   maxScore: number | null;
   threshold: number;
   warning: string | null;
+  /** How a request is re-run without its prefix cache: on another engine, or on the same one after /flush_cache while idle. */
+  mode?: 'other-engine' | 'flush-when-idle';
+  flushes?: number;
+  /** A sample waits for the serve to go idle (single engine). */
+  waiting?: boolean;
+  skipReasons?: Array<{ reason: string; count: number }>;
 }
 
 export interface MinerCapacityView {
@@ -165,4 +171,18 @@ export interface SelfAuditRecord {
   score: number | null;
   chunks: number;
   error: string | null;
+}
+
+/** Chart history from the database: per key, [time ms, value] pairs averaged per bucket. */
+export interface SeriesHistoryResponse {
+  windowMs: number;
+  bucketMs: number;
+  series: Record<string, Array<[number, number]>>;
+}
+
+/** The window every miner figure is computed over, and how a label names it ("last 5 min"). */
+export const STATS_WINDOW_MS = 5 * 60_000;
+export function windowLabel(ms: number): string {
+  const min = Math.round(ms / 60_000);
+  return min < 60 || min % 60 !== 0 ? `last ${min} min` : `last ${min / 60} h`;
 }

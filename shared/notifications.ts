@@ -1,15 +1,26 @@
 import type { NotificationKind } from './settings.ts';
 
+/** The page that explains a notification (its action button opens it). */
+export type NotificationPage = 'mine' | 'validate' | 'earnings' | 'history' | 'logs' | 'settings' | 'setup';
+
 export interface AppNotification {
   id: number;
+  /** When the condition started. */
   at: number;
+  /** When its text last changed (a condition that lasts keeps one notification and updates it). */
+  updatedAt: number;
+  /** While the condition lasts; false once it cleared (then `endedAt` says when). */
+  active: boolean;
+  endedAt: number | null;
   kind: NotificationKind;
   severity: 'warn' | 'error';
   title: string;
   /** What happened and what to do. */
   body: string;
+  action: { page: NotificationPage; label: string } | null;
 }
 
 export interface NotificationsSnapshot {
+  /** Newest first, active and cleared alike: the history page lists them all. */
   recent: AppNotification[];
 }

@@ -120,6 +120,8 @@ export interface GpuPoint {
   memoryTotalMiB: number | null;
   temperatureC: number | null;
   powerDrawW: number | null;
+  /** The card's enforced power limit (nvidia-smi power.limit), drawn beside the draw. */
+  powerLimitW?: number | null;
 }
 
 export interface GpuSeries {

@@ -30,13 +30,16 @@ const bool = (v: unknown) => typeof v === 'boolean';
 const str = (max: number) => (v: unknown) => typeof v === 'string' && v.length <= max;
 const int = (min: number, max: number) => (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
 const oneOf = (...vals: unknown[]) => (v: unknown) => vals.includes(v);
-const section = (c: Check) => (v: unknown) => c(v) === null;
 /** A password or mnemonic: bounded, never echoed in the refusal. */
 const secretText = (min: number) => (v: unknown) => typeof v === 'string' && v.trim().length >= min && v.length <= 1024;
 /** Base58 characters only; the checksum is checked where the address is used. */
 const ss58 = (v: unknown) => typeof v === 'string' && /^\s*[1-9A-HJ-NP-Za-km-z]{40,60}\s*$/.test(v);
-const urlList = (v: unknown) => Array.isArray(v) && v.length <= 16 && v.every((u) => typeof u === 'string' && /^https?:\/\/[^\s]{1,200}$/.test(u));
 const strOrNull = (max: number) => (v: unknown) => v === null || str(max)(v);
+
+const seriesCheck: Check = (req) => {
+  const base = only({ windowMs: int(60_000, 7 * 86_400_000), points: int(10, 2000), prefix: (v) => typeof v === 'string' && /^[A-Za-z0-9_.:-]{0,40}$/.test(v) })(req);
+  return base ?? ((req as Record<string, unknown>).windowMs === undefined ? 'a required field is missing' : null);
+};
 
 const CHECKS: { [M in InvokeMethod]: Check } = {
   'app.info': isNull,
@@ -82,7 +85,9 @@ const CHECKS: { [M in InvokeMethod]: Check } = {
   'serve.cancelSglangInstall': isNull,
   'checkpoint.checkFolder': required({ dir: strOrNull(4096) }),
   'diagnostics.download': isNull,
-  'history.requests': only({ outcome: oneOf('ok', 'error', 'cancelled'), limit: int(1, 10_000) }),
+  'history.requests': only({ outcome: oneOf('ok', 'error', 'cancelled'), limit: int(1, 10_000), offset: int(0, 100_000_000), since: int(0, 8.64e15), until: int(0, 8.64e15) }),
+  'history.count': only({ outcome: oneOf('ok', 'error', 'cancelled'), since: int(0, 8.64e15), until: int(0, 8.64e15) }),
+  'history.series': seriesCheck,
 };
 
 /** Inputs are validated where they enter the main side: the renderer is not trusted. */

@@ -1,6 +1,6 @@
 // Earnings for my hotkey: the verified epoch results from the provider (projected share), the
 // chain's emission at the current alpha price (realised), and the tokens this rig served.
-import type { EarningsSnapshot, EpochEarnings, LocalTokens } from '../../../shared/earnings.ts';
+import type { EarningsSnapshot, EpochEarnings, LocalTokens, Outage, SourceHealth } from '../../../shared/earnings.ts';
 import type { EarningsFacts, NeuronFacts } from '../chain/ports.ts';
 import { Emitter } from '../lib/emitter.ts';
 import type { Logger } from '../lib/logger.ts';
@@ -9,6 +9,8 @@ import { MINER_MIGRATIONS } from '../miner/request-records.ts';
 import { fetchJsonCapped } from '../validator/payload-fetch.ts';
 import { verifyPayload } from '../validator/payload-verify.ts';
 import { epochEarnings } from './epoch-row.ts';
+import { EarningsStore, type StoredEpoch } from './earnings-store.ts';
+import { estimatePerDay, findGaps, projectTao, realiseTao, toInstant, totalSince, type ChainRead } from './tau.ts';
 
 export interface EarningsChain {
   neuron(netuid: number, hotkey: string): Promise<NeuronFacts>;
@@ -26,9 +28,41 @@ export interface EarningsConfig {
 
 const EMPTY: LocalTokens = { requests: 0, promptTokens: 0, completionTokens: 0 };
 const KEEP_EPOCHS = 60;
+/** Missing epochs fetched by index per refresh (GET /epoch/{i}), so a gap after an outage fills in. */
+const BACKFILL_PER_REFRESH = 5;
+const BACKFILL_DEPTH = 10;
+const NO_TAU = { projectedTao: 0, realisedTao: 0, epochs: 0 };
+const UNKNOWN: SourceHealth = { ok: null, error: null, downSince: null };
+
+/** Tracks one upstream's reachability and its outages (kept for the gap explanations). */
+class SourceWatch {
+  health: SourceHealth = UNKNOWN;
+  readonly outages: Outage[] = [];
+  private readonly source: Outage['source'];
+  constructor(source: Outage['source']) {
+    this.source = source;
+  }
+  up(now: number): void {
+    const open = this.outages.find((o) => o.to === null);
+    if (open) open.to = now;
+    this.health = { ok: true, error: null, downSince: null };
+  }
+  down(now: number, error: string): void {
+    if (!this.outages.some((o) => o.to === null)) this.outages.push({ source: this.source, from: now, to: null, error });
+    if (this.outages.length > 50) this.outages.shift();
+    this.health = { ok: false, error, downSince: this.health.downSince ?? now };
+  }
+}
 
 export class EarningsService {
-  private snap: EarningsSnapshot = { hotkey: null, epochs: [], onChain: null, local: { day: EMPTY, week: EMPTY, all: EMPTY }, updatedAt: null, error: null };
+  private snap: EarningsSnapshot = {
+    hotkey: null, epochs: [], onChain: null, local: { day: EMPTY, week: EMPTY, all: EMPTY }, totals: { day: NO_TAU, week: NO_TAU, all: NO_TAU },
+    estimatePerDay: { tao: null, basis: 'no epoch yet' }, gaps: [], sources: { provider: UNKNOWN, chain: UNKNOWN }, outages: [], updatedAt: null, error: null,
+  };
+  private readonly store: EarningsStore;
+  private readonly provider = new SourceWatch('provider');
+  private readonly chainWatch = new SourceWatch('chain');
+  private readonly fetchErrors = new Map<number, string>();
   private readonly changes = new Emitter<void>();
   readonly onDidChange = this.changes.event;
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -43,6 +77,7 @@ export class EarningsService {
     this.openChain = openChain;
     this.log = log;
     db.migrate(MINER_MIGRATIONS);
+    this.store = new EarningsStore(db);
   }
 
   snapshot(): EarningsSnapshot {
@@ -68,25 +103,78 @@ export class EarningsService {
     this.stop();
   }
 
-  private local(sinceMs: number): LocalTokens {
+  private local(sinceMs: number, untilMs = Number.MAX_SAFE_INTEGER): LocalTokens {
     const r = this.db.db
-      .prepare("SELECT COUNT(*) AS n, COALESCE(SUM(prompt_tokens),0) AS p, COALESCE(SUM(completion_tokens),0) AS c FROM miner_requests WHERE outcome = 'ok' AND received_at >= ?")
-      .get(sinceMs) as { n: number; p: number; c: number };
+      .prepare("SELECT COUNT(*) AS n, COALESCE(SUM(prompt_tokens),0) AS p, COALESCE(SUM(completion_tokens),0) AS c FROM miner_requests WHERE outcome = 'ok' AND received_at >= ? AND received_at < ?")
+      .get(sinceMs, untilMs) as { n: number; p: number; c: number };
     return { requests: r.n, promptTokens: r.p, completionTokens: r.c };
+  }
+
+  /** Fetches and verifies one epoch by index; records why not when it fails. */
+  private async fetchEpoch(cfg: EarningsConfig, hotkey: string, index: number): Promise<void> {
+    const fetched = await fetchJsonCapped(`${cfg.providerUrl.replace(/\/$/, '')}/api/subnet/v1/epoch/${index}`);
+    if (!fetched.ok) {
+      this.fetchErrors.set(index, fetched.error.message);
+      return;
+    }
+    const v = verifyPayload(fetched.value, { masterHotkey: cfg.masterHotkey, netuid: cfg.netuid });
+    if (!v.ok || v.epochIndex !== index) {
+      this.fetchErrors.set(index, v.ok ? `it answered epoch ${v.epochIndex} instead` : `refused (${v.reason}): ${v.detail}`);
+      return;
+    }
+    this.fetchErrors.delete(index);
+    this.store.saveEpoch(hotkey, epochEarnings(v, hotkey, cfg.ownerHotkey));
+  }
+
+  /** Stored epochs with their τ, tokens and readable window, newest first. */
+  private derive(hotkey: string, now: number): EpochEarnings[] {
+    const stored: StoredEpoch[] = this.store.epochs(hotkey, KEEP_EPOCHS);
+    const reads: ChainRead[] = this.store.chainReads(hotkey, now - 30 * 86_400_000);
+    const asc = stored
+      .map((e) => ({ ...e, startMs: toInstant(e.epochStart), endMs: toInstant(e.epochEnd) }))
+      .sort((a, b) => a.epochIndex - b.epochIndex);
+    return asc
+      .map((e, i) => {
+        const next = asc[i + 1];
+        const projected = projectTao(e, reads);
+        const realised = realiseTao(e.endMs, next?.endMs ?? null, reads, now);
+        return {
+          ...e,
+          projectedTao: projected.tao,
+          projectedNote: projected.note,
+          realisedTao: realised.tao,
+          realisedNote: realised.note,
+          tokens: e.startMs !== null && e.endMs !== null ? this.local(e.startMs, e.endMs) : null,
+        };
+      })
+      .reverse();
   }
 
   async refresh(now = Date.now()): Promise<EarningsSnapshot> {
     const cfg = this.cfg();
     const hotkey = cfg.hotkey();
     let error: string | null = null;
-    const epochs = new Map<number, EpochEarnings>(this.snap.epochs.map((e) => [e.epochIndex, e]));
     if (hotkey) {
       const fetched = await fetchJsonCapped(`${cfg.providerUrl.replace(/\/$/, '')}/api/subnet/v1/epoch/latest`);
       if (fetched.ok) {
+        this.provider.up(now);
         const v = verifyPayload(fetched.value, { masterHotkey: cfg.masterHotkey, netuid: cfg.netuid });
-        if (v.ok) epochs.set(v.epochIndex, epochEarnings(v, hotkey, cfg.ownerHotkey));
-        else error = `The provider's latest epoch result was refused (${v.reason}): it is not shown. ${v.detail}`;
-      } else error = `The provider could not be read (${fetched.error.message}); epochs already verified are still shown.`;
+        if (v.ok) {
+          this.store.saveEpoch(hotkey, epochEarnings(v, hotkey, cfg.ownerHotkey));
+          // Fill the epochs published while the app was off or the provider was down.
+          const known = new Set(this.store.epochs(hotkey, KEEP_EPOCHS).map((e) => e.epochIndex));
+          const missing: number[] = [];
+          for (let i = v.epochIndex - 1; i >= Math.max(0, v.epochIndex - BACKFILL_DEPTH) && missing.length < BACKFILL_PER_REFRESH; i--) if (!known.has(i)) missing.push(i);
+          for (const i of missing) await this.fetchEpoch(cfg, hotkey, i).catch((e: unknown) => this.fetchErrors.set(i, (e as Error).message));
+        } else error = `The provider's latest epoch result was refused (${v.reason}): it is not shown. ${v.detail}`;
+      } else if (fetched.error.kind === 'http' && fetched.error.status === 404) {
+        // Reachable, nothing published yet (a new network, or before the first epoch closes).
+        this.provider.up(now);
+        error = 'The provider has not published an epoch result yet.';
+      } else {
+        this.provider.down(now, fetched.error.message);
+        error = `The provider could not be read (${fetched.error.message}); epochs already verified are still shown.`;
+      }
     }
     let onChain = this.snap.onChain;
     if (hotkey) {
@@ -98,6 +186,8 @@ export class EarningsService {
           const f = await chain.earningsFacts(cfg.netuid, n.uid);
           const alpha = Number(f.emissionRao) / 1e9;
           const tao = alpha * f.alphaPriceTao;
+          const alphaPerSec = f.tempo > 0 ? alpha / (f.tempo * 12) : 0;
+          this.store.saveChainRead(hotkey, { at: now, alphaPerSec, poolAlphaPerSec: f.incentive > 0 ? alphaPerSec / f.incentive : null, priceTao: f.alphaPriceTao });
           onChain = {
             block: f.block,
             uid: n.uid,
@@ -109,18 +199,26 @@ export class EarningsService {
             arithmetic: `${alpha.toFixed(6)} α emitted to uid ${n.uid} at the last chain epoch × ${f.alphaPriceTao.toFixed(6)} τ/α (SubnetTAO ÷ SubnetAlphaIn) = ${tao.toFixed(6)} τ`,
           };
         } else onChain = null;
+        this.chainWatch.up(now);
       } catch (e) {
+        this.chainWatch.down(now, (e as Error).message);
         error = error ?? `The chain could not be read (${(e as Error).message}); on-chain emission is not shown.`;
       } finally {
         await chain?.close().catch(() => undefined);
       }
     }
-    const sorted = [...epochs.values()].sort((a, b) => b.epochIndex - a.epochIndex).slice(0, KEEP_EPOCHS);
+    const epochs = hotkey ? this.derive(hotkey, now) : [];
+    const outages = [...this.provider.outages, ...this.chainWatch.outages].sort((a, b) => b.from - a.from);
     this.snap = {
       hotkey,
-      epochs: sorted,
+      epochs,
       onChain,
       local: { day: this.local(now - 86_400_000), week: this.local(now - 7 * 86_400_000), all: this.local(0) },
+      totals: { day: totalSince(epochs, now - 86_400_000), week: totalSince(epochs, now - 7 * 86_400_000), all: totalSince(epochs, 0) },
+      estimatePerDay: estimatePerDay(epochs),
+      gaps: findGaps(epochs, this.fetchErrors, outages),
+      sources: { provider: this.provider.health, chain: this.chainWatch.health },
+      outages,
       updatedAt: now,
       error,
     };

@@ -1,4 +1,5 @@
 import type { EpochEarnings } from '../../../shared/earnings.ts';
+import type { StoredEpoch } from './earnings-store.ts';
 import type { HotkeyWeight } from '../../../shared/validator.ts';
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -24,7 +25,7 @@ export function gateOf(row: Record<string, unknown> | null): EpochEarnings['gate
   return { passed, reason };
 }
 
-export function epochEarnings(p: { epochIndex: number; digest: string; weights: HotkeyWeight[]; result: Record<string, unknown> }, hotkey: string, ownerHotkey: string): EpochEarnings {
+export function epochEarnings(p: { epochIndex: number; digest: string; weights: HotkeyWeight[]; result: Record<string, unknown> }, hotkey: string, ownerHotkey: string): StoredEpoch {
   const weight = p.weights.find(([h]) => h === hotkey)?.[1] ?? 0;
   const row = findMinerRow(p.result, hotkey);
   const str = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : null);

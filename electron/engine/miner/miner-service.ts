@@ -19,7 +19,9 @@ import { PromptBuilder } from './prompt-builder.ts';
 import type { ProofPort } from './proof-port.ts';
 import { RequestPipeline } from './request-pipeline.ts';
 import { RequestRecords } from './request-records.ts';
-import { SelfAuditor } from './self-audit.ts';
+import { CHEAT_SCORE, cheatScoreOf, SelfAuditor } from './self-audit.ts';
+import { loadModelCatalog } from '../lib/model-catalog.ts';
+import { STATS_WINDOW_MS } from '../../../shared/miner.ts';
 import { createServeAgents, destroyServeAgents, type ServeAgents } from './serve-http.ts';
 import { ServePool } from './serve-pool.ts';
 import { computeStats, DEFAULT_TARGETS, forecastGates } from './stats.ts';
@@ -129,7 +131,7 @@ export class MinerService implements Disposable {
     this.auditor = o.audit
       ? new SelfAuditor({
           proof: o.proof, agent: agents.generate, log: o.log, sampleRate: o.audit.sampleRate, minIntervalMs: o.audit.minIntervalMs,
-          maxRows: o.audit.maxRows ?? 16_384, serveUrls: o.auditServeUrls ?? o.serveUrls, onChange: () => this.changed(),
+          maxRows: o.audit.maxRows ?? 16_384, serveUrls: o.auditServeUrls ?? o.serveUrls, threshold: this.cheatThreshold(), idle: () => (this.pipeline?.inflight ?? 0) === 0, onChange: () => this.changed(),
           onResult: (rid, score, chunks, error) => this.records.addAudit(this.clock.now(), rid, score, chunks, error),
         })
       : null;
@@ -142,7 +144,10 @@ export class MinerService implements Disposable {
         this.changed();
       },
       onServed: (s) => this.auditor?.offer(s),
-      onInflightChange: () => this.changed(),
+      onInflightChange: () => {
+        this.auditor?.poke();
+        this.changed();
+      },
       load: this.load,
     });
     const pipeline = this.pipeline;
@@ -228,9 +233,9 @@ export class MinerService implements Disposable {
     const admitted = client?.admittedLegs ?? 0;
     const all = this.records.all();
     const inflight = this.pipeline?.inflight ?? 0;
-    const stats = computeStats(all, now, this.o.statsWindowMs ?? 3_600_000, inflight, this.pipeline?.inflightPeak ?? 0);
+    const stats = computeStats(all, now, this.o.statsWindowMs ?? STATS_WINDOW_MS, inflight, this.pipeline?.inflightPeak ?? 0);
     const targets = this.o.targets ?? DEFAULT_TARGETS;
-    const audit = this.auditor?.summary() ?? { audited: 0, skipped: 0, failures: 0, lastScore: null, meanScore: null, maxScore: null, threshold: 0.4, warning: null };
+    const audit = this.auditor?.summary() ?? { audited: 0, skipped: 0, failures: 0, lastScore: null, meanScore: null, maxScore: null, threshold: this.cheatThreshold(), warning: null };
     const planned = plan?.indices.length ?? 0;
     if (planned > 0 && live === planned && admitted === planned) this.wasComplete = true;
     const { phase, detail } = derivePhase(
@@ -253,6 +258,19 @@ export class MinerService implements Disposable {
         : null,
       stats, targets, forecast: forecastGates(stats, targets, audit.warning), loop: this.lag.health(), audit, recent: this.records.recent(50),
     };
+  }
+
+  private cutCache: number | null = null;
+  /** The cheat cut from this model's spec in the catalog (toploc v / k); the proof constants if the catalog lacks it. */
+  private cheatThreshold(): number {
+    if (this.cutCache !== null) return this.cutCache;
+    try {
+      const spec = loadModelCatalog().models.find((m) => m.id === this.o.model);
+      this.cutCache = spec && spec.openToMiners ? cheatScoreOf(spec) : CHEAT_SCORE;
+    } catch {
+      this.cutCache = CHEAT_SCORE;
+    }
+    return this.cutCache;
   }
 
   /** Audit the next served request whatever the sampling (tests, "audit now"). */

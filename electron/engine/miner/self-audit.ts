@@ -9,7 +9,11 @@ import type { AuditSample } from './request-pipeline.ts';
 import { TOPK, TOPLOC_V, type ProofPort } from './proof-port.ts';
 import { postGenerate } from './serve-http.ts';
 
-/** The auditor's per-chunk cut as a score: toploc_v mismatches of k (40 / 128). */
+/** The auditor's per-chunk cut as a score: toploc_v mismatches of k, from the model spec (resources/models.json). */
+export function cheatScoreOf(spec: { toploc: { k: number; v: number } }): number {
+  return spec.toploc.v / spec.toploc.k;
+}
+/** The same cut for the proof port's constants (40 / 128), used when no spec is at hand. */
 export const CHEAT_SCORE = TOPLOC_V / TOPK;
 /** Warn before the cut: honest FP8 serving scored about 0.18-0.23 at P99, so drift above 80% of it is news. */
 const WARN_SHARE = 0.8;
@@ -25,6 +29,16 @@ export interface SelfAuditOptions {
   maxRows: number;
   /** All serve URLs: the audit prefers one that did not serve the request (its prefix cache would hide the rows). */
   serveUrls: readonly string[];
+  /** The cheat cut as a score (cheatScoreOf the model spec); the one threshold every page shows. */
+  threshold?: number;
+  /**
+   * True while the serve has no request of ours in flight. With a single serve, an audit waits for
+   * this, flushes sglang's prefix cache (POST /flush_cache, refused with 400 while any request runs)
+   * and re-runs the request on the now-empty cache; a busy serve skips it, counted as such.
+   */
+  idle?: () => boolean;
+  /** POST <serve>/flush_cache; true when the serve flushed (tests inject a double). */
+  flush?: (serveUrl: string) => Promise<boolean>;
   onResult?(requestId: string, score: number | null, chunks: number, error: string | null): void;
   onChange?(): void;
   random?: () => number;
@@ -39,10 +53,24 @@ export class SelfAuditor {
   private audited = 0;
   private skipped = 0;
   private failures = 0;
+  private flushes = 0;
+  private readonly skipReasons = new Map<string, number>();
+  /** A single-serve sample waiting for the serve to go idle (the newest one wins). */
+  private pending: AuditSample | null = null;
   private readonly o: SelfAuditOptions;
 
   constructor(o: SelfAuditOptions) {
     this.o = o;
+  }
+
+  private skip(reason: string): void {
+    this.skipped += 1;
+    this.skipReasons.set(reason, (this.skipReasons.get(reason) ?? 0) + 1);
+  }
+
+  /** True when the only serve to re-run on is the one that served (and cached) the request. */
+  private needsFlush(sample: AuditSample): boolean {
+    return !this.o.serveUrls.some((u) => u !== sample.serveUrl);
   }
 
   offer(sample: AuditSample): void {
@@ -51,11 +79,29 @@ export class SelfAuditor {
     if (this.busy || now - this.lastAt < this.o.minIntervalMs || random() >= this.o.sampleRate) return;
     const t = sample.commitment.toploc;
     if (t.prompt_ids.length + t.n_tokens > this.o.maxRows) {
-      this.skipped += 1;
+      this.skip('too large to re-run on this thread');
       return;
     }
-    this.busy = true;
     this.lastAt = now;
+    if (this.needsFlush(sample) && this.o.idle && !this.o.idle()) {
+      if (this.pending) this.skip('the serve never went idle before a newer sample replaced it');
+      this.pending = sample;
+      this.o.onChange?.();
+      return;
+    }
+    this.start(sample);
+  }
+
+  /** Called when the miner's in-flight count changes: a waiting single-serve sample runs once the serve is idle. */
+  poke(): void {
+    if (!this.pending || this.busy || (this.o.idle && !this.o.idle())) return;
+    const sample = this.pending;
+    this.pending = null;
+    this.start(sample);
+  }
+
+  private start(sample: AuditSample): void {
+    this.busy = true;
     void this.run(sample).finally(() => {
       this.busy = false;
       this.o.onChange?.();
@@ -67,10 +113,15 @@ export class SelfAuditor {
     const mean = recent.length > 0 ? recent.reduce((a, b) => a + b, 0) / recent.length : null;
     const max = recent.length > 0 ? Math.max(...recent) : null;
     const last = this.scores[this.scores.length - 1] ?? null;
+    const cut = this.o.threshold ?? CHEAT_SCORE;
     let warning: string | null = null;
     if (this.failedChunks > 0) warning = `self-audit: ${this.failedChunks} proof chunk(s) above the auditor's ${TOPLOC_V} of ${TOPK} mismatch cut: the serve's numerics differ from the checkpoint's`;
-    else if (mean !== null && mean > CHEAT_SCORE * WARN_SHARE) warning = `self-audit: proof mismatch ${mean.toFixed(2)} drifting toward the auditor's ${CHEAT_SCORE.toFixed(2)} cut`;
-    return { audited: this.audited, skipped: this.skipped, failures: this.failures, lastScore: last, meanScore: mean, maxScore: max, threshold: CHEAT_SCORE, warning };
+    else if (mean !== null && mean > cut * WARN_SHARE) warning = `self-audit: proof mismatch ${mean.toFixed(3)} drifting toward the auditor's ${cut.toFixed(3)} cut`;
+    return {
+      audited: this.audited, skipped: this.skipped, failures: this.failures, lastScore: last, meanScore: mean, maxScore: max, threshold: cut, warning,
+      mode: this.o.serveUrls.length > 1 ? 'other-engine' : 'flush-when-idle', flushes: this.flushes, waiting: this.pending !== null,
+      skipReasons: [...this.skipReasons].map(([reason, count]) => ({ reason, count })),
+    };
   }
 
   /** Audits one sample now, whatever the sampling says (tests and the "audit now" button). */
@@ -79,6 +130,16 @@ export class SelfAuditor {
     const ids = [...t.prompt_ids, ...sample.commitment.output_token_ids.slice(0, -1)];
     const other = this.o.serveUrls.find((u) => u !== sample.serveUrl) ?? sample.serveUrl;
     try {
+      if (other === sample.serveUrl) {
+        // One engine: its prefix cache holds this request. Flush it (sglang refuses while anything runs).
+        const flushed = await (this.o.flush ?? flushCache)(other);
+        if (!flushed) {
+          this.skip('the serve was busy: sglang refused /flush_cache');
+          this.o.onResult?.(sample.requestId, null, 0, 'skipped: the serve was busy, sglang refused /flush_cache (it flushes only with no request running)');
+          return null;
+        }
+        this.flushes += 1;
+      }
       const rows = await this.prefillRows(other, ids, t.prompt_ids.length - 1);
       // The serve returns rows only for positions its prefix cache did not hold: verify the proof
       // chunks whose rows all came back (chunk j covers output rows [B*j, B*(j+1))).
@@ -87,8 +148,10 @@ export class SelfAuditor {
       const proofs = t.proofs.slice(first);
       const usable = rows.slice(first * t.decode_batching_size - missing);
       if (proofs.length === 0 || usable.length === 0) {
-        this.skipped += 1;
-        this.o.onResult?.(sample.requestId, null, 0, `prefill gave ${rows.length} rows for ${t.n_tokens} tokens: the prefix cache holds the request (a second engine avoids this) or the serve trims prefill hidden states`);
+        // After a successful flush nothing is cached: no rows means the serve trims prefill hidden states.
+        const why = other === sample.serveUrl ? 'the serve returned no prefill rows after a flush: it trims prefill hidden states (the hidden-state trim), so an audit cannot re-run on it' : 'the serve returned no fresh rows (prefix cache or trimmed prefill)';
+        this.skip(why);
+        this.o.onResult?.(sample.requestId, null, 0, `prefill gave ${rows.length} rows for ${t.n_tokens} tokens: ${why}`);
         return null;
       }
       const v = await this.o.proof.verifyProofs(proofs, usable, t.topk, t.decode_batching_size);
@@ -97,7 +160,8 @@ export class SelfAuditor {
       this.failedChunks += v.mismatches.filter((m) => m > TOPLOC_V).length;
       if (this.scores.length > 500) this.scores.shift();
       this.o.onResult?.(sample.requestId, v.score, v.chunks, null);
-      if (v.score > CHEAT_SCORE * WARN_SHARE) this.o.log.warn(`self-audit ${sample.requestId}: mismatch ${v.score.toFixed(3)} (auditor cut ${CHEAT_SCORE.toFixed(3)})`);
+      const cut = this.o.threshold ?? CHEAT_SCORE;
+      if (v.score > cut * WARN_SHARE) this.o.log.warn(`self-audit ${sample.requestId}: mismatch ${v.score.toFixed(3)} (auditor cut ${cut.toFixed(3)})`);
       return v.score;
     } catch (e) {
       this.failures += 1;
@@ -129,5 +193,16 @@ export class SelfAuditor {
       for (let i = 0; i < r.length; i++) bits[i] = float64ToBf16(r[i]!);
       return bits;
     });
+  }
+}
+
+/** sglang's POST /flush_cache: 200 when flushed, 400 while requests run or wait. */
+export async function flushCache(serveUrl: string): Promise<boolean> {
+  try {
+    const r = await fetch(`${serveUrl.replace(/\/$/, '')}/flush_cache`, { method: 'POST', signal: AbortSignal.timeout(10_000) });
+    await r.body?.cancel();
+    return r.ok;
+  } catch {
+    return false;
   }
 }

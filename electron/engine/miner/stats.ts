@@ -24,8 +24,12 @@ export function summarize(values: readonly number[]): LatencySummary {
   return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), count: sorted.length };
 }
 
+/**
+ * The miner's figures over `windowMs`: the requests received in the window (the same rule as the
+ * History table's time filter, so a table filtered to the window recomputes the same numbers).
+ */
 export function computeStats(records: readonly MinerRequestRecord[], now: number, windowMs: number, inflight: number, inflightPeak: number): MinerStats {
-  const inWindow = records.filter((r) => r.receivedAt + r.e2eMs >= now - windowMs);
+  const inWindow = records.filter((r) => r.receivedAt >= now - windowMs);
   const ok = inWindow.filter((r) => r.outcome === 'ok');
   const errors = inWindow.filter((r) => r.outcome === 'error').length;
   const cancelled = inWindow.filter((r) => r.outcome === 'cancelled').length;

@@ -1,5 +1,7 @@
 // Which states deserve an alert. Pure functions of the snapshots, so each rule is tested alone.
+import type { EarningsSnapshot } from '../../../shared/earnings.ts';
 import type { MinerSnapshot } from '../../../shared/miner.ts';
+import type { AppNotification } from '../../../shared/notifications.ts';
 import type { NotificationKind } from '../../../shared/settings.ts';
 import type { ServeSnapshot } from '../../../shared/serve.ts';
 import type { ValidatorSnapshot } from '../../../shared/validator.ts';
@@ -11,6 +13,26 @@ export interface Alert {
   severity: 'warn' | 'error';
   title: string;
   body: string;
+  /** The page that explains it (default: by kind). */
+  action?: AppNotification['action'];
+}
+
+/** Where each kind is explained: the notification's action opens that page. */
+export function actionOf(kind: NotificationKind): AppNotification['action'] {
+  switch (kind) {
+    case 'miner-offline':
+    case 'miner-pulled':
+    case 'gate-at-risk':
+    case 'serve-crashed':
+    case 'serve-stalled':
+      return { page: 'mine', label: 'Open Mine' };
+    case 'validator-stalled':
+    case 'validator-failing':
+    case 'activity-cutoff-near':
+      return { page: 'validate', label: 'Open Validate' };
+    case 'data-recovered':
+      return { page: 'logs', label: 'Open Logs' };
+  }
 }
 
 export function minerAlerts(m: MinerSnapshot | null): Alert[] {
@@ -19,8 +41,15 @@ export function minerAlerts(m: MinerSnapshot | null): Alert[] {
   if (m.phase === 'pulled' || m.phase === 'denied') {
     out.push({ key: `miner-${m.phase}`, kind: 'miner-pulled', severity: 'error', title: m.phase === 'denied' ? 'The gateway denied this miner' : 'The gateway pulled this miner', body: `${m.detail}. Open Mine for the reason and what to check.` });
   }
-  if (m.phase === 'failed' || (m.phase === 'reconnecting' && m.legsLive === 0)) {
+  if (m.phase === 'failed') {
     out.push({ key: 'miner-offline', kind: 'miner-offline', severity: 'error', title: 'The miner is offline', body: `${m.detail}. It is not serving: nothing is earned until it reconnects.` });
+  } else if (m.phase === 'reconnecting' && m.legsLive === 0) {
+    // No leg reaches the gateway: an outage of the gateway (or of this rig's network), said as such.
+    const err = m.legs.find((l) => l.lastError)?.lastError;
+    out.push({
+      key: 'gateway-outage', kind: 'miner-offline', severity: 'error', title: 'Gateway unreachable',
+      body: `No leg reaches ${m.gatewayUrl ?? 'the gateway'}${err ? ` (${err})` : ''}. The miner keeps redialling on its own; nothing is served until a leg is back.`,
+    });
   }
   if (m.forecast.status === 'at-risk' || m.forecast.status === 'failing') {
     out.push({ key: `gate-${m.forecast.gate ?? 'any'}-${m.forecast.status}`, kind: 'gate-at-risk', severity: m.forecast.status === 'failing' ? 'error' : 'warn', title: `Gate forecast: ${m.forecast.status === 'failing' ? 'failing' : 'at risk'}`, body: `${m.forecast.text}. A failed gate costs this epoch's score.` });
@@ -46,6 +75,8 @@ export function serveAlerts(s: ServeSnapshot | null): Alert[] {
 export function validatorAlerts(v: ValidatorSnapshot | null, now: number): Alert[] {
   if (!v || v.status === 'stopped') return [];
   const out: Alert[] = [];
+  if (v.provider.health === 'down') out.push(providerOutage(v.provider.error, 'validate'));
+  if (v.chain.health === 'down') out.push(chainOutage(v.chain.error, 'validate'));
   if (v.status === 'failed') out.push({ key: 'validator-failed', kind: 'validator-stalled', severity: 'error', title: 'The validator stopped', body: v.failure ?? 'See Validate for the reason.' });
   if (v.lastTickAt !== null && now - v.lastTickAt > 30 * 60_000) {
     out.push({ key: 'validator-stalled', kind: 'validator-stalled', severity: 'error', title: 'The validator has not ticked for 30 minutes', body: 'The watchdog restarts a wedged loop; if this persists, check the Logs page.' });
@@ -74,4 +105,31 @@ export function workerAlerts(workers: readonly MinerSnapshot[]): Alert[] {
 /** What the engine repaired at start (a damaged database moved aside): one notification each. */
 export function startupAlerts(warnings: readonly { title: string; body: string }[]): Alert[] {
   return warnings.map((w, i) => ({ key: `startup-${i}`, kind: 'data-recovered', severity: 'warn', title: w.title, body: w.body }));
+}
+
+// Outages share their key across sources (the validator and the earnings poll see the same provider),
+// so one outage is one notification. The kinds reuse the mutable ones the settings page lists.
+function providerOutage(error: string | null, page: 'validate' | 'earnings'): Alert {
+  return {
+    key: 'provider-outage', kind: 'validator-stalled', severity: 'warn', title: 'Provider unreachable',
+    body: `The provider's epoch results cannot be read${error ? ` (${error})` : ''}. Validators resubmit their cached weights meanwhile; new epochs and earnings wait until it is back.`,
+    action: { page, label: page === 'validate' ? 'Open Validate' : 'Open Earnings' },
+  };
+}
+
+function chainOutage(error: string | null, page: 'validate' | 'earnings'): Alert {
+  return {
+    key: 'chain-outage', kind: 'validator-failing', severity: 'error', title: 'Chain unreachable',
+    body: `The chain node cannot be reached${error ? ` (${error})` : ''}. Weights cannot land and on-chain earnings are not updated until it answers; check the chain URL in Settings.`,
+    action: { page, label: page === 'validate' ? 'Open Validate' : 'Open Earnings' },
+  };
+}
+
+/** The earnings poll watches the provider and the chain too: a miner-only rig hears of their outages. */
+export function earningsAlerts(e: EarningsSnapshot | null): Alert[] {
+  if (!e || !e.hotkey) return [];
+  const out: Alert[] = [];
+  if (e.sources.provider.ok === false) out.push(providerOutage(e.sources.provider.error, 'earnings'));
+  if (e.sources.chain.ok === false) out.push(chainOutage(e.sources.chain.error, 'earnings'));
+  return out;
 }

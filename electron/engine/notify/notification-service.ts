@@ -1,16 +1,18 @@
 import type { AppNotification, NotificationsSnapshot } from '../../../shared/notifications.ts';
 import type { NotificationKind } from '../../../shared/settings.ts';
 import { Emitter } from '../lib/emitter.ts';
-import type { Alert } from './alert-rules.ts';
+import { actionOf, type Alert } from './alert-rules.ts';
 
-const KEEP = 50;
+const KEEP = 200;
 
 /**
- * Turns alert conditions into notifications: one per condition while it lasts (no repeats on every
- * snapshot), muted kinds dropped. The desktop shell shows each new one as an OS notification.
+ * Turns alert conditions into notifications: one per condition while it lasts (its text updated in
+ * place as the condition changes, never repeated per snapshot), marked cleared when it ends and kept
+ * in a history. Muted kinds are dropped. The desktop shell shows each new one as an OS notification.
  */
 export class NotificationService {
-  private readonly active = new Map<string, Set<string>>();
+  /** Per source: condition key -> notification id. */
+  private readonly active = new Map<string, Map<string, number>>();
   private recent: AppNotification[] = [];
   private nextId = 1;
   private readonly changes = new Emitter<void>();
@@ -29,17 +31,47 @@ export class NotificationService {
     return { recent: this.recent };
   }
 
-  /** Feed the current alerts of one source (miner, serve, validator); cleared conditions re-arm. */
+  /** The id of an open notification for this key, from any source (two sources can see one outage). */
+  private openId(key: string): number | undefined {
+    for (const m of this.active.values()) {
+      const id = m.get(key);
+      if (id !== undefined) return id;
+    }
+    return undefined;
+  }
+
+  private patch(id: number, f: (n: AppNotification) => AppNotification): void {
+    this.recent = this.recent.map((n) => (n.id === id ? f(n) : n));
+  }
+
+  /** Feed the current alerts of one source (miner, serve, validator, earnings); cleared conditions re-arm. */
   update(source: string, alerts: Alert[]): void {
-    const before = this.active.get(source) ?? new Set<string>();
-    const now = new Set(alerts.map((a) => a.key));
-    this.active.set(source, now);
+    const now = this.now();
+    const before = this.active.get(source) ?? new Map<string, number>();
+    const next = new Map<string, number>();
     let changed = false;
     for (const a of alerts) {
-      if (before.has(a.key) || this.muted().includes(a.kind)) continue;
-      const n: AppNotification = { id: this.nextId++, at: this.now(), kind: a.kind, severity: a.severity, title: a.title, body: a.body };
+      if (this.muted().includes(a.kind) || next.has(a.key)) continue;
+      const id = before.get(a.key) ?? this.openId(a.key);
+      if (id !== undefined) {
+        next.set(a.key, id);
+        const cur = this.recent.find((n) => n.id === id);
+        if (cur && (cur.title !== a.title || cur.body !== a.body || cur.severity !== a.severity)) {
+          this.patch(id, (n) => ({ ...n, title: a.title, body: a.body, severity: a.severity, updatedAt: now }));
+          changed = true;
+        }
+        continue;
+      }
+      const n: AppNotification = { id: this.nextId++, at: now, updatedAt: now, active: true, endedAt: null, kind: a.kind, severity: a.severity, title: a.title, body: a.body, action: a.action ?? actionOf(a.kind) };
+      next.set(a.key, n.id);
       this.recent = [n, ...this.recent].slice(0, KEEP);
       this.fresh.fire(n);
+      changed = true;
+    }
+    this.active.set(source, next);
+    for (const [key, id] of before) {
+      if (next.has(key) || this.openId(key) === id) continue;
+      this.patch(id, (n) => ({ ...n, active: false, endedAt: now, updatedAt: now }));
       changed = true;
     }
     if (changed) this.changes.fire();

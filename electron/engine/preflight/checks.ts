@@ -3,7 +3,7 @@
 import type { HardwareReport } from '../../../shared/hardware.ts';
 import type { CheckpointSnapshot, RuntimeReport } from '../../../shared/serve.ts';
 import type { Settings } from '../../../shared/settings.ts';
-import type { MinerKeyStatus, RegistrationStatusSnapshot } from '../../../shared/wallet.ts';
+import type { MinerKeyStatus, MinerKeyVerification, RegistrationStatusSnapshot } from '../../../shared/wallet.ts';
 import type { FixTarget, PreflightCheck, PreflightCheckId, PreflightReport, PreflightState, SetupStepId } from '../../../shared/preflight.ts';
 
 export interface PreflightFacts {
@@ -19,6 +19,8 @@ export interface PreflightFacts {
   registration: RegistrationStatusSnapshot | null;
   registrationError: string | null;
   minerKey: MinerKeyStatus;
+  /** The gateway's answer to one HELLO with the stored key (the wallet snapshot's minerKeyCheck). */
+  minerKeyVerification?: MinerKeyVerification | null;
   /** Free bytes where the checkpoint goes, and the folder that was measured. */
   disk: { freeBytes: number; path: string } | null;
   /** Bytes a full download of the checkpoint needs when its listing is not known yet. */
@@ -147,12 +149,20 @@ export function permitCheck(f: PreflightFacts): PreflightCheck | null {
 }
 
 /**
- * Today the engine knows only that a key is stored; once the wallet snapshot says whether the
- * gateway admitted it (a HELLO), this reads that instead (see docs/preflight.md).
+ * A stored key is not enough: the gateway's own answer to one HELLO decides. A denied key blocks with the
+ * gateway's reason; a gateway that could not be asked leaves the check unknown (the miner retries it).
  */
 export function minerKeyCheck(f: PreflightFacts): PreflightCheck {
   const k = f.minerKey;
   if (!k.present) return check('minerkey', 'Miner key', 'blocked', 'Paste the miner key issued at provider.engy.ai for this hotkey.', setup('minerkey', 'Add the miner key'));
+  const v = f.minerKeyVerification ?? null;
+  // A verdict about another key (replaced since) says nothing about this one.
+  const current = v !== null && v.masked === (k.masked ?? null) ? v : null;
+  if (current?.state === 'denied') {
+    return check('minerkey', 'Miner key', 'blocked', `The gateway refused this key${current.reason ? `: ${current.reason}` : ''}. Paste the key issued for this hotkey.`, setup('minerkey', 'Replace the miner key'));
+  }
+  if (current?.state === 'admitted') return check('minerkey', 'Miner key', 'ok', `Stored (${k.masked ?? 'masked'}) and admitted by the gateway.`);
+  if (current?.state === 'unreachable') return check('minerkey', 'Miner key', 'ok', `Stored (${k.masked ?? 'masked'}); the gateway could not be asked (${current.reason ?? 'no answer'}), so it checks the key when the miner connects.`);
   return check('minerkey', 'Miner key', 'ok', `Stored (${k.masked ?? 'masked'}); the gateway checks it when the miner connects.`);
 }
 

@@ -115,6 +115,7 @@ export class PreflightService implements Disposable {
       registration: w.registration,
       registrationError: w.registrationError,
       minerKey: w.minerKey,
+      minerKeyVerification: w.minerKeyCheck ?? null,
       disk: this.disk,
       fullDownloadBytes: this.d.fullDownloadBytes,
     };

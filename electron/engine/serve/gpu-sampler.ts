@@ -69,7 +69,7 @@ export class GpuSampler {
       }
       pushCapped(
         s.points,
-        { at, utilizationPct: g.utilizationPct, memoryUsedMiB: g.memoryUsedMiB, memoryTotalMiB: g.memoryTotalMiB, temperatureC: g.temperatureC, powerDrawW: g.powerDrawW },
+        { at, utilizationPct: g.utilizationPct, memoryUsedMiB: g.memoryUsedMiB, memoryTotalMiB: g.memoryTotalMiB, temperatureC: g.temperatureC, powerDrawW: g.powerDrawW, powerLimitW: g.powerLimitW },
         this.cap,
       );
     }

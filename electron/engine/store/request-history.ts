@@ -21,12 +21,40 @@ interface Row {
   cause: string | null;
 }
 
-/** The local request history (metadata only), newest first, for the History page and its CSV export. */
-export function queryRequestHistory(db: Database, opts: { outcome?: RequestOutcome; limit?: number } = {}): MinerRequestRecord[] {
+export interface RequestFilter {
+  outcome?: RequestOutcome;
+  /** Received at or after (ms). */
+  since?: number;
+  /** Received before (ms). */
+  until?: number;
+}
+
+function whereOf(f: RequestFilter): { sql: string; params: (string | number)[] } {
+  const parts: string[] = [];
+  const params: (string | number)[] = [];
+  const add = (sql: string, v: string | number) => {
+    parts.push(sql);
+    params.push(v);
+  };
+  if (f.outcome) add('outcome = ?', f.outcome);
+  if (f.since !== undefined) add('received_at >= ?', f.since);
+  if (f.until !== undefined) add('received_at < ?', f.until);
+  return { sql: parts.length > 0 ? `WHERE ${parts.join(' AND ')}` : '', params };
+}
+
+/** How many requests match the filter: the History pager's total. */
+export function countRequestHistory(db: Database, f: RequestFilter = {}): { total: number } {
   db.migrate(MINER_MIGRATIONS);
-  const where = opts.outcome ? 'WHERE outcome = ?' : '';
-  const params: (string | number)[] = opts.outcome ? [opts.outcome] : [];
-  const rows = db.db.prepare(`SELECT * FROM miner_requests ${where} ORDER BY received_at DESC, id DESC LIMIT ?`).all(...params, opts.limit ?? 1000) as unknown as Row[];
+  const w = whereOf(f);
+  const r = db.db.prepare(`SELECT COUNT(*) AS n FROM miner_requests ${w.sql}`).get(...w.params) as { n: number };
+  return { total: r.n };
+}
+
+/** The local request history (metadata only), newest first, for the History page and its CSV export. */
+export function queryRequestHistory(db: Database, opts: RequestFilter & { limit?: number; offset?: number } = {}): MinerRequestRecord[] {
+  db.migrate(MINER_MIGRATIONS);
+  const w = whereOf(opts);
+  const rows = db.db.prepare(`SELECT * FROM miner_requests ${w.sql} ORDER BY received_at DESC, id DESC LIMIT ? OFFSET ?`).all(...w.params, opts.limit ?? 1000, opts.offset ?? 0) as unknown as Row[];
   return rows.map((r) => ({
     corrId: r.corr_id,
     requestId: r.request_id,

@@ -1,4 +1,4 @@
-import { Component, useEffect, type ReactNode } from 'react';
+import { Component, useEffect, useState, type ReactNode } from 'react';
 import { useEngine, useSnapshot } from '../stores/engine-store.ts';
 import { PAGES, useUi, type Page } from '../stores/ui-store.ts';
 import { PageIcon } from './icons.tsx';
@@ -12,8 +12,10 @@ import { HistoryPage } from '../features/history/history-page.tsx';
 import { Toasts } from '../features/common/toasts.tsx';
 import { ConnectionBanner } from '../features/common/connection-banner.tsx';
 import { Loading } from '../features/common/loading.tsx';
+import { NotificationsPage } from '../features/notifications/notifications-page.tsx';
+import { tabTitle } from './tab-title.ts';
 
-const LABELS: Record<Page, string> = { setup: 'Setup', mine: 'Mine', validate: 'Validate', earnings: 'Earnings', history: 'History', logs: 'Logs', settings: 'Settings' };
+const LABELS: Record<Page, string> = { setup: 'Setup', mine: 'Mine', validate: 'Validate', earnings: 'Earnings', history: 'History', notifications: 'Alerts', logs: 'Logs', settings: 'Settings' };
 
 function PageBody({ page }: { page: Page }) {
   switch (page) {
@@ -31,6 +33,8 @@ function PageBody({ page }: { page: Page }) {
       return <EarningsPage />;
     case 'history':
       return <HistoryPage />;
+    case 'notifications':
+      return <NotificationsPage />;
   }
 }
 
@@ -70,6 +74,17 @@ function useTheme() {
   }, [settings?.theme]);
 }
 
+/** The browser tab (and window) title says the state at a glance: "Mining - active · engy panel". */
+function useTabTitle(page: Page) {
+  const miner = useSnapshot('miners')?.[0] ?? null;
+  const validator = useSnapshot('validator');
+  const connection = useEngine((s) => s.connection);
+  const title = tabTitle({ page: LABELS[page], connection, miner: miner?.phase ?? null, validator: validator?.status ?? null });
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
+}
+
 export function App() {
   const page = useUi((s) => s.page);
   const go = useUi((s) => s.go);
@@ -78,10 +93,14 @@ export function App() {
   const settings = useSnapshot('settings');
   // The engine replays every snapshot before it answers app.info: with both here, pages never see a false empty state.
   const ready = info !== null && settings !== undefined;
+  const notifications = useSnapshot('notifications');
+  const [sidebarOpen, setSidebarOpen] = useState(false);
   useTheme();
+  useTabTitle(page);
   const simulated = settings?.network === 'simulated';
+  const alerts = notifications?.recent.filter((n) => n.active).length ?? 0;
   return (
-    <div className={`shell${simulated ? ' with-banner' : ''}`}>
+    <div className={`shell${simulated ? ' with-banner' : ''}${sidebarOpen ? ' sidebar-open' : ''}`}>
       {simulated && (
         <div className="banner-sim" role="status">
           SIMULATED NETWORK — nothing here touches mainnet, earns TAO or is real
@@ -98,10 +117,16 @@ export function App() {
             <small>subnet 53 · verified inference</small>
           </div>
         </div>
+        <button className="nav-item sidebar-toggle" aria-expanded={sidebarOpen} aria-label={sidebarOpen ? 'Collapse the menu' : 'Expand the menu'} onClick={() => setSidebarOpen((o) => !o)}>
+          <span aria-hidden="true">{sidebarOpen ? '«' : '»'}</span>
+        </button>
         {PAGES.map((p) => (
-          <button key={p} className="nav-item" aria-current={page === p ? 'page' : undefined} onClick={() => go(p)}>
+          <button key={p} className="nav-item" aria-current={page === p ? 'page' : undefined} onClick={() => go(p)} title={LABELS[p]}>
             <PageIcon page={p} />
-            {LABELS[p]}
+            <span className="nav-label">
+              {LABELS[p]}
+              {p === 'notifications' && alerts > 0 ? ` (${alerts} active)` : ''}
+            </span>
           </button>
         ))}
         <div className="sidebar-foot">

@@ -9,19 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningHeadless } from '../../../electron/headless.ts';
 import type { EarningsSnapshot } from '../../../shared/earnings.ts';
 import { launchBrowser, screenshotPath } from '../../helpers/browser.ts';
+import { until } from '../../helpers/until.ts';
 import { SN53 } from '../../doubles/dev-chain/sn53-seed.ts';
 import { startSimulatedNetwork, type SimulatedNetwork } from '../../doubles/sim-network/sim-network.ts';
 import { runStory, type RunningStory } from '../../doubles/sim-network/story.ts';
-
-async function until<T>(what: string, ms: number, probe: () => T | null | undefined | false | Promise<T | null | undefined | false>): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 function refused(port: number): Promise<boolean> {
   return new Promise((resolve) => {

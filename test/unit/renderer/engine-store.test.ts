@@ -6,7 +6,7 @@ import { createApi, WsClient } from '../../../renderer/src/lib/api.ts';
 import { FakeBridge, FakeSocketHub } from '../../doubles/fake-engine-socket.ts';
 
 const settingsAt = (version: number, theme: 'dark' | 'light') => ({ topic: 'settings', version, data: { theme } }) as unknown as SnapshotEnvelope;
-const miningAt = (version: number, phase: string) => ({ topic: 'miner', version, data: { phase } }) as unknown as SnapshotEnvelope;
+const miningAt = (version: number, phase: string) => ({ topic: 'serve', version, data: { phase } }) as unknown as SnapshotEnvelope;
 const flush = () => new Promise<void>((r) => setTimeout(r, 0));
 
 function wsStore() {
@@ -47,12 +47,12 @@ describe('engine store over the WebSocket transport', () => {
     hub.last.accept(); // onopen fires before the replay, as in a browser
     hub.last.snapshot(miningAt(1, 'stopped'));
     hub.last.snapshot(settingsAt(1, 'light'));
-    expect((store.getState().snapshots.miner?.data as { phase: string }).phase).toBe('stopped');
+    expect((store.getState().snapshots.serve?.data as unknown as { phase: string }).phase).toBe('stopped');
     expect(store.getState().snapshots.settings?.version).toBe(1);
     // Live updates after the replay follow the new engine's versions.
     hub.last.snapshot(miningAt(2, 'starting'));
     hub.last.snapshot(miningAt(1, 'stopped'));
-    expect((store.getState().snapshots.miner?.data as { phase: string }).phase).toBe('starting');
+    expect((store.getState().snapshots.serve?.data as unknown as { phase: string }).phase).toBe('starting');
   });
 
   it('keeps retrying with growing delays and counts the attempts for the banner', () => {

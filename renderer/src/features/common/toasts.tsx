@@ -1,33 +1,64 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
+import type { AppNotification } from '../../../../shared/notifications.ts';
 import { useSnapshot } from '../../stores/engine-store.ts';
+import { useUi } from '../../stores/ui-store.ts';
+import { duration } from './format.ts';
+import { useNow } from './use-now.ts';
 
-/** In-page notifications: each new engine alert shows for a while; the desktop app also raises OS notifications. */
+const SEEN_KEY = 'engy-dismissed-notifications';
+
+/** The live text of a notification: its body, how long it has lasted, or when it cleared. */
+export function notificationStatus(n: AppNotification, now: number): string {
+  return n.active ? `ongoing for ${duration(now - n.at)}` : `cleared after ${duration((n.endedAt ?? n.updatedAt) - n.at)}`;
+}
+
+/**
+ * In-page notifications: an ongoing condition stays until it clears or is dismissed, its text follows
+ * the engine's (never a stale copy), and its action opens the page that explains it. Every
+ * notification also stays on the Alerts page; the desktop app raises OS notifications as well.
+ */
 export function Toasts() {
   const n = useSnapshot('notifications');
-  const [seen, setSeen] = useState<number>(() => Number(sessionStorage.getItem('engy-seen-notification') ?? 0));
-  const [now, setNow] = useState(Date.now());
-  useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), 5000);
-    return () => clearInterval(t);
-  }, []);
-  const shown = (n?.recent ?? []).filter((x) => x.id > seen && now - x.at < 60_000).slice(0, 3);
+  const go = useUi((s) => s.go);
+  const now = useNow(1000);
+  const [dismissed, setDismissed] = useState<number[]>(() => {
+    try {
+      const v = JSON.parse(sessionStorage.getItem(SEEN_KEY) ?? '[]') as unknown;
+      return Array.isArray(v) ? v.filter((x): x is number => typeof x === 'number').slice(-200) : [];
+    } catch {
+      return [];
+    }
+  });
+  // Ongoing ones, and cleared ones for 15 s after they cleared (so "cleared" is seen).
+  const shown = (n?.recent ?? []).filter((x) => !dismissed.includes(x.id) && (x.active || now - (x.endedAt ?? 0) < 15_000)).slice(0, 3);
   if (shown.length === 0) return null;
-  const dismiss = () => {
-    const top = n?.recent[0]?.id ?? 0;
-    sessionStorage.setItem('engy-seen-notification', String(top));
-    setSeen(top);
+  const dismiss = (id: number) => {
+    const next = [...dismissed, id].slice(-200);
+    sessionStorage.setItem(SEEN_KEY, JSON.stringify(next));
+    setDismissed(next);
   };
   return (
-    <div role="status" aria-live="polite" style={{ position: 'fixed', right: 20, bottom: 20, display: 'grid', gap: 8, width: 380, zIndex: 10 }}>
+    <div className="toasts" role="region" aria-label="Notifications">
       {shown.map((x) => (
-        <div key={x.id} className="card" style={{ borderColor: x.severity === 'error' ? 'var(--bad)' : 'var(--warn)', boxShadow: '0 8px 24px rgba(0,0,0,.3)' }}>
+        <div key={x.id} className={`card toast ${x.active ? x.severity : 'cleared'}`} role="status">
           <div className="spread">
-            <b>{x.title}</b>
-            <button className="btn" onClick={dismiss} aria-label="Dismiss notifications">
-              ✕
+            <b>
+              {x.active ? (x.severity === 'error' ? 'Error: ' : 'Warning: ') : 'Cleared: '}
+              {x.title}
+            </b>
+            <button className="btn small-btn" onClick={() => dismiss(x.id)} aria-label={`Dismiss: ${x.title}`}>
+              Dismiss
             </button>
           </div>
           <div className="small">{x.body}</div>
+          <div className="spread small">
+            <span className="muted">{notificationStatus(x, now)}</span>
+            {x.action && (
+              <button className="btn small-btn" onClick={() => go(x.action!.page)}>
+                {x.action.label}
+              </button>
+            )}
+          </div>
         </div>
       ))}
     </div>

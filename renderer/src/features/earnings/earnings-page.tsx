@@ -1,62 +1,128 @@
 import { useState } from 'react';
-import type { EpochEarnings, LocalTokens } from '../../../../shared/earnings.ts';
+import type { EarningsSnapshot, EpochEarnings, LocalTokens, SourceHealth, TauTotal } from '../../../../shared/earnings.ts';
 import { engineApi, useSnapshot } from '../../stores/engine-store.ts';
+import { EpochBars } from '../charts/epoch-bars.tsx';
 import { EmptyState } from '../common/empty-state.tsx';
-import { num } from '../common/format.ts';
+import { ago, clock, duration, num, tau } from '../common/format.ts';
+import { Term } from '../common/term.tsx';
+import { useNow } from '../common/use-now.ts';
+import { RowDetail } from './row-detail.tsx';
 
-function Tokens({ label, t }: { label: string; t: LocalTokens }) {
+const tauAxis = (v: number) => (Math.abs(v) >= 1000 ? v.toLocaleString('en-US', { maximumFractionDigits: 0 }) : Math.abs(v) >= 1 ? v.toFixed(2) : v === 0 ? '0' : v.toPrecision(2));
+const tokens = (t: LocalTokens) => `${num(t.promptTokens + t.completionTokens)} tokens`;
+
+function Total({ label, t, local }: { label: string; t: TauTotal; local: LocalTokens }) {
   return (
-    <div className="card">
+    <div className="card stat" data-testid={`tau-total-${label}`}>
       <div className="muted small">{label}</div>
-      <div style={{ fontSize: 20, fontWeight: 700 }}>{num(t.promptTokens + t.completionTokens)} tokens</div>
+      <div className="stat-value">{tau(t.projectedTao)}</div>
+      <div className="small">projected · {tau(t.realisedTao)} realised</div>
       <div className="muted small">
-        {num(t.requests)} requests · {num(t.promptTokens)} prompt + {num(t.completionTokens)} completion
+        {t.epochs} epoch{t.epochs === 1 ? '' : 's'} ended · {tokens(local)} served ({num(local.requests)} requests)
       </div>
     </div>
   );
 }
 
-/** Weight share per epoch as bars: the share of the miner emission the verified result assigns to this hotkey. */
-function ShareBars({ epochs }: { epochs: EpochEarnings[] }) {
-  const shown = [...epochs].reverse().slice(-30);
-  const max = Math.max(0.0001, ...shown.map((e) => e.weightShare));
+function Health({ name, h, now }: { name: string; h: SourceHealth; now: number }) {
+  const text = h.ok === null ? 'not read yet' : h.ok ? 'reachable' : `unreachable for ${duration(now - (h.downSince ?? now))}${h.error ? ` (${h.error})` : ''}`;
   return (
-    // A fixed frame (room for 30 epochs) so one epoch is one slim bar, not a bar the size of the page.
-    <svg viewBox="0 0 760 140" width="100%" height="140" preserveAspectRatio="xMinYMid meet" role="img" aria-label="weight share per epoch">
-      {shown.map((e, i) => {
-        const h = (e.weightShare / max) * 100;
-        return (
-          <g key={e.epochIndex}>
-            <rect x={30 + i * 24} y={110 - h} width="16" height={Math.max(1, h)} rx="3" fill={e.gate.passed === false ? 'var(--bad)' : 'var(--accent)'}>
-              <title>{`epoch ${e.epochIndex}: ${(e.weightShare * 100).toFixed(2)} %`}</title>
-            </rect>
-            <text x={38 + i * 24} y="126" fontSize="9" textAnchor="middle" fill="var(--muted)">
-              {e.epochIndex}
-            </text>
-          </g>
-        );
-      })}
-      <text x="0" y="14" fontSize="10" fill="var(--muted)">
-        {(max * 100).toFixed(1)} %
-      </text>
-    </svg>
+    <span className={`badge ${h.ok === null ? 'neutral' : h.ok ? 'ok' : 'bad'}`}>
+      {name}: {text}
+    </span>
+  );
+}
+
+function windowText(e: EpochEarnings): string {
+  if (e.startMs === null || e.endMs === null) return e.epochStart && e.epochEnd ? `${e.epochStart} → ${e.epochEnd}` : '—';
+  return `${clock(e.startMs)} → ${clock(e.endMs)} (${duration(e.endMs - e.startMs)})`;
+}
+
+const FIRST_ROWS = 12;
+
+function EpochTable({ epochs }: { epochs: EpochEarnings[] }) {
+  const [all, setAll] = useState(false);
+  const shown = all ? epochs : epochs.slice(0, FIRST_ROWS);
+  return (
+    <div className="table-scroll">
+      <table data-testid="epochs">
+        <thead>
+          <tr>
+            <th>Epoch</th>
+            <th>Window (local time)</th>
+            <th>Gates</th>
+            <th className="num">Weight share</th>
+            <th className="num">Projected</th>
+            <th className="num">Realised</th>
+            <th className="num">Tokens served</th>
+          </tr>
+        </thead>
+        <tbody>
+          {shown.map((x) => (
+            <tr key={x.epochIndex}>
+              <td>
+                #{x.epochIndex}
+                <RowDetail e={x} />
+              </td>
+              <td className="small">{windowText(x)}</td>
+              <td>
+                {x.gate.passed === null ? <span className="badge neutral">not stated</span> : x.gate.passed ? <span className="badge ok">passed</span> : <span className="badge bad">failed: {x.gate.reason ?? 'no reason given'}</span>}
+              </td>
+              <td className="num nowrap" title={`${num(x.weight)} of 65,535`}>
+                {(x.weightShare * 100).toFixed(2)} %
+              </td>
+              <td className="num nowrap" title={x.projectedNote}>
+                {tau(x.projectedTao)}
+              </td>
+              <td className="num nowrap" title={x.realisedNote}>
+                {tau(x.realisedTao)}
+              </td>
+              <td className="num nowrap">{x.tokens ? num(x.tokens.promptTokens + x.tokens.completionTokens) : '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {epochs.length > FIRST_ROWS && (
+        <button className="btn small-btn" onClick={() => setAll((a) => !a)} aria-expanded={all}>
+          {all ? `Show the newest ${FIRST_ROWS}` : `Show all ${epochs.length} epochs`}
+        </button>
+      )}
+    </div>
+  );
+}
+
+function Gaps({ e, now }: { e: EarningsSnapshot; now: number }) {
+  if (e.gaps.length === 0) return <p className="small muted">No missing epoch between #{e.epochs[e.epochs.length - 1]?.epochIndex} and #{e.epochs[0]?.epochIndex}.</p>;
+  return (
+    <ul className="bar-note" data-testid="epoch-gaps">
+      {e.gaps.map((g) => (
+        <li key={g.epochIndex}>
+          <b>Epoch #{g.epochIndex} missing:</b> {g.reason}
+          {g.outage ? ` at ${clock(g.outage.from)}, lasting ${duration((g.outage.to ?? now) - g.outage.from)}${g.outage.to === null ? ' so far' : ''}` : ''}.
+        </li>
+      ))}
+    </ul>
   );
 }
 
 export function EarningsPage() {
   const e = useSnapshot('earnings');
+  const now = useNow(1000);
   const [busy, setBusy] = useState(false);
   const refresh = async () => {
     setBusy(true);
     await engineApi().invoke('earnings.refresh', null);
     setBusy(false);
   };
+  const bars = (e?.epochs ?? []).map((x) => ({ index: x.epochIndex, projected: x.projectedTao, realised: x.realisedTao })).reverse();
   return (
     <div className="stack">
       <div className="page-head">
         <div>
           <h1>Earnings</h1>
-          <p>Projected (the weight share the verified epoch result gives your hotkey) and realised (what the chain emitted) are kept apart, each with its source.</p>
+          <p>
+            In τ, per <Term k="epoch">epoch</Term>: <b>projected</b> from the master-signed epoch result (your weight share of the miner emission over the window) and <b>realised</b> from the chain (what it emitted to your uid while those weights applied). The two are never added together.
+          </p>
         </div>
         <button className="btn" onClick={() => void refresh()} disabled={busy}>
           {busy ? 'Refreshing…' : 'Refresh'}
@@ -66,63 +132,54 @@ export function EarningsPage() {
         <EmptyState title="No hotkey yet">Choose your hotkey in Setup: earnings are per hotkey.</EmptyState>
       ) : (
         <>
-          {e.error && <div className="error-box">{e.error}</div>}
-          <h3>Tokens served by this rig (local records)</h3>
-          <div className="grid cols-3">
-            <Tokens label="Last 24 hours" t={e.local.day} />
-            <Tokens label="Last 7 days" t={e.local.week} />
-            <Tokens label="All time" t={e.local.all} />
+          <div className="row small" data-testid="earnings-sources">
+            <Health name="Provider" h={e.sources.provider} now={now} />
+            <Health name="Chain" h={e.sources.chain} now={now} />
+            <span className="muted">{e.updatedAt ? `updated ${ago(e.updatedAt, now)}` : 'not refreshed yet'}</span>
           </div>
-          <section className="card stack" aria-label="Realised on chain">
-            <h3>Realised on chain</h3>
+          {e.error && <div className="error-box">{e.error}</div>}
+          <section className="stack" aria-labelledby="totals-h">
+            <h2 id="totals-h">Totals</h2>
+            <div className="grid cols-4">
+              <Total label="Last 24 h" t={e.totals.day} local={e.local.day} />
+              <Total label="Last 7 days" t={e.totals.week} local={e.local.week} />
+              <Total label="All time" t={e.totals.all} local={e.local.all} />
+              <div className="card stat" data-testid="tau-estimate">
+                <div className="muted small">Estimate per day</div>
+                <div className="stat-value">{e.estimatePerDay.tao === null ? '—' : tau(e.estimatePerDay.tao)}</div>
+                <div className="muted small">{e.estimatePerDay.basis}</div>
+              </div>
+            </div>
+          </section>
+          <section className="card stack" aria-labelledby="per-epoch-h">
+            <h2 id="per-epoch-h">τ per epoch</h2>
+            {e.epochs.length === 0 ? (
+              <p className="muted">No verified epoch result yet. The provider publishes each epoch's result when it closes.</p>
+            ) : (
+              <>
+                <EpochBars bars={bars} gaps={e.gaps.map((g) => g.epochIndex)} format={tauAxis} />
+                <Gaps e={e} now={now} />
+                <p className="small muted">
+                  Weight share: your <Term k="u16">u16</Term> weight / 65,535 in the verified vector. Hover a τ figure for its arithmetic; open an epoch for the published row.
+                </p>
+                <EpochTable epochs={e.epochs} />
+              </>
+            )}
+          </section>
+          <section className="card stack" aria-labelledby="chain-h">
+            <h2 id="chain-h">Realised on chain, last chain epoch</h2>
             {e.onChain ? (
               <>
-                <div style={{ fontSize: 22, fontWeight: 700 }} data-testid="emission-tao">
-                  {e.onChain.emissionTao.toFixed(6)} τ at the last chain epoch
+                <div className="stat-value" data-testid="emission-tao">
+                  {tau(e.onChain.emissionTao)} at the last chain epoch
                 </div>
                 <div className="cmd">{e.onChain.arithmetic}</div>
                 <div className="muted small">
-                  uid {e.onChain.uid} · incentive {(e.onChain.incentive * 100).toFixed(2)} % · tempo {e.onChain.tempo} blocks · read at block {e.onChain.block}
+                  uid {e.onChain.uid} · incentive {(e.onChain.incentive * 100).toFixed(2)} % · tempo {e.onChain.tempo} blocks · read at block {num(e.onChain.block)}
                 </div>
               </>
             ) : (
               <p className="muted">Not registered on the subnet, or the chain has not answered yet.</p>
-            )}
-          </section>
-          <section className="card stack" aria-label="Epochs">
-            <h3>Per epoch (projected, from the master-signed result)</h3>
-            {e.epochs.length === 0 ? (
-              <p className="muted">No verified epoch result yet.</p>
-            ) : (
-              <>
-                <ShareBars epochs={e.epochs} />
-                <table data-testid="epochs">
-                  <thead>
-                    <tr>
-                      <th>Epoch</th>
-                      <th>Window</th>
-                      <th>Gates</th>
-                      <th className="num">Weight (u16)</th>
-                      <th className="num">Share</th>
-                      <th>Published row</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {e.epochs.map((x) => (
-                      <tr key={x.epochIndex}>
-                        <td>#{x.epochIndex}</td>
-                        <td className="small">{x.epochStart && x.epochEnd ? `${x.epochStart} → ${x.epochEnd}` : '—'}</td>
-                        <td>
-                          {x.gate.passed === null ? <span className="badge neutral">not stated</span> : x.gate.passed ? <span className="badge ok">passed</span> : <span className="badge bad">failed: {x.gate.reason ?? '?'}</span>}
-                        </td>
-                        <td className="num">{num(x.weight)}</td>
-                        <td className="num">{(x.weightShare * 100).toFixed(2)} %</td>
-                        <td className="mono small">{x.row ? JSON.stringify(x.row).slice(0, 140) : x.burn ? 'burn epoch: no billed traffic' : 'no row for this hotkey'}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </>
             )}
           </section>
         </>

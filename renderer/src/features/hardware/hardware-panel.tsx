@@ -11,7 +11,7 @@ function Reasons({ reasons }: { reasons: FitReason[] }) {
     <ul className="reasons" aria-label="Reasons">
       {reasons.map((r, i) => (
         <li key={i}>
-          <span className={`dot ${r.severity}`} aria-label={r.severity} />
+          <span className={`dot ${r.severity}`} role="img" aria-label={r.severity} />
           <span>{r.text}</span>
         </li>
       ))}

@@ -1,7 +1,10 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { engineApi, useEngine } from '../../stores/engine-store.ts';
-import type { LogLine } from '../../../../shared/logs.ts';
 import { downloadDiagnostics } from '../../lib/download-diagnostics.ts';
+import type { LogLevel, LogLine } from '../../../../shared/logs.ts';
+
+const LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error'];
+const RANK: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
 
 function lineText(l: LogLine): string {
   return `${new Date(l.ts).toISOString()} ${l.level.toUpperCase()} [${l.source}] ${l.msg}`;
@@ -12,6 +15,10 @@ export function LogsPage() {
   const [history, setHistory] = useState<LogLine[]>([]);
   const [query, setQuery] = useState('');
   const [source, setSource] = useState('');
+  const [minLevel, setMinLevel] = useState<LogLevel>('info');
+  const [follow, setFollow] = useState(true);
+  /** Lines shown when the view was paused: newer ones wait below a "resume" bar instead of moving the text. */
+  const [frozenAt, setFrozenAt] = useState<number | null>(null);
   const [exported, setExported] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const view = useRef<HTMLDivElement>(null);
@@ -30,12 +37,32 @@ export function LogsPage() {
   }, [history, live]);
   const sources = useMemo(() => [...new Set(all.map((l) => l.source))].sort(), [all]);
   const q = query.trim().toLowerCase();
-  const shown = all.filter((l) => (!source || l.source === source) && (!q || l.msg.toLowerCase().includes(q) || l.source.toLowerCase().includes(q)));
+  const matching = all.filter((l) => RANK[l.level] >= RANK[minLevel] && (!source || l.source === source) && (!q || l.msg.toLowerCase().includes(q) || l.source.toLowerCase().includes(q)));
+  const shown = follow || frozenAt === null ? matching : matching.filter((l) => l.seq <= frozenAt);
+  const waiting = matching.length - shown.length;
 
-  useEffect(() => {
+  // Following: the newest line stays in view (also on first open, once the history arrives).
+  useLayoutEffect(() => {
     const el = view.current;
-    if (el && el.scrollHeight - el.scrollTop - el.clientHeight < 80) el.scrollTop = el.scrollHeight;
-  }, [shown.length]);
+    if (el && follow) el.scrollTop = el.scrollHeight;
+  }, [shown.length, follow]);
+
+  const pause = () => {
+    setFollow(false);
+    setFrozenAt(all[all.length - 1]?.seq ?? 0);
+  };
+  const resume = () => {
+    setFollow(true);
+    setFrozenAt(null);
+  };
+  // Scrolling up pauses (reading is not interrupted); scrolling back to the bottom resumes.
+  const onScroll = () => {
+    const el = view.current;
+    if (!el) return;
+    const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
+    if (follow && !atBottom) pause();
+    else if (!follow && atBottom && waiting === 0) resume();
+  };
 
   // The browser gets the file as a download (a remote browser must not be handed a path on the rig).
   const exportDiagnostics = async () => {
@@ -62,7 +89,7 @@ export function LogsPage() {
         </div>
       )}
       {error && <div className="error-box">{error}</div>}
-      <div className="row">
+      <div className="log-tools">
         <input type="search" placeholder="Search logs" aria-label="Search logs" value={query} onChange={(e) => setQuery(e.target.value)} style={{ flex: 1, minWidth: 240 }} />
         <select aria-label="Source" value={source} onChange={(e) => setSource(e.target.value)}>
           <option value="">All sources</option>
@@ -72,17 +99,30 @@ export function LogsPage() {
             </option>
           ))}
         </select>
+        <select aria-label="Lowest level shown" value={minLevel} onChange={(e) => setMinLevel(e.target.value as LogLevel)}>
+          {LEVELS.map((l) => (
+            <option key={l} value={l}>
+              {l === 'debug' ? 'All levels' : `${l} and above`}
+            </option>
+          ))}
+        </select>
+        <button className={`btn ${follow ? '' : 'primary'}`} onClick={() => (follow ? pause() : resume())} aria-pressed={!follow} data-testid="log-follow">
+          {follow ? 'Pause' : `Resume${waiting > 0 ? ` (${waiting} new)` : ''}`}
+        </button>
         <button className="btn" onClick={() => void navigator.clipboard?.writeText(shown.map(lineText).join('\n'))}>
           Copy {shown.length} lines
         </button>
       </div>
-      <div className="logview" ref={view} role="log" aria-live="polite" data-testid="logview">
+      <p className="small muted" role="status">
+        {follow ? 'Following the newest line. Scroll up or press Pause to read without the text moving.' : `Paused${waiting > 0 ? `: ${waiting} newer line${waiting === 1 ? '' : 's'} waiting` : ''}.`} Showing {shown.length} of {all.length} lines.
+      </p>
+      <div className="logview" ref={view} role="log" aria-label="Log lines" tabIndex={0} onScroll={onScroll} data-testid="logview">
         {shown.length === 0 ? (
           <div className="muted">{all.length === 0 ? 'No log lines yet.' : 'No line matches the search.'}</div>
         ) : (
           shown.map((l) => (
             <div key={l.seq} className={`logline ${l.level}`}>
-              <span className="muted">{new Date(l.ts).toLocaleTimeString()}</span> <span className="src">[{l.source}]</span> {l.msg}
+              <span className="muted">{new Date(l.ts).toLocaleTimeString()}</span> <span className="lvl">{l.level.toUpperCase()}</span> <span className="src">[{l.source}]</span> {l.msg}
             </div>
           ))
         )}

@@ -1,5 +1,7 @@
 import type { EngineSnapshot, ServeSnapshot } from '../../../../shared/serve.ts';
-import { LineChart } from '../charts/line-chart.tsx';
+import { UplotChart, type ChartSeries } from '../charts/uplot-chart.tsx';
+import { Term } from '../common/term.tsx';
+import { withHistory, type SeriesHistory } from '../charts/series-history.ts';
 
 const STATE_BADGE: Record<EngineSnapshot['status']['state'], string> = {
   stopped: 'neutral', starting: 'info', ready: 'ok', degraded: 'warn', crashed: 'bad', restarting: 'warn', stopping: 'neutral', failed: 'bad',
@@ -32,6 +34,12 @@ function EngineCard({ e }: { e: EngineSnapshot }) {
         <b>
           Engine {e.index} · {e.runtime}
           {e.gpuIndices.length > 0 ? ` · GPU ${e.gpuIndices.join('+')}` : ''}
+          {e.gpuIndices.length === 2 && (
+            <>
+              {' · '}
+              <Term k="tp2">tp2</Term>
+            </>
+          )}
         </b>
         <span className={`badge ${STATE_BADGE[s.state]}`} data-testid="engine-state">
           {statusText(e)}
@@ -72,43 +80,60 @@ function EngineCard({ e }: { e: EngineSnapshot }) {
   );
 }
 
-const PALETTE = ['#34d399', '#60a5fa', '#f472b6', '#fbbf24', '#a78bfa', '#f87171', '#2dd4bf', '#fb923c'];
+type GpuPoint = ServeSnapshot['gpus'][number]['points'][number];
+type EnginePoint = EngineSnapshot['metrics'][number];
 
-export function EnginesPanel({ serve, ttftTargetMs }: { serve: ServeSnapshot; ttftTargetMs: number | null }) {
-  const engineSeries = (pick: (p: EngineSnapshot['metrics'][number]) => number | null) =>
-    serve.engines.map((e, i) => ({ label: `engine ${e.index}`, color: PALETTE[i % PALETTE.length]!, points: e.metrics.map((p) => ({ at: p.at, v: pick(p) })) }));
-  const gpuSeries = (pick: (p: ServeSnapshot['gpus'][number]['points'][number]) => number | null) =>
-    serve.gpus.map((g, i) => ({ label: `GPU ${g.index}`, color: PALETTE[i % PALETTE.length]!, points: g.points.map((p) => ({ at: p.at, v: pick(p) })) }));
+/** Charts of the serve (as sglang reports it) and of every GPU, over the window the page chose. */
+export function EnginesPanel({ serve, ttftTargetMs, windowMs, history }: { serve: ServeSnapshot; ttftTargetMs: number | null; windowMs: number; history?: SeriesHistory }) {
+  const engineSeries = (key: string, pick: (p: EnginePoint) => number | null): ChartSeries[] =>
+    serve.engines.map((e) => ({ label: `engine ${e.index}`, points: withHistory(history, `engine.${e.index}.${key}`, e.metrics.map((p) => ({ at: p.at, v: pick(p) }))) }));
+  const gpuSeries = (key: string, pick: (p: GpuPoint) => number | null): ChartSeries[] =>
+    serve.gpus.map((g) => ({ label: `GPU ${g.index}`, color: g.index, points: withHistory(history, `gpu.${g.index}.${key}`, g.points.map((p) => ({ at: p.at, v: pick(p) }))) }));
+  const totalGiB = Math.max(0, ...serve.gpus.flatMap((g) => g.points.map((p) => (p.memoryTotalMiB ?? 0) / 1024)));
+  const limits = serve.gpus.map((g) => [...g.points].reverse().find((p) => p.powerLimitW != null)?.powerLimitW ?? null);
+  const maxLimit = Math.max(0, ...limits.map((l) => l ?? 0));
+  const powerSeries: ChartSeries[] = serve.gpus.flatMap((g, i) => [
+    { label: `GPU ${g.index} draw`, color: g.index, points: withHistory(history, `gpu.${g.index}.power`, g.points.map((p) => ({ at: p.at, v: p.powerDrawW }))) },
+    ...(limits[i] != null ? [{ label: `GPU ${g.index} limit`, color: g.index, dash: true, points: g.points.map((p) => ({ at: p.at, v: p.powerLimitW ?? null })) }] : []),
+  ]);
+  const gateS = ttftTargetMs ? ttftTargetMs / 1000 : null;
   return (
     <section className="stack" aria-label="Engines">
-      <h3>Engines</h3>
+      <h2>Engines</h2>
       <div className="grid cols-2">
         {serve.engines.map((e) => (
           <EngineCard key={e.index} e={e} />
         ))}
       </div>
-      <div className="grid cols-2">
-        <LineChart title="Throughput" unit="tok/s" series={engineSeries((p) => p.genTokensPerS)} />
-        <LineChart title="Requests running" unit="req" series={engineSeries((p) => p.runningReqs)} format={(v) => v.toFixed(0)} />
-        <LineChart
-          title="TTFT p99 (serve)"
+      <p className="small muted">The serve charts plot what sglang itself reports on /metrics; the cards above the engines are computed from the requests this miner answered.</p>
+      <div className="grid charts">
+        <UplotChart title="Generation throughput (serve)" unit="tok/s" windowMs={windowMs} series={engineSeries('tps', (p) => p.genTokensPerS)} />
+        <UplotChart title="Requests running (serve)" unit="req" windowMs={windowMs} series={engineSeries('running', (p) => p.runningReqs)} format={(v) => (Number.isInteger(v) ? v.toFixed(0) : v.toFixed(1))} />
+        <UplotChart
+          title="TTFT p99 (serve), log scale"
           unit="s"
-          series={engineSeries((p) => p.ttftP99S)}
-          {...(ttftTargetMs ? { target: { value: ttftTargetMs / 1000, label: `gate ${ttftTargetMs / 1000} s` } } : {})}
+          log
+          windowMs={windowMs}
+          series={engineSeries('ttft', (p) => p.ttftP99S)}
+          format={secondsFormat}
+          {...(gateS ? { gate: { value: gateS, label: `gate ${secondsFormat(gateS)} s` } } : {})}
         />
-        <LineChart title="Inter-token latency p99" unit="s" series={engineSeries((p) => p.itlP99S)} format={(v) => v.toFixed(3)} />
+        <UplotChart title="Inter-token latency p99 (serve), log scale" unit="s" log windowMs={windowMs} series={engineSeries('itl', (p) => p.itlP99S)} format={secondsFormat} />
       </div>
       {serve.gpus.length > 0 && (
         <>
-          <h3>GPUs</h3>
-          <div className="grid cols-2">
-            <LineChart title="GPU utilisation" unit="%" series={gpuSeries((p) => p.utilizationPct)} format={(v) => v.toFixed(0)} />
-            <LineChart title="GPU memory used" unit="GiB" series={gpuSeries((p) => (p.memoryUsedMiB === null ? null : p.memoryUsedMiB / 1024))} />
-            <LineChart title="GPU temperature" unit="°C" series={gpuSeries((p) => p.temperatureC)} format={(v) => v.toFixed(0)} />
-            <LineChart title="GPU power" unit="W" series={gpuSeries((p) => p.powerDrawW)} format={(v) => v.toFixed(0)} />
+          <h2>GPUs</h2>
+          <div className="grid charts">
+            <UplotChart title="GPU utilisation" unit="%" range={[0, 100]} windowMs={windowMs} series={gpuSeries('util', (p) => p.utilizationPct)} format={(v) => v.toFixed(0)} />
+            <UplotChart title="GPU memory used" unit="GiB" range={[0, totalGiB > 0 ? Math.ceil(totalGiB) : 1]} windowMs={windowMs} series={gpuSeries('mem', (p) => (p.memoryUsedMiB === null ? null : p.memoryUsedMiB / 1024))} format={(v) => v.toFixed(1)} note={totalGiB > 0 ? `Scale: 0 to the card's ${totalGiB.toFixed(1)} GiB.` : undefined} />
+            <UplotChart title="GPU temperature" unit="°C" range={[0, 100]} windowMs={windowMs} series={gpuSeries('temp', (p) => p.temperatureC)} format={(v) => v.toFixed(0)} />
+            <UplotChart title="GPU power vs limit" unit="W" range={[0, maxLimit > 0 ? Math.ceil((maxLimit * 1.1) / 50) * 50 : 500]} windowMs={windowMs} series={powerSeries} format={(v) => v.toFixed(0)} note="Dashed: the card's power limit." />
           </div>
         </>
       )}
+      {serve.gpuError && <p className="small muted">GPU charts: {serve.gpuError}</p>}
     </section>
   );
 }
+
+const secondsFormat = (v: number) => (v >= 10 ? v.toFixed(0) : v >= 1 ? v.toFixed(1) : v >= 0.1 ? v.toFixed(2) : v.toFixed(3));

@@ -1,48 +1,52 @@
 import { useState } from 'react';
-import type { MinerPhase, MinerSnapshot } from '../../../../shared/miner.ts';
+import { windowLabel, type MinerPhase, type MinerSnapshot } from '../../../../shared/miner.ts';
 import { engineApi, useSnapshot } from '../../stores/engine-store.ts';
 import { ago, num } from '../common/format.ts';
+import { Term } from '../common/term.tsx';
+import { RequestTable } from '../common/request-table.tsx';
+import { useNow } from '../common/use-now.ts';
+import { useSeriesHistory } from '../charts/series-history.ts';
 import { EnginesPanel } from './engines-panel.tsx';
 import { PreflightChecklist, usePreflight } from '../preflight/preflight-checklist.tsx';
 import { MineIdle } from '../preflight/mine-idle.tsx';
+import { minerFigures } from './figures.ts';
+import { MinerCharts, WindowPicker, CHART_WINDOWS } from './miner-charts.tsx';
 
 const PHASE_BADGE: Record<MinerPhase, string> = {
   stopped: 'neutral', 'starting-serve': 'info', connecting: 'info', 'waiting-for-probe': 'info', probing: 'warn', active: 'ok', pulled: 'bad', denied: 'bad', reconnecting: 'warn', failed: 'bad',
 };
 
-const ms = (v: number | null) => (v === null ? '—' : v >= 10_000 ? `${(v / 1000).toFixed(1)} s` : `${Math.round(v)} ms`);
-
 function Legs({ m }: { m: MinerSnapshot }) {
   return (
-    <div className="row" aria-label="Gateway legs">
+    <div className="row" role="group" aria-label="Gateway legs">
       {m.legs.map((l) => (
-        <span key={l.index} className={`badge ${l.status === 'admitted' ? 'ok' : l.status === 'denied' ? 'bad' : l.status === 'open' ? 'info' : 'neutral'}`} title={l.denyReason ?? l.lastError ?? l.status}>
+        <span key={l.index} className={`badge ${l.status === 'admitted' ? 'ok' : l.status === 'denied' ? 'bad' : l.status === 'open' ? 'info' : 'neutral'}`} >
           leg {l.index}: {l.status}
-          {l.inflight > 0 ? ` · ${l.inflight}` : ''}
+          {l.inflight > 0 ? ` · ${l.inflight} in flight` : ''}
+          {l.denyReason ?? l.lastError ? ` · ${l.denyReason ?? l.lastError}` : ''}
         </span>
       ))}
     </div>
   );
 }
 
+/** The cards: one computation (the miner's stats over its window), formatted through figures.ts. */
 function Stats({ m }: { m: MinerSnapshot }) {
   const s = m.stats;
-  const cells: Array<[string, string, string?]> = [
-    ['Acceptance', s.acceptanceRate === null ? '—' : `${(s.acceptanceRate * 100).toFixed(2)} %`, `gate ${(m.targets.acceptance * 100).toFixed(0)} %`],
-    ['TTFT p99', ms(s.ttftMs.p99), `gate ${ms(m.targets.ttftP99Ms)}`],
-    ['TPOT p99', ms(s.tpotMs.p99), `gate ${ms(m.targets.tpotP99Ms)}`],
-    ['Throughput', `${s.tokensPerSecond.toFixed(1)} tok/s`],
-    ['In flight', `${s.inflight} (peak ${s.inflightPeak})`],
-    ['Requests', `${num(s.ok)} ok · ${num(s.errors)} failed · ${num(s.cancelled)} cancelled`],
-    ['Loop lag p99', `${m.loop.lagP99Ms.toFixed(1)} ms`, `${m.loop.stalls} stalls`],
+  const w = windowLabel(s.windowMs);
+  const cells: Array<{ id: string; k: string; v: string; sub?: string }> = [
+    ...minerFigures(s, m.targets).map((f) => ({ id: f.id, k: f.label, v: `${f.value} ${f.unit}`, ...(f.gate ? { sub: f.gate } : {}) })),
+    { id: 'inflight', k: 'In flight, now', v: `${s.inflight} request${s.inflight === 1 ? '' : 's'}`, sub: `peak ${s.inflightPeak} since start` },
+    { id: 'requests', k: `Requests, ${w}`, v: `${num(s.ok)} ok`, sub: `${num(s.errors)} failed · ${num(s.cancelled)} cancelled` },
+    { id: 'lag', k: 'Event-loop lag p99', v: `${m.loop.lagP99Ms.toFixed(1)} ms`, sub: `${m.loop.stalls} stalls of 1 s or more` },
   ];
   return (
-    <div className="grid cols-3">
-      {cells.map(([k, v, sub]) => (
-        <div key={k} className="card">
-          <div className="muted small">{k}</div>
-          <div style={{ fontSize: 20, fontWeight: 700 }}>{v}</div>
-          {sub && <div className="muted small">{sub}</div>}
+    <div className="grid cols-4" data-testid="miner-cards">
+      {cells.map((c) => (
+        <div key={c.id} className="card stat" data-figure={c.id}>
+          <div className="muted small">{c.k}</div>
+          <div className="stat-value">{c.v}</div>
+          {c.sub && <div className="muted small">{c.sub}</div>}
         </div>
       ))}
     </div>
@@ -71,6 +75,9 @@ export function MinePage() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [chosen, setChosen] = useState(0);
+  const [windowMs, setWindowMs] = useState<number>(CHART_WINDOWS[1]!.ms);
+  const now = useNow(1000);
+  const history = useSeriesHistory(windowMs);
   const several = miners !== undefined && miners.length > 1;
   const miner = several ? (miners[chosen] ?? miners[0]!) : first;
   // A worker in 'failed' keeps retrying on its own: it still counts as started, so the button offers Stop.
@@ -111,11 +118,18 @@ export function MinePage() {
                 <span>{miner.detail}</span>
               </div>
               <span className="muted small">
-                {miner.legsLive} of {miner.legsPlanned} legs live · worker {miner.workerName ?? '—'}
+                {miner.legsLive} of {miner.legsPlanned} <Term k="legs">legs</Term> live · worker {miner.workerName ?? '—'}
               </span>
             </div>
             {(miner.phase === 'probing' || miner.phase === 'active') && (
-              <p className="small muted">The gateway does not tell a miner when it turns active: probing vs active is estimated from the traffic it sends.</p>
+              <p className="small muted">
+                The gateway does not tell a miner when it turns active: <Term k="probe">probing</Term> vs active is estimated from the traffic it sends.
+              </p>
+            )}
+            {miner.capacity && (
+              <p className="small" data-testid="capacity">
+                <Term k="MAX_INFLIGHT">MAX_INFLIGHT</Term> {miner.capacity.maxInflightTotal} ({miner.capacity.perLeg} per leg over {miner.capacity.legs} legs) · requests up to {miner.capacity.maxInputTokens.toLocaleString('en-US')} input and {miner.capacity.maxOutputTokens.toLocaleString('en-US')} output tokens, {miner.capacity.maxRequestS} s
+              </p>
             )}
             {miner.legsWarning && <div className="error-box">{miner.legsWarning}</div>}
             <Legs m={miner} />
@@ -124,23 +138,32 @@ export function MinePage() {
             </div>
           </section>
           <Stats m={miner} />
+          <div className="spread">
+            <h2>Charts</h2>
+            <WindowPicker value={windowMs} onChange={setWindowMs} />
+          </div>
+          <MinerCharts m={miner} worker={several ? chosen : 0} windowMs={windowMs} history={history} />
           <div className="grid cols-2">
             <section className="card" aria-label="State timeline">
-              <h3>Timeline</h3>
+              <h2>Timeline</h2>
               <ol className="reasons" data-testid="miner-timeline">
                 {[...miner.history].reverse().slice(0, 12).map((t, i) => (
                   <li key={`${t.at}-${i}`}>
-                    <span className={`dot ${PHASE_BADGE[t.phase] === 'ok' ? 'ok' : PHASE_BADGE[t.phase] === 'bad' ? 'blocker' : 'warn'}`} />
+                    <span className={`dot ${PHASE_BADGE[t.phase] === 'ok' ? 'ok' : PHASE_BADGE[t.phase] === 'bad' ? 'blocker' : 'warn'}`} aria-hidden="true" />
                     <span>
-                      <b>{t.phase.replace(/-/g, ' ')}</b> {t.detail} <span className="muted small">{ago(t.at)}</span>
+                      <b>{t.phase.replace(/-/g, ' ')}</b> {t.detail} <span className="muted small">{ago(t.at, now)}</span>
                     </span>
                   </li>
                 ))}
               </ol>
             </section>
             <section className="card" aria-label="Self-audit">
-              <h3>Self-audit</h3>
-              <p className="small muted">A sample of served requests is re-run through the serve and the sent proof checked locally, as the auditor would.</p>
+              <h2>
+                <Term k="self-audit">Self-audit</Term>
+              </h2>
+              <p className="small muted">
+                A sample of served requests is re-run through the serve and the sent <Term k="TOPLOC" /> proof checked locally, as the auditor would. Scores are the mean top-k exponent mismatch / k (lower is better).
+              </p>
               <dl className="kv">
                 <dt>Audited</dt>
                 <dd>
@@ -153,55 +176,33 @@ export function MinePage() {
                   {miner.audit.meanScore === null ? '—' : miner.audit.meanScore.toFixed(3)} / {miner.audit.maxScore === null ? '—' : miner.audit.maxScore.toFixed(3)}
                 </dd>
                 <dt>Cheat threshold</dt>
-                <dd>{miner.audit.threshold.toFixed(2)} (honest FP8 scores ~0.2)</dd>
+                <dd data-testid="cheat-threshold">{miner.audit.threshold.toFixed(3)} (the model spec's toploc v / k; honest FP8 scores ~0.2)</dd>
               </dl>
-              {miner.audit.skipped > 0 && miner.audit.audited === 0 && (
-                <p className="small muted">Skipped audits: the serve's prefix cache still holds those requests, so a re-run returns no fresh activations. A second engine audits the first one's requests.</p>
+              <p className="small muted" data-testid="audit-mode">
+                {miner.audit.mode === 'flush-when-idle'
+                  ? `One engine: an audit waits until the serve is idle, flushes its prefix cache (sglang POST /flush_cache, ${miner.audit.flushes ?? 0} so far) and re-runs the request.${miner.audit.waiting ? ' A sample is waiting for the serve to go idle.' : ''}`
+                  : 'Several engines: a request is re-run on an engine that did not serve it, so no cache flush is needed.'}
+              </p>
+              {miner.audit.skipped > 0 && (
+                <p className="small" data-testid="audit-skips">
+                  {miner.audit.skipped} skipped of {miner.audit.audited + miner.audit.skipped + miner.audit.failures} sampled:{' '}
+                  {(miner.audit.skipReasons ?? []).map((r) => `${r.count} because ${r.reason}`).join('; ') || 'no reason recorded'}.
+                </p>
               )}
               {miner.audit.warning && <div className="error-box">{miner.audit.warning}</div>}
             </section>
           </div>
         </>
       )}
-      {serve && <EnginesPanel serve={serve} ttftTargetMs={miner?.targets.ttftP99Ms ?? null} />}
+      {serve && <EnginesPanel serve={serve} ttftTargetMs={miner?.targets.ttftP99Ms ?? null} windowMs={windowMs} history={history} />}
       {miner && (
         <section className="card" aria-label="Last requests">
-          <h3>Last requests (metadata only: prompts and answers are never kept)</h3>
+          <h2>Last requests</h2>
+          <p className="small muted">Metadata only: prompts and answers are never kept. The full list, with paging, filters and CSV export, is on History.</p>
           {miner.recent.length === 0 ? (
             <p className="muted">No request served yet. Probe traffic arrives once all legs are admitted.</p>
           ) : (
-            <table>
-              <thead>
-                <tr>
-                  <th>When</th>
-                  <th>Outcome</th>
-                  <th className="num">Prompt</th>
-                  <th className="num">Completion</th>
-                  <th className="num">Cached</th>
-                  <th className="num">TTFT</th>
-                  <th className="num">TPOT</th>
-                  <th className="num">Proof</th>
-                  <th>Leg</th>
-                </tr>
-              </thead>
-              <tbody>
-                {miner.recent.slice(0, 15).map((r) => (
-                  <tr key={r.corrId}>
-                    <td>{ago(r.receivedAt)}</td>
-                    <td>
-                      <span className={`badge ${r.outcome === 'ok' ? 'ok' : r.outcome === 'cancelled' ? 'neutral' : 'bad'}`}>{r.outcome}</span> {r.cause ?? r.finishReason ?? ''}
-                    </td>
-                    <td className="num">{num(r.promptTokens)}</td>
-                    <td className="num">{num(r.completionTokens)}</td>
-                    <td className="num">{num(r.cachedTokens)}</td>
-                    <td className="num">{ms(r.ttftMs)}</td>
-                    <td className="num">{ms(r.tpotMs)}</td>
-                    <td className="num">{ms(r.proofMs)}</td>
-                    <td>{r.leg}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <RequestTable rows={miner.recent.slice(0, 15)} when={(r) => ago(r.receivedAt, now)} testId="recent-requests" />
           )}
         </section>
       )}

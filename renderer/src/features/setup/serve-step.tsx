@@ -101,7 +101,7 @@ export function ServeStep({ settings, downloadAllowed }: { settings: Settings; d
     setError(r.ok ? null : r.error.message);
     return r.ok;
   };
-  const useFolder = async () => {
+  const applyFolder = async () => {
     const chosen = dir.trim() === '' ? null : dir.trim();
     const r = await engineApi().invoke('checkpoint.checkFolder', { dir: chosen });
     if (!r.ok) return setError(r.error.message);
@@ -148,7 +148,7 @@ export function ServeStep({ settings, downloadAllowed }: { settings: Settings; d
       </p>
       <div className="row">
         <input type="text" aria-label="Checkpoint folder" value={dir} onChange={(e) => setDir(e.target.value)} placeholder="/path/to/Qwen3.6-35B-A3B-FP8 (empty: the data folder)" style={{ flex: 1, minWidth: 240 }} />
-        <button className="btn" onClick={() => void useFolder()}>
+        <button className="btn" onClick={() => void applyFolder()}>
           Use this folder
         </button>
       </div>

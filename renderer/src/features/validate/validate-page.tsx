@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import type { ValidatorSnapshot } from '../../../../shared/validator.ts';
 import { engineApi, useSnapshot } from '../../stores/engine-store.ts';
-import { ago } from '../common/format.ts';
+import { ago, duration } from '../common/format.ts';
+import { Term } from '../common/term.tsx';
+import { useNow } from '../common/use-now.ts';
 import { formatTao } from '../../../../shared/wallet.ts';
 import { CommitRevealCard } from './commit-reveal-card.tsx';
 import { PreflightChecklist, usePreflight } from '../preflight/preflight-checklist.tsx';
@@ -27,8 +29,16 @@ function CutoffBar({ n }: { n: NonNullable<ValidatorSnapshot['neuron']> }) {
 }
 
 function health(h: 'unknown' | 'ok' | 'down') {
-  return <span className={`badge ${h === 'ok' ? 'ok' : h === 'down' ? 'bad' : 'neutral'}`}>{h}</span>;
+  return <span className={`badge ${h === 'ok' ? 'ok' : h === 'down' ? 'bad' : 'neutral'}`}>{h === 'ok' ? 'reachable' : h === 'down' ? 'unreachable' : 'unknown'}</span>;
 }
+
+/** A tick outcome in words, with the glossary on the jargon ones ("skipped:too-soon"). */
+function Outcome({ outcome }: { outcome: string }) {
+  if (outcome === 'skipped:too-soon') return <Term k="skipped:too-soon">skipped: too soon</Term>;
+  return <>{outcome.replace(/:/g, ': ').replace(/-/g, ' ')}</>;
+}
+
+const TICK_STATUS = (o: string) => (/failed|rejected|error/.test(o) ? ['blocker', 'problem'] : o.startsWith('skipped') ? ['warn', 'skipped'] : ['ok', 'done']) as [string, string];
 
 export function ValidatePage() {
   const v = useSnapshot('validator');
@@ -43,7 +53,7 @@ export function ValidatePage() {
     if (!r.ok) setError(r.error.message);
     setBusy(false);
   };
-  const now = Date.now();
+  const now = useNow(1000);
   return (
     <div className="stack">
       <div className="page-head">
@@ -68,20 +78,20 @@ export function ValidatePage() {
           <div className="grid cols-3">
             <div className="card">
               <div className="muted small">Last verified epoch</div>
-              <div style={{ fontSize: 20, fontWeight: 700 }} data-testid="verified-epoch">
+              <div className="stat-value" data-testid="verified-epoch">
                 {v.lastVerified ? `#${v.lastVerified.epochIndex}` : '—'}
               </div>
               <div className="mono small muted">{v.lastVerified ? `${v.lastVerified.digest.slice(0, 16)}…` : 'no payload verified yet'}</div>
             </div>
             <div className="card">
               <div className="muted small">On chain</div>
-              <div style={{ fontSize: 20, fontWeight: 700 }}>{v.applied ? `epoch #${v.applied.epochIndex}` : '—'}</div>
+              <div className="stat-value">{v.applied ? `epoch #${v.applied.epochIndex}` : '—'}</div>
               <div className="muted small">{v.applied?.block ? `block ${v.applied.block}` : 'nothing landed yet'}</div>
             </div>
             <div className="card">
               <div className="muted small">Next resubmit</div>
-              <div style={{ fontSize: 20, fontWeight: 700 }} data-testid="next-resubmit">
-                {v.nextResubmit?.at ? (v.nextResubmit.at > now ? `in ${Math.ceil((v.nextResubmit.at - now) / 60000)} min` : 'due now') : '—'}
+              <div className="stat-value" data-testid="next-resubmit">
+                {v.nextResubmit?.at ? (v.nextResubmit.at > now ? `in ${duration(v.nextResubmit.at - now)}` : 'due now') : '—'}
               </div>
               <div className="muted small">{v.nextResubmit?.block ? `at block ${v.nextResubmit.block}` : ''}</div>
             </div>
@@ -89,7 +99,7 @@ export function ValidatePage() {
           <CommitRevealCard cr={v.commitReveal} chainBlock={v.chain.block} />
           <div className="grid cols-2">
             <section className="card stack" aria-label="Neuron">
-              <h3>Your validator</h3>
+              <h2>Your validator</h2>
               <dl className="kv">
                 <dt>Status</dt>
                 <dd>{v.status}</dd>
@@ -110,18 +120,21 @@ export function ValidatePage() {
                   {health(v.provider.health)} {v.provider.error ?? ''}
                 </dd>
                 <dt>Last tick</dt>
-                <dd>{v.lastTickAt ? ago(v.lastTickAt) : 'not yet'}</dd>
+                <dd>{v.lastTickAt ? ago(v.lastTickAt, now) : 'not yet'}</dd>
               </dl>
               {v.neuron && <CutoffBar n={v.neuron} />}
             </section>
             <section className="card" aria-label="Ticks">
-              <h3>Recent ticks</h3>
+              <h2>Recent ticks</h2>
               <ol className="reasons">
                 {v.recentTicks.slice(0, 10).map((t, i) => (
                   <li key={`${t.at}-${i}`}>
-                    <span className={`dot ${/failed|rejected|error/.test(t.outcome) ? 'blocker' : t.outcome.startsWith('skipped') ? 'warn' : 'ok'}`} />
+                    <span className={`dot ${TICK_STATUS(t.outcome)[0]}`} aria-hidden="true" />
                     <span>
-                      <b>{t.outcome}</b> {t.detail} <span className="muted small">{ago(t.at)}</span>
+                      <b>
+                        <Outcome outcome={t.outcome} />
+                      </b>{' '}
+                      {t.detail} <span className="muted small">{ago(t.at, now)}</span>
                     </span>
                   </li>
                 ))}
@@ -129,10 +142,11 @@ export function ValidatePage() {
             </section>
           </div>
           <section className="card" aria-label="Submissions">
-            <h3>Submissions</h3>
+            <h2>Submissions</h2>
             {v.recentSubmissions.length === 0 ? (
               <p className="muted">No submission yet.</p>
             ) : (
+              <div className="table-scroll">
               <table data-testid="submissions">
                 <thead>
                   <tr>
@@ -149,7 +163,7 @@ export function ValidatePage() {
                 <tbody>
                   {v.recentSubmissions.slice(0, 20).map((s, i) => (
                     <tr key={`${s.at}-${i}`}>
-                      <td>{ago(s.at)}</td>
+                      <td className="nowrap">{ago(s.at, now)}</td>
                       <td>#{s.epochIndex}</td>
                       <td>{s.kind}</td>
                       <td className="num">{s.includedBlock ?? s.block ?? '—'}</td>
@@ -161,6 +175,7 @@ export function ValidatePage() {
                   ))}
                 </tbody>
               </table>
+              </div>
             )}
           </section>
         </>

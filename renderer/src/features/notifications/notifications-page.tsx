@@ -1,0 +1,63 @@
+import { useState } from 'react';
+import { useSnapshot } from '../../stores/engine-store.ts';
+import { useUi } from '../../stores/ui-store.ts';
+import { clock } from '../common/format.ts';
+import { notificationStatus } from '../common/toasts.tsx';
+import { useNow } from '../common/use-now.ts';
+
+/** Every alert this session raised, ongoing first, each with what to do and the page that explains it. */
+export function NotificationsPage() {
+  const n = useSnapshot('notifications');
+  const go = useUi((s) => s.go);
+  const now = useNow(1000);
+  const [only, setOnly] = useState<'all' | 'active'>('all');
+  const all = n?.recent ?? [];
+  const list = [...all].filter((x) => only === 'all' || x.active).sort((a, b) => Number(b.active) - Number(a.active) || b.at - a.at);
+  return (
+    <div className="stack">
+      <div className="page-head">
+        <div>
+          <h1>Alerts</h1>
+          <p>Every notification since the engine started: what happened, what to do, how long it lasted. Ongoing ones update as the condition changes. Mute kinds in Settings.</p>
+        </div>
+        <div className="row" role="group" aria-label="Show">
+          <button className={`btn ${only === 'all' ? 'primary' : ''}`} aria-pressed={only === 'all'} onClick={() => setOnly('all')}>
+            All ({all.length})
+          </button>
+          <button className={`btn ${only === 'active' ? 'primary' : ''}`} aria-pressed={only === 'active'} onClick={() => setOnly('active')}>
+            Ongoing ({all.filter((x) => x.active).length})
+          </button>
+        </div>
+      </div>
+      {list.length === 0 ? (
+        <div className="empty">
+          <h2>No alerts</h2>
+          <p>{only === 'active' ? 'Nothing is wrong right now.' : 'Nothing has needed your attention since the engine started.'}</p>
+        </div>
+      ) : (
+        <ul className="notif-list" data-testid="notification-history">
+          {list.map((x) => (
+            <li key={x.id} className="card notif">
+              <span className={`badge ${x.active ? (x.severity === 'error' ? 'bad' : 'warn') : 'neutral'}`}>{x.active ? (x.severity === 'error' ? 'error, ongoing' : 'warning, ongoing') : 'cleared'}</span>
+              <div>
+                <h2 className="notif-title">{x.title}</h2>
+                <p className="small">{x.body}</p>
+                <p className="small muted">
+                  Started {clock(x.at)} · {notificationStatus(x, now)}
+                  {x.updatedAt !== x.at && x.active ? ` · text updated ${clock(x.updatedAt)}` : ''}
+                </p>
+              </div>
+              {x.action ? (
+                <button className="btn" onClick={() => go(x.action!.page)}>
+                  {x.action.label}
+                </button>
+              ) : (
+                <span />
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

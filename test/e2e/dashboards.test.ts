@@ -1,0 +1,134 @@
+// The dashboards end to end on the simulated network, after several epochs (a provider outage
+// included, from the scripted story): every page at 1280 and 800 px in dark and light, captured to
+// test-results/ (dash-<page>-<width>-<theme>.png); axe-core on every page in both themes fails on
+// any serious or critical violation; the Mine cards and chart legends read the same figures.
+// Needs the built renderer (npm run build:renderer).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningHeadless } from '../../electron/headless.ts';
+import type { EarningsSnapshot } from '../../shared/earnings.ts';
+import { launchBrowser, screenshotPath } from '../helpers/browser.ts';
+import { until } from '../helpers/until.ts';
+import { startSimulatedNetwork, type SimulatedNetwork } from '../doubles/sim-network/sim-network.ts';
+import { runStory, type RunningStory } from '../doubles/sim-network/story.ts';
+
+const PAGES = ['mine', 'validate', 'earnings', 'history', 'notifications', 'logs', 'settings', 'setup'] as const;
+const HEADINGS: Record<(typeof PAGES)[number], RegExp> = {
+  mine: /^Mining$/, validate: /^Validating$/, earnings: /^Earnings$/, history: /^History$/, notifications: /^Alerts$/, logs: /^Logs$/, settings: /^Settings$/, setup: /./,
+};
+
+describe('dashboards on the simulated network (Chromium, axe, 1280/800 px, dark/light)', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'engy-dash-'));
+  let net: SimulatedNetwork;
+  let app: RunningHeadless;
+  let story: RunningStory;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    net = await startSimulatedNetwork({ dataDir, epochMs: 8_000, blockMs: 250, pollSeconds: 2, log: () => undefined });
+    app = await net.startApp();
+    story = runStory(net, { log: () => undefined, validator: () => app.engine.validating.snapshot(), maxOutageMs: 40_000 });
+    browser = await launchBrowser();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    page = await context.newPage();
+  }, 90_000);
+
+  afterAll(async () => {
+    story?.stop();
+    await browser?.close();
+    await net?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const open = async (p: (typeof PAGES)[number]) => {
+    await page.goto(`${app.server.url}#/${p}`);
+    await page.getByRole('heading', { level: 1, name: HEADINGS[p] }).first().waitFor({ timeout: 60_000 });
+  };
+  const theme = async (t: 'dark' | 'light') => {
+    if (!page.url().startsWith('http')) await open('settings');
+    await app.engine.table['settings.update']({ theme: t });
+    await page.waitForFunction((want) => document.documentElement.dataset.theme === want, t, { timeout: 10_000 });
+  };
+
+  it('runs several epochs with the rig mining and the provider outage of the story', { timeout: 300_000 }, async () => {
+    await until("the app's miner active", 90_000, () => app.engine.mining.minerSnapshot()?.phase === 'active');
+    await until('the story past the provider outage', 200_000, () => story.steps.includes('provider-recovers'));
+    const e = await until('three verified epochs in Earnings', 60_000, async () => {
+      const s = (await app.engine.table['earnings.refresh'](null)) as EarningsSnapshot;
+      return s.epochs.length >= 3 ? s : null;
+    });
+    expect(e.epochs.some((x) => x.weight > 0)).toBe(true);
+    // Let the miner's figures and chart history fill (samples every 15 s).
+    await new Promise((r) => setTimeout(r, 20_000));
+  });
+
+  it('Mine: the cards and the chart legends read the same figures', { timeout: 60_000 }, async () => {
+    await theme('dark');
+    await open('mine');
+    await page.getByTestId('miner-charts').waitFor();
+    // Read card and legend in one turn of the page's event loop: both render from the same snapshot.
+    const r = await page.evaluate(() => {
+      const text = (sel: string) => document.querySelector(sel)?.textContent?.trim() ?? '';
+      const legend = (i: number) => document.querySelectorAll('[data-testid="miner-charts"] figure')[i]?.querySelector('[data-series="this miner"] b')?.textContent?.trim() ?? '';
+      return { card: text('[data-figure="throughput"] .stat-value'), legend: legend(0), ttftCard: text('[data-figure="ttft"] .stat-value'), ttftLegend: legend(2) };
+    });
+    expect(r.card).toMatch(/tok\/s$/);
+    expect(r.legend).toBe(r.card);
+    expect(r.ttftLegend).toBe(r.ttftCard);
+    expect(await page.locator('[data-figure="ttft"]').textContent()).toMatch(/TTFT p99, last 5 min/);
+  });
+
+  for (const t of ['dark', 'light'] as const) {
+    it(`every page passes axe (no serious or critical violation), ${t}`, { timeout: 600_000 }, async () => {
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await theme(t);
+      const failures: string[] = [];
+      for (const p of PAGES) {
+        await open(p);
+        await page.waitForTimeout(300);
+        const res = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+        for (const v of res.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')) {
+          failures.push(`${p} (${t}): ${v.id} [${v.impact}] ${v.help} :: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+        }
+      }
+      expect(failures).toEqual([]);
+    });
+  }
+
+  for (const width of [1280, 800] as const) {
+    for (const t of ['dark', 'light'] as const) {
+      it(`captures every page at ${width} px, ${t}`, { timeout: 400_000 }, async () => {
+        await page.setViewportSize({ width, height: 900 });
+        await theme(t);
+        for (const p of PAGES) {
+          await open(p);
+          if (p === 'mine') await page.getByTestId('miner-charts').waitFor();
+          if (p === 'earnings') await page.getByTestId('epochs').waitFor({ timeout: 30_000 });
+          await page.waitForTimeout(400);
+          // Nothing sideways at 800 px: the page itself never scrolls horizontally (wide tables scroll in their box).
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+          expect(overflow, `${p} at ${width} px scrolls sideways`).toBeLessThanOrEqual(1);
+          // The page scrolls inside <main>: grow the viewport to its content for a whole-page capture,
+          // with the toasts dismissed so they do not cover it (they are captured on the Mine page first).
+          if (p !== 'mine') for (const b of await page.getByRole('region', { name: 'Notifications' }).getByRole('button', { name: /^Dismiss/ }).all()) await b.click();
+          const h = await page.evaluate(() => (document.querySelector('main')?.scrollHeight ?? 900) + (document.querySelector('.banner-sim')?.clientHeight ?? 0));
+          await page.setViewportSize({ width, height: Math.min(Math.max(900, h), 7000) });
+          await page.waitForTimeout(300);
+          await page.screenshot({ path: screenshotPath(`dash-${p}-${width}-${t}`) });
+          await page.setViewportSize({ width, height: 900 });
+        }
+      });
+    }
+  }
+
+  it('the tab title says the state', async () => {
+    await open('mine');
+    await page.waitForFunction(() => document.title.startsWith('Mining - active'), null, { timeout: 10_000 });
+    expect(await page.title()).toMatch(/^Mining - active/);
+  });
+});

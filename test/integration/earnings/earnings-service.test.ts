@@ -1,0 +1,74 @@
+// Earnings against the provider double: missing epochs are fetched by index, an outage is tracked
+// (and explains what stays missing), a refused payload is never shown, τ comes with its arithmetic.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EarningsService, type EarningsChain } from '../../../electron/engine/earnings/earnings-service.ts';
+import { Database } from '../../../electron/engine/store/database.ts';
+import { silentLogger } from '../../../electron/engine/lib/logger.ts';
+import { startProviderDouble, type ProviderDouble } from '../../doubles/provider.ts';
+
+const ME = '5Gme11111111111111111111111111111111111111111111';
+const OTHER = '5Gother1111111111111111111111111111111111111111';
+const OWNER = '5DXSBCCKH5ENuyHFNaAvtaMfbhEEWpjSJB4rzc4mJfsc1uvJ';
+
+/** TEST DOUBLE: a chain that reports a fixed emission for uid 3 (incentive 50 %). */
+const chain = (): EarningsChain => ({
+  neuron: async (_n, hotkey) => ({ hotkey, uid: 3, validatorPermit: false, lastUpdate: null, stakeRao: 0n }),
+  earningsFacts: async (netuid, uid) => ({
+    netuid, uid, block: 100, tempo: 360, incentive: 0.5, dividends: 0, emissionRao: 36_000_000_000n, subnetTaoRao: 1n, subnetAlphaInRao: 1n, alphaPriceTao: 0.01, alphaPerDay: 720, taoPerDayAtSpot: 7.2,
+  }),
+  close: async () => undefined,
+});
+
+describe('earnings service', () => {
+  let provider: ProviderDouble;
+  let db: Database;
+  let svc: EarningsService;
+
+  beforeAll(async () => {
+    provider = await startProviderDouble();
+    db = new Database(':memory:');
+    svc = new EarningsService(() => ({ hotkey: () => ME, providerUrl: provider.url, masterHotkey: provider.masterHotkey, netuid: 53, ownerHotkey: OWNER }), db, async () => chain(), silentLogger);
+  });
+  afterAll(async () => {
+    svc.dispose();
+    db.close();
+    await provider.close();
+  });
+
+  it('fetches the epochs it missed by index and projects τ with its arithmetic', async () => {
+    for (const i of [1, 2, 3]) provider.publish(i, [[ME, 49151], [OTHER, 16384]], { miners: [{ hotkey: ME, tokens: 1000 * i, gate_reason: null }] });
+    const now = Date.UTC(2026, 0, 5);
+    const s = await svc.refresh(now);
+    expect(s.epochs.map((e) => e.epochIndex)).toEqual([3, 2, 1]);
+    const e3 = s.epochs[0]!;
+    expect(e3.weightShare).toBeCloseTo(0.75, 4);
+    expect(e3.startMs).toBe(Date.UTC(2026, 0, 4));
+    // 1 chain read: 36 α per tempo of 360 blocks (4320 s) -> my 1/120 α/s; the miner pool is twice that.
+    expect(e3.projectedTao).toBeCloseTo((49151 / 65535) * (36 / 4320 / 0.5) * 86_400 * 0.01, 9);
+    expect(e3.projectedNote).toMatch(/^75\.00 % x /);
+    expect(s.gaps).toEqual([]);
+    expect(s.sources.provider).toEqual({ ok: true, error: null, downSince: null });
+    expect(s.estimatePerDay.tao).toBeGreaterThan(0);
+  });
+
+  it('an outage is tracked and a refused payload is never shown', async () => {
+    await provider.refuse();
+    const down = await svc.refresh(Date.UTC(2026, 0, 5, 1));
+    expect(down.sources.provider.ok).toBe(false);
+    expect(down.outages[0]).toMatchObject({ source: 'provider', to: null });
+    expect(down.epochs).toHaveLength(3); // kept from the database
+    await provider.resume();
+    provider.mode = 'tampered';
+    provider.publish(4, [[OTHER, 40000], [ME, 25535]]);
+    const refused = await svc.refresh(Date.UTC(2026, 0, 5, 2));
+    expect(refused.error).toMatch(/refused/);
+    expect(refused.epochs.map((e) => e.epochIndex)).toEqual([3, 2, 1]);
+    expect(refused.outages[0]!.to).toBe(Date.UTC(2026, 0, 5, 2));
+    provider.mode = 'garbage';
+    const garbage = await svc.refresh(Date.UTC(2026, 0, 5, 3));
+    expect(garbage.epochs.map((e) => e.epochIndex)).toEqual([3, 2, 1]);
+    provider.mode = 'ok';
+    const back = await svc.refresh(Date.UTC(2026, 0, 5, 4));
+    expect(back.epochs.map((e) => e.epochIndex)).toEqual([4, 3, 2, 1]);
+  });
+});

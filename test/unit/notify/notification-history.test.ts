@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { NotificationService } from '../../../electron/engine/notify/notification-service.ts';
+import { earningsAlerts, minerAlerts, validatorAlerts, type Alert } from '../../../electron/engine/notify/alert-rules.ts';
+import type { EarningsSnapshot } from '../../../shared/earnings.ts';
+import type { MinerSnapshot } from '../../../shared/miner.ts';
+import type { ValidatorSnapshot } from '../../../shared/validator.ts';
+
+const alert = (body: string): Alert => ({ key: 'k', kind: 'serve-crashed', severity: 'error', title: 'Engine 0 crashed', body });
+
+describe('notification history', () => {
+  it('one notification per condition: its text updates in place, it is marked cleared, and kept', () => {
+    let now = 1000;
+    const svc = new NotificationService(() => [], () => now);
+    const fresh: number[] = [];
+    svc.onNotification((n) => fresh.push(n.id));
+    svc.update('serve', [alert('restart 1 of 5')]);
+    now = 2000;
+    svc.update('serve', [alert('restart 2 of 5')]);
+    expect(fresh).toHaveLength(1);
+    const n = svc.snapshot().recent[0]!;
+    expect(n).toMatchObject({ body: 'restart 2 of 5', at: 1000, updatedAt: 2000, active: true, endedAt: null, action: { page: 'mine' } });
+    now = 5000;
+    svc.update('serve', []);
+    expect(svc.snapshot().recent[0]).toMatchObject({ active: false, endedAt: 5000 });
+    // The same condition again is a new notification; the old one stays in the history.
+    svc.update('serve', [alert('restart 1 of 5')]);
+    expect(svc.snapshot().recent.map((x) => x.active)).toEqual([true, false]);
+    expect(fresh).toHaveLength(2);
+  });
+
+  it('a provider outage seen by the validator and the earnings poll is one notification, cleared when both see it back', () => {
+    let now = 0;
+    const svc = new NotificationService(() => [], () => now);
+    const v = { status: 'running', provider: { health: 'down', error: 'connect ECONNREFUSED', at: 0 }, chain: { health: 'ok', error: null, block: 1, at: 0 }, recentSubmissions: [], neuron: null, lastTickAt: 0 } as unknown as ValidatorSnapshot;
+    const e = { hotkey: '5F', sources: { provider: { ok: false, error: 'HTTP 503', downSince: 0 }, chain: { ok: true, error: null, downSince: null } } } as unknown as EarningsSnapshot;
+    svc.update('validator', validatorAlerts(v, now));
+    svc.update('earnings', earningsAlerts(e));
+    expect(svc.snapshot().recent).toHaveLength(1);
+    expect(svc.snapshot().recent[0]).toMatchObject({ title: 'Provider unreachable', active: true, body: expect.stringContaining('HTTP 503') });
+    now = 212_000;
+    svc.update('validator', validatorAlerts({ ...v, provider: { health: 'ok', error: null, at: now } }, now));
+    expect(svc.snapshot().recent[0]!.active).toBe(true); // the earnings poll still sees it down
+    svc.update('earnings', earningsAlerts({ ...e, sources: { ...e.sources, provider: { ok: true, error: null, downSince: null } } }));
+    expect(svc.snapshot().recent[0]).toMatchObject({ active: false, endedAt: 212_000 });
+  });
+
+  it('a gateway outage (no leg live while reconnecting) says so and opens Mine', () => {
+    const m = { phase: 'reconnecting', legsLive: 0, detail: 'reconnecting', gatewayUrl: 'wss://gw', legs: [{ lastError: 'ECONNREFUSED' }], forecast: { status: 'on-track' } } as unknown as MinerSnapshot;
+    const a = minerAlerts(m);
+    expect(a).toHaveLength(1);
+    expect(a[0]).toMatchObject({ key: 'gateway-outage', title: 'Gateway unreachable', body: expect.stringContaining('wss://gw (ECONNREFUSED)') });
+  });
+
+  it('muted kinds raise nothing', () => {
+    const svc = new NotificationService(() => ['serve-crashed']);
+    svc.update('serve', [alert('x')]);
+    expect(svc.snapshot().recent).toEqual([]);
+  });
+});
