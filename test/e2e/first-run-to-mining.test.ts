@@ -104,7 +104,19 @@ describe('first run to mining, validating and earnings (Chromium + simulated net
     await page.screenshot({ path: screenshotPath('first-run'), fullPage: true });
   });
 
-  it('shows a denied worker with the gateway reason, then mines once the right key is in', { timeout: 240_000 }, async () => {
+  it('blocks Start on a key the gateway denied (with its reason), then mines once the right key is in', { timeout: 240_000 }, async () => {
+    await page.getByRole('button', { name: 'Mine', exact: true }).click();
+    // The gateway's own deny reason stands in the pre-flight, and Start stays disabled.
+    await page.getByTestId('preflight-check-minerkey').getByText(/unknown miner key/).waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId('preflight-check-minerkey').getAttribute('data-state')).toBe('blocked');
+    expect(await page.getByTestId('mine-toggle').isDisabled()).toBe(true);
+    await page.screenshot({ path: screenshotPath('mine-denied'), fullPage: true });
+
+    await page.getByTestId('preflight-check-minerkey').getByRole('button').click();
+    await open('minerkey');
+    await page.getByRole('textbox', { name: 'Miner key' }).fill(HONEST_KEY);
+    await page.getByRole('button', { name: 'Save and check' }).click();
+    await stage('minerkey').locator(':scope > .badge', { hasText: 'done' }).waitFor({ timeout: 20_000 });
     await page.getByRole('button', { name: 'Mine', exact: true }).click();
     await page.getByTestId('preflight-summary').getByText('all clear').waitFor({ timeout: 20_000 });
     // Rehearse qualification against the simulated rig's serve (a fake sglang) before going live.
@@ -114,19 +126,6 @@ describe('first run to mining, validating and earnings (Chromium + simulated net
     expect(await page.getByTestId('rehearsal-forecast').textContent()).toMatch(/TTFT p99 .* of 100\.0 s/);
     await page.screenshot({ path: screenshotPath('preflight-clear'), fullPage: true });
     await page.getByTestId('rehearsal').screenshot({ path: screenshotPath('rehearsal') });
-    await page.getByTestId('mine-toggle').click();
-    await page.getByTestId('miner-phase').getByText('denied').waitFor({ timeout: 60_000 });
-    expect(await page.locator('[aria-label="Miner state"]').textContent()).toMatch(/unknown miner key/);
-    await page.screenshot({ path: screenshotPath('mine-denied'), fullPage: true });
-    await page.getByTestId('mine-toggle').click();
-    await page.getByTestId('mine-toggle').getByText('Start mining').waitFor();
-
-    await page.getByRole('button', { name: 'Setup', exact: true }).click();
-    await open('minerkey');
-    await page.getByRole('textbox', { name: 'Miner key' }).fill(HONEST_KEY);
-    await page.getByRole('button', { name: 'Save and check' }).click();
-    await stage('minerkey').locator(':scope > .badge', { hasText: 'done' }).waitFor({ timeout: 20_000 });
-    await page.getByRole('button', { name: 'Mine', exact: true }).click();
     await page.getByTestId('mine-toggle').click();
     await page.getByTestId('miner-phase').getByText('active').waitFor({ timeout: 90_000 });
     await page.getByTestId('engine-card').first().waitFor();
