@@ -4,6 +4,7 @@ import { app, BrowserWindow, ipcMain, Menu, Notification, Tray, nativeImage, pow
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { composeEngine, type Engine } from './compose.ts';
+import { describeError, installProcessGuards } from './process-guards.ts';
 import { bindIpcTransport, replaySnapshots } from './transport/ipc-transport.ts';
 import { createMainWindow, isTrustedRendererUrl } from './window.ts';
 import { createUpdater } from './updater.ts';
@@ -86,7 +87,16 @@ async function boot(): Promise<void> {
     },
   });
   const log = engine.logs.logger('desktop');
-  bindIpcTransport(ipcMain, engine.table, engine.hub, () => BrowserWindow.getAllWindows().map((w) => w.webContents), (url) => isTrustedRendererUrl(url, rendererDir));
+  const live = engine;
+  installProcessGuards({ log: engine.logs.logger('process'), shutdown: () => live.dispose() });
+  bindIpcTransport(
+    ipcMain,
+    engine.table,
+    engine.hub,
+    () => BrowserWindow.getAllWindows().map((w) => w.webContents),
+    (url) => isTrustedRendererUrl(url, rendererDir),
+    (e) => log.error(`a window request failed inside the engine: ${describeError(e)}`),
+  );
   const applyLoginItem = () => app.setLoginItemSettings({ openAtLogin: engine!.settings.get().desktop.runAtLogin });
   applyLoginItem();
   engine.settings.onDidChange(applyLoginItem);

@@ -17,6 +17,8 @@ import { ProofPool } from '../engine/proof/proof-pool.ts';
 import { MinerKeyStore } from '../engine/wallet/miner-key-store.ts';
 import { isLoopback } from '../transport/headless-server.ts';
 import { openRuntime } from '../runtime.ts';
+import { installProcessGuards } from '../process-guards.ts';
+import { toDisposable } from '../engine/lib/disposable.ts';
 import { defineCommand, parseCommand, UsageError } from './args.ts';
 import { cliCommand } from './run-command.ts';
 import type { CliCommand } from './types.ts';
@@ -103,6 +105,10 @@ export const run: CliCommand = cliCommand('mine', async (args, io) => {
     io.stderr(`engy-panel mine: ${describeError(e)}\n`);
     return 1;
   }
+  // A daemon left alone for weeks: a missed catch is logged, never the end of the process (electron/process-guards.ts).
+  const guarded = rt;
+  // Uninstalled with the runtime, so an in-process caller (a test) gets its process back as it was.
+  rt.add(toDisposable(installProcessGuards({ log: rt.logs.logger('process'), shutdown: () => guarded.dispose() })));
   const log = rt.logs.logger('miner');
   try {
     const keys = new MinerKeyStore({ secretsDir: rt.paths.secrets, env: io.env, redactor: rt.logs.redactor, logger: rt.logs.logger('keys') });

@@ -7,6 +7,8 @@ import { describeError } from '../engine/lib/fs-errors.ts';
 import { resolveDaemonConfig, type DaemonFlags } from '../engine/validator/daemon-config.ts';
 import { runValidatorDaemon } from '../engine/validator/daemon.ts';
 import { openRuntime } from '../runtime.ts';
+import { installProcessGuards } from '../process-guards.ts';
+import { toDisposable } from '../engine/lib/disposable.ts';
 import { defineCommand, parseCommand } from './args.ts';
 import { cliCommand } from './run-command.ts';
 import type { CliCommand } from './types.ts';
@@ -65,6 +67,10 @@ export const run: CliCommand = cliCommand('validate', async (args, io) => {
     io.stderr(`engy-panel validate: ${describeError(e)}\n`);
     return 1;
   }
+  // A daemon left alone for weeks: a missed catch is logged, never the end of the process (electron/process-guards.ts).
+  const guarded = rt;
+  // Uninstalled with the runtime, so an in-process caller (a test) gets its process back as it was.
+  rt.add(toDisposable(installProcessGuards({ log: rt.logs.logger('process'), shutdown: () => guarded.dispose() })));
   try {
     let signer;
     try {

@@ -19,12 +19,20 @@ export interface EventSink {
  * The desktop window's transport: the same handler table as the WebSocket transport. Only
  * frames from the app's own page (trustedOrigin) are answered.
  */
-export function bindIpcTransport(ipcMain: IpcMainLike, table: HandlerTable, hub: SnapshotHub, sinks: () => EventSink[], isTrustedUrl: (url: string) => boolean): Disposable {
+export function bindIpcTransport(
+  ipcMain: IpcMainLike,
+  table: HandlerTable,
+  hub: SnapshotHub,
+  sinks: () => EventSink[],
+  isTrustedUrl: (url: string) => boolean,
+  /** Internal failures of a handler, logged as the WebSocket path logs them (the window only sees a sentence). */
+  onInternal?: (e: unknown) => void,
+): Disposable {
   ipcMain.handle(IPC_INVOKE_CHANNEL, async (event, method, req) => {
     if (!event.senderFrame || !isTrustedUrl(event.senderFrame.url)) {
       return { ok: false, error: { code: 'unauthorized', message: 'Only the engy panel window may call the engine.' } };
     }
-    return dispatch(table, method, req);
+    return dispatch(table, method, req, onInternal);
   });
   const sub = hub.onEvent((e) => {
     for (const s of sinks()) if (!s.isDestroyed()) s.send(IPC_EVENT_CHANNEL, e);
