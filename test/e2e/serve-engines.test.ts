@@ -72,9 +72,12 @@ describe('a managed serve on the Mine page (fake python + fake 2x4090, Chromium)
     expect(text).toContain('--enable-return-hidden-states');
     expect(text).toContain('CUDA_VISIBLE_DEVICES=0,1');
     expect(text).toMatch(/Hidden-state trim\s*on/);
-    // Two GPU samples make a line: wait for the utilisation chart to draw.
+    // GPU samples reach the chart: its description carries a temperature and uPlot has drawn its canvas.
     await page.waitForFunction(
-      () => [...document.querySelectorAll('figure')].some((f) => f.textContent?.includes('GPU temperature') && [...f.querySelectorAll('path')].some((p) => (p.getAttribute('d') ?? '').includes('L'))),
+      () =>
+        [...document.querySelectorAll('figure')].some(
+          (f) => /GPU temperature, .*: .*\d+ °C/.test(f.querySelector('[role="img"]')?.getAttribute('aria-label') ?? '') && f.querySelector('canvas') !== null && !f.querySelector('.chart-empty'),
+        ),
       undefined,
       { timeout: 30_000 },
     );

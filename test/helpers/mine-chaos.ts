@@ -172,9 +172,9 @@ export async function runMineChaos(opts: { gatewayRestarts?: number } = {}): Pro
 
   try {
     // 1. No gateway at all: the miner must wait it out (it used to exit 13 here).
-    await waitUntil(() => count(/cannot read the gateway's worker count/g) >= 2 || !alive(), 30_000, 'two failed /meta reads', ctx);
+    await waitUntil(() => count(/cannot read the gateway's worker count/gi) >= 2 || !alive(), 30_000, 'two failed /meta reads', ctx);
     if (!alive()) throw new Error(`the miner died with no gateway:\n${log}`);
-    faults.gatewayAbsentAtStart = count(/cannot read the gateway's worker count/g);
+    faults.gatewayAbsentAtStart = count(/cannot read the gateway's worker count/gi);
     gw = await startGateway([KEY]);
     await qualified('first start');
     const rssBefore = rssKiB(miner.pid!);

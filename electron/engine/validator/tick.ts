@@ -42,6 +42,16 @@ export interface TickDeps {
 
 /** A resubmission due within this much time is waited for on the open connection. */
 const DUE_WAIT_MAX_MS = 15_000;
+/** While waiting for the due block, the provider is asked every two blocks (within these bounds) whether a newer epoch is out. */
+const providerRecheckMs = (blockMs: number) => Math.min(2_000, Math.max(200, blockMs * 2));
+
+/** The epoch index the provider now serves, when newer than `than` (not verified here: the next tick verifies). */
+async function newerEpochPublished(cfg: TickConfig, deps: TickDeps, than: number): Promise<number | null> {
+  const r = await fetchJsonCapped(`${cfg.providerUrl.replace(/\/+$/, '')}${LATEST_EPOCH_PATH}`, { fetch: deps.fetch, timeoutMs: 5_000 });
+  if (!r.ok || typeof r.value !== 'object' || r.value === null) return null;
+  const idx = (r.value as { epoch_index?: unknown }).epoch_index;
+  return typeof idx === 'number' && Number.isSafeInteger(idx) && idx > than ? idx : null;
+}
 
 export interface TickReport {
   tick: TickRecord;
@@ -227,6 +237,8 @@ export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickRepo
   if (!decision.submit && decision.blocksLeft !== null && decision.blocksLeft * blockMs <= DUE_WAIT_MAX_MS) {
     const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
     const giveUpAt = Date.now() + Math.min(DUE_WAIT_MAX_MS * 2, decision.blocksLeft * blockMs * 3 + 2000);
+    let providerCheckAt = Date.now() + providerRecheckMs(blockMs);
+    let newer: number | null = null;
     while (!decision.submit && Date.now() < giveUpAt) {
       await sleep(Math.max(20, Math.min(1000, blockMs / 2)));
       try {
@@ -236,8 +248,18 @@ export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickRepo
         break;
       }
       decision = decideAt(block);
+      // Waiting must not blind the validator to a new epoch: a newer one ends the wait, and the next tick
+      // verifies and applies it (resubmitting the old vector first would spend the rate-limit window).
+      if (!decision.submit && Date.now() >= providerCheckAt) {
+        providerCheckAt = Date.now() + providerRecheckMs(blockMs);
+        newer = await newerEpochPublished(cfg, deps, epoch);
+        if (newer !== null) break;
+      }
     }
     report.chain.block = block;
+    if (newer !== null) {
+      return finish('skipped:too-soon', `epoch ${newer} was published while epoch ${epoch} waited for its resubmit block; the next tick applies it`, epoch);
+    }
   }
   if (!decision.submit) {
     const detail =

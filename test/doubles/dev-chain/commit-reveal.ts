@@ -177,7 +177,7 @@ export class DevCommitReveal {
 
   /** Storage items of the commit-reveal path for one block. */
   project(state: DevChainState, put: (section: string, method: string, args: unknown[], value: unknown) => void): void {
-    put('timestamp', 'now', [], this.nowMs(state.block));
+    if (!state.wallClock) put('timestamp', 'now', [], this.nowMs(state.block));
     put('drand', 'lastStoredRound', [], this.lastStoredRound(state.block));
     put('drand', 'beaconConfig', [], { publicKey: u8aToHex(this.publicKey), period: this.periodS, genesisTime: this.genesisS });
     put('subtensorModule', 'commitRevealWeightsVersion', [], this.version);

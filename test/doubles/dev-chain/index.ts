@@ -22,6 +22,12 @@ export interface DevChainOptions {
   seed?: DevChainSeed;
   /** Blocks to produce before serving, so LastUpdate values and mortal eras have history. */
   startBlocks?: number;
+  /**
+   * Timestamp.Now: 'nominal' (default) advances 12 s per block, so commit-reveal rounds computed from chain time come
+   * due at the right block however fast blocks are produced; 'wall' is the wall clock at each block, for tests that
+   * measure the chain's real block time (a fast local chain).
+   */
+  clock?: 'nominal' | 'wall';
 }
 
 export interface RunningDevChain {
@@ -38,6 +44,7 @@ export interface RunningDevChain {
 
 export async function startDevChain(opts: DevChainOptions = {}): Promise<RunningDevChain> {
   const state = new DevChainState(opts.seed ?? {});
+  state.wallClock = opts.clock === 'wall';
   const chain = new DevChain(loadDevRuntime(), state);
   for (let i = 0; i < (opts.startBlocks ?? 0); i++) chain.produceBlock();
   const server = await startRpcServer(chain, opts.port ?? 0, opts.host);

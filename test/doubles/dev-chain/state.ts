@@ -107,6 +107,8 @@ export class DevChainState {
   block = 0;
   /** Timestamp.Now of the best block: the wall clock when it was produced (validators measure block time from it). */
   timestampMs = 0;
+  /** Timestamp.Now follows the wall clock (timestampMs) instead of the nominal 12 s per block (see DevChainOptions.clock). */
+  wallClock = false;
   stakeThreshold = 0n;
   readonly subnets = new Map<number, DevSubnet>();
   readonly accounts = new Map<string, DevAccount>();

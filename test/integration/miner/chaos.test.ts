@@ -2,7 +2,7 @@
 // bring every leg back after each gateway restart, keep exactly one request record per request the
 // gateway sent it, never answer twice, and end the storm within a memory bound of where it started.
 import { describe, expect, it } from 'vitest';
-import { runMineChaos } from '../../helpers/mine-chaos.ts';
+import { MALFORMED_FRAMES, runMineChaos } from '../../helpers/mine-chaos.ts';
 
 /** RSS may grow by at most this much over the storm (heap growth settles; a leak per fault does not). */
 const RSS_BOUND_KIB = 64 * 1024;
@@ -32,13 +32,31 @@ describe('engy-panel mine under chaos', () => {
     expect(r.serveKillResults.every((x) => x.response !== null && typeof x.response.error === 'string'), context).toBe(true);
     // No request answered twice on the wire, none recorded twice, none recorded that was never sent,
     // and every request the gateway saw answered is in the miner's history.
-    expect([...r.responses.values()].filter((n) => n !== 1)).toEqual([]);
+    const answered = [...r.responses].filter(([id]) => r.sent.has(id));
+    expect(answered.filter(([, n]) => n !== 1)).toEqual([]);
     expect([...r.records.entries()].filter(([, n]) => n !== 1)).toEqual([]);
     expect([...r.records.keys()].filter((id) => !r.sent.has(id))).toEqual([]);
-    expect([...r.responses.keys()].filter((id) => !r.records.has(id))).toEqual([]);
+    expect(answered.filter(([id]) => !r.records.has(id))).toEqual([]);
+    // A malformed serve frame that names a corr_id gets an error response (as the reference answers it, so the
+    // gateway never waits out its deadline): once per leg it was sent on, and nothing else unasked is answered.
+    const strays = [...r.responses].filter(([id]) => !r.sent.has(id));
+    expect(strays.map(([id]) => id).sort()).toEqual(malformedServeIds().sort());
+    expect(strays.every(([, n]) => n === 8)).toBe(true);
     // 24 probes per qualification (8 legs x 3 slots) and 8 requests per check, the 8 killed ones included.
     expect(r.records.size).toBe((1 + restarts) * 24 + (2 + restarts) * 8 + 8);
     console.log(`mine chaos: ${r.seconds.toFixed(1)} s, RSS ${r.rssBeforeKiB} -> ${r.rssAfterKiB} KiB, faults ${JSON.stringify(r.faults)}`);
     expect(r.rssAfterKiB - r.rssBeforeKiB, `RSS ${r.rssBeforeKiB} -> ${r.rssAfterKiB} KiB`).toBeLessThan(RSS_BOUND_KIB);
   });
 });
+
+/** corr_ids of the malformed frames that still look like serve requests (a string or numeric corr_id, answered as text). */
+function malformedServeIds(): string[] {
+  return MALFORMED_FRAMES.flatMap((f) => {
+    try {
+      const o = JSON.parse(String(f)) as { type?: unknown; corr_id?: unknown } | null;
+      return o && typeof o === 'object' && o.type === 'serve' && (typeof o.corr_id === 'string' || typeof o.corr_id === 'number') ? [String(o.corr_id)] : [];
+    } catch {
+      return [];
+    }
+  });
+}

@@ -23,6 +23,7 @@ let provider: ProviderDouble;
 
 beforeAll(async () => {
   dev = await startDevChain({
+    clock: 'wall',
     port: 0,
     blockMs: 100,
     startBlocks: 2,

@@ -121,8 +121,11 @@ describe('one contract, two transports', () => {
   it('pushes versioned snapshots on change over both transports', async () => {
     const settingsFrames = (events: ServerFrame[]) => events.filter((e) => e.kind === 'event' && e.event === 'snapshot' && (e.payload as { topic: string }).topic === 'settings');
     const before = settingsFrames(caller.events).length;
-    await caller.call('settings.update', { theme: 'dark' });
-    await ipc.invoke(IPC_INVOKE_CHANNEL, TRUSTED, 'settings.update', { theme: 'dark' });
+    // The hub publishes on change and coalesces bursts: ask for a theme other than the one last sent.
+    const last = settingsFrames(caller.events).at(-1) as { payload: { data: { theme: string } } } | undefined;
+    const theme = last?.payload.data.theme === 'dark' ? 'light' : 'dark';
+    await caller.call('settings.update', { theme });
+    await ipc.invoke(IPC_INVOKE_CHANNEL, TRUSTED, 'settings.update', { theme });
     // Wait for the snapshot the update published, not for a guessed time.
     await caller.until((events) => settingsFrames(events).length > before);
     const wsSnaps = caller.events.filter((e) => e.kind === 'event' && e.event === 'snapshot').map((e) => (e as { payload: { topic: string; version: number } }).payload);
