@@ -248,3 +248,15 @@ describe('block numbers and burn warnings (upstream test_chain.py / test_validat
     expect(r.logs.join('\n')).not.toMatch(new RegExp(`all its weight to ${OWNER}`));
   });
 });
+
+describe('what a skipped tick says (upstream test_validator.py)', () => {
+  it('names the epoch and the blocks still to wait when the chain says not yet', async () => {
+    const r = rig();
+    await r.tick();
+    advance(r, 100); // past the pre-gate (80%), 20 blocks short of the interval
+    const rep = await r.tick();
+    expect(rep.tick.outcome).toBe('skipped:too-soon');
+    expect(rep.tick.detail).toMatch(/^epoch 12 already submitted at block 10000; next resubmit in 20 blocks \(~4 min\)$/);
+    expect(r.chain.submissions).toHaveLength(1);
+  });
+});
