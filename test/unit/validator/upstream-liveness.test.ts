@@ -1,11 +1,11 @@
 // Upstream's tests/test_heartbeat.py and the liveness cases of test_validator.py that had no
 // counterpart here (see docs/validator.md, the table): the provider heartbeat's failures, what it
 // reports, the heartbeat file the health check reads and the stall limit.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeAddress, sr25519Verify } from '@polkadot/util-crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Clock } from '../../../electron/engine/lib/clock.ts';
 import type { Logger } from '../../../electron/engine/lib/logger.ts';
 import { HEARTBEAT_PATH, stallLimitMs } from '../../../electron/engine/validator/constants.ts';
@@ -13,6 +13,10 @@ import { checkHeartbeat } from '../../../electron/engine/validator/healthcheck.t
 import { apiMessage, postHeartbeat } from '../../../electron/engine/validator/heartbeat.ts';
 import { MemoryValidatorHistory } from '../../../electron/engine/validator/history.ts';
 import { writeState } from '../../../electron/engine/validator/state-file.ts';
+import { runValidatorDaemon } from '../../../electron/engine/validator/daemon.ts';
+import { resolveDaemonConfig } from '../../../electron/engine/validator/daemon-config.ts';
+import { LogHub } from '../../../electron/engine/lib/logger.ts';
+import { openDatabase } from '../../../electron/engine/store/database.ts';
 import { ValidatorService } from '../../../electron/engine/validator/validator-service.ts';
 import { MemoryChain } from '../../doubles/memory-chain.ts';
 import { DEV_MASTER_URI, devKey } from '../../doubles/provider.ts';
@@ -122,5 +126,31 @@ describe('heartbeat file and stall limit (upstream test_validator.py liveness)',
       writeFileSync(join(d, 'hb'), body);
       expect(checkHeartbeat(join(d, 'hb'), 600, T), body.slice(0, 30)).toMatchObject({ ok: false, text: expect.stringMatching(why) });
     }
+  });
+});
+
+describe('heartbeat file on every outcome (upstream test_validator.py liveness)', () => {
+  it('the daemon stamps the heartbeat after a tick that failed, not only after one that applied', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'engy-vlive-d-'));
+    const r = resolveDaemonConfig({ wallet: 'w', hotkey: 'h', dataDir: dir }, {});
+    if (!r.ok) throw new Error(r.errors.join('; '));
+    const lines: string[] = [];
+    const hub = new LogHub({ echo: (l) => void lines.push(l) });
+    const { db } = openDatabase(join(dir, 'panel.sqlite'));
+    let stop: (s: string) => void = () => {};
+    const stopSignal = new Promise<string>((res) => (stop = res));
+    const chain = new MemoryChain();
+    const down = (async () => new Response('', { status: 503 })) as typeof fetch;
+    const done = runValidatorDaemon(r.config, { openChain: () => chain.open(), signer: hk, stopSignal, version: 'test', fetch: down, hub, db });
+    const before = Date.now() / 1000;
+    await vi.waitFor(() => expect(existsSync(r.config.heartbeatFile)).toBe(true), { timeout: 10_000 });
+    stop('SIGTERM');
+    await expect(done).resolves.toBe(0);
+    db.close();
+    const ts = (JSON.parse(readFileSync(r.config.heartbeatFile, 'utf8')) as { ts: number }).ts;
+    expect(ts).toBeGreaterThanOrEqual(before - 1);
+    expect(existsSync(r.config.statePath)).toBe(false); // nothing landed: the state file cannot be the liveness signal
+    expect(lines.join('\n')).toMatch(/\[tick\] fetch-failed/);
+    expect(checkHeartbeat(r.config.heartbeatFile, r.config.pollS, Date.now())).toMatchObject({ ok: true });
   });
 });

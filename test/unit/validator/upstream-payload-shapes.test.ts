@@ -2,6 +2,7 @@
 // counterpart here (see docs/validator.md, the table).
 import { describe, expect, it } from 'vitest';
 import { normalizeWeights } from '../../../electron/engine/chain/normalize-weights.ts';
+import * as constants from '../../../electron/engine/validator/constants.ts';
 import { EXPECTED_OWNER_HOTKEY, PINNED_MASTER_HOTKEY } from '../../../electron/engine/validator/constants.ts';
 import { epochMessage, sha256Hex, verifyPayload } from '../../../electron/engine/validator/payload-verify.ts';
 import { decide } from '../../../electron/engine/validator/schedule.ts';
@@ -72,6 +73,8 @@ describe('payload shapes (upstream test_sync.py)', () => {
 
   it('takes no clock or schedule input: the same payload verifies the same whenever it is checked', () => {
     expect(verifyPayload.length).toBe(2);
+    // No epoch length or genesis pinned locally: the provider owns the timeline.
+    expect(Object.keys(constants).filter((k) => /EPOCH_(S|LEN|SECONDS)|GENESIS/.test(k))).toEqual([]);
     const p = signedPayload({ epochIndex: 12, weights: [[A, 1]] });
     const first = verifyPayload(p, opts);
     const realNow = Date.now;

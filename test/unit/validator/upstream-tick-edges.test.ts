@@ -125,6 +125,8 @@ describe('tick edges (upstream test_validator.py / test_sync.py)', () => {
       throw new TypeError('fetch failed');
     };
     expect((await r.tick()).tick.outcome).toBe('fetch-failed');
+    // No payload and no cache: nothing to submit, so the chain is not even opened.
+    expect(r.chain.opens).toBe(0);
   });
 
   it('an unreachable chain is contained and leaves the state file alone', async () => {
@@ -172,6 +174,10 @@ describe('tick edges (upstream test_validator.py / test_sync.py)', () => {
     expect(rep.tick.detail).toMatch(/Custom:6/);
     advance(r, 100);
     expect((await r.tick()).tick).toMatchObject({ outcome: 'applied', epochIndex: 13 });
+    // However much wall-clock time passes, the same payload simply resubmits on its block cadence.
+    advance(r, 120);
+    r.nowMs += 30 * 86_400_000;
+    expect((await r.tick()).tick).toMatchObject({ outcome: 'resubmitted', epochIndex: 13 });
   });
 
   it('every outcome says something, and a skipped tick says when it will act', async () => {
@@ -258,5 +264,30 @@ describe('what a skipped tick says (upstream test_validator.py)', () => {
     expect(rep.tick.outcome).toBe('skipped:too-soon');
     expect(rep.tick.detail).toMatch(/^epoch 12 already submitted at block 10000; next resubmit in 20 blocks \(~4 min\)$/);
     expect(r.chain.submissions).toHaveLength(1);
+  });
+});
+
+describe('standby edges (upstream test_validator.py)', () => {
+  it('a standby submission anchors the resubmit interval like any other', async () => {
+    const r = rig();
+    r.answer = () => json(signedPayload({ epochIndex: 12, weights: [[GHOST, 65535]] }));
+    expect((await r.tick()).tick.outcome).toBe('standby:burn');
+    expect(r.state()).toMatchObject({ last_applied: 12, last_submit_block: 10_000, cached_weights: null });
+    advance(r, 100);
+    expect((await r.tick()).tick.outcome).toBe('skipped:too-soon');
+    advance(r, 20);
+    expect((await r.tick()).tick.outcome).toBe('standby:burn');
+    expect(r.chain.landed().map((s) => s.block)).toEqual([10_000, 10_120]);
+  });
+
+  it('a vector that lands nothing with no owner registered names the dropped hotkeys and the owner', async () => {
+    const r = rig();
+    r.chain.replace(OWNER, 'someone-else');
+    r.answer = () => json(signedPayload({ epochIndex: 12, weights: [[GHOST, 65535]] }));
+    const rep = await r.tick();
+    expect(rep.tick.outcome).toBe('submit-failed');
+    expect(rep.tick.detail).toContain(`the owner hotkey ${OWNER} is not registered`);
+    expect(r.logs.join('\n')).toContain(`dropped ${GHOST}`);
+    expect(r.chain.submissions).toEqual([]);
   });
 });
