@@ -202,7 +202,7 @@ describe('tick edges (upstream test_validator.py / test_sync.py)', () => {
     expect(seen.get('applied')).toMatch(/next resubmit in 120 blocks \(~24 min\)/);
   });
 
-  it('a corrupt state file costs at most one extra submission and never reaches the chain as weights', async () => {
+  it('a corrupt cached vector in the state file is dropped with a warning and never reaches the chain', async () => {
     const r = rig();
     writeFileSync(r.cfg.statePath, JSON.stringify({ last_applied: 12, last_submit_block: 9_999, cached_weights: [['__proto__', 70_000]] }));
     r.answer = () => new Response('', { status: 503 });
