@@ -42,8 +42,8 @@ export interface TickDeps {
 
 /** A resubmission due within this much time is waited for on the open connection. */
 const DUE_WAIT_MAX_MS = 15_000;
-/** While waiting for the due block, the provider is asked every two blocks (within these bounds) whether a newer epoch is out. */
-const providerRecheckMs = (blockMs: number) => Math.min(2_000, Math.max(200, blockMs * 2));
+/** While waiting for the due block, the provider is asked every block (within these bounds) whether a newer epoch is out. */
+const providerRecheckMs = (blockMs: number) => Math.min(2_000, Math.max(100, blockMs));
 
 /** The epoch index the provider now serves, when newer than `than` (not verified here: the next tick verifies). */
 async function newerEpochPublished(cfg: TickConfig, deps: TickDeps, than: number): Promise<number | null> {
