@@ -33,8 +33,8 @@ import { defaultCheckpointDir } from './engine/serve/checkpoint/checkpoint-folde
 import { minerModel } from './engine/lib/model-catalog.ts';
 import { earningsAlerts, serveAlerts, startupAlerts, validatorAlerts, workerAlerts } from './engine/notify/alert-rules.ts';
 import { loadHotkeyAddress } from './engine/wallet/hotkey-address.ts';
-import { PINNED_MASTER_HOTKEY } from '../shared/settings.ts';
-import { AppFailure } from '../shared/errors.ts';
+import { SUBNET_OWNER_HOTKEY } from '../shared/network.ts';
+import { AppFailure, errorMessage } from '../shared/errors.ts';
 import { PreflightService } from './engine/preflight/preflight-service.ts';
 import { RehearsalRunner } from './engine/preflight/rehearsal.ts';
 import { detectRuntimes } from './engine/serve/runtime-detect.ts';
@@ -105,7 +105,7 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
       logs.setMinLevel(s.logLevel);
       if (JSON.stringify(s.mining.gpus) === gpusKey) return;
       gpusKey = JSON.stringify(s.mining.gpus);
-      void hardware.get(true).catch((e: unknown) => log.warn(`hardware re-check failed: ${e instanceof Error ? e.message : String(e)}`));
+      void hardware.get(true).catch((e: unknown) => log.warn(`hardware re-check failed: ${errorMessage(e)}`));
     }),
   );
   stack.add(hub.bind('hardware', () => hardware.snapshot(), (l) => hardware.onDidChange(l)));
@@ -221,7 +221,7 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
     new EarningsService(
       () => {
         const v = settings.get().validating;
-        return { hotkey: selectedHotkey, providerUrl: v.providerUrl, masterHotkey: v.masterHotkey, netuid: v.netuid, ownerHotkey: PINNED_MASTER_HOTKEY };
+        return { hotkey: selectedHotkey, providerUrl: v.providerUrl, masterHotkey: v.masterHotkey, netuid: v.netuid, ownerHotkey: SUBNET_OWNER_HOTKEY };
       },
       db,
       () => openChain(settings.get().validating.chainUrl),
@@ -327,7 +327,7 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
   };
 
   log.info(`engine started (${opts.shell}, data dir ${paths.root}, network ${info.network})`);
-  void hardware.get().catch((e: unknown) => log.error(`hardware detection failed: ${e instanceof Error ? e.message : String(e)}`));
+  void hardware.get().catch((e: unknown) => log.error(`hardware detection failed: ${errorMessage(e)}`));
 
   return { renderMetrics: () => metrics.renderMetrics(), paths, hub, logs, table, settings, hardware, mining, notifications, validating, wallet, info, dispose: () => stack.dispose() };
 }

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { METRICS_CONTENT_TYPE } from './engy-metrics.ts';
+import { errorMessage } from '../../../shared/errors.ts';
 
 /**
  * A GET /metrics handler for the headless server's `routes` table (which checks the token first).
@@ -12,7 +13,7 @@ export function metricsRoute(render: () => string): (res: ServerResponse) => voi
       body = render();
     } catch (e) {
       res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
-      res.end(`metrics failed: ${e instanceof Error ? e.message : String(e)}\n`);
+      res.end(`metrics failed: ${errorMessage(e)}\n`);
       return;
     }
     res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE, 'cache-control': 'no-store' });
