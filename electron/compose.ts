@@ -67,7 +67,7 @@ export interface Engine {
   mining: MiningController;
   notifications: NotificationService;
   /** Prometheus text for /metrics: stable engy_* names (docs/fleet-monitoring.md). */
-  renderMetrics(): string;
+  renderMetrics(): Promise<string>;
   validating: ValidatingController;
   wallet: WalletController;
   info: AppInfo;
