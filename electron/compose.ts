@@ -5,6 +5,7 @@ import type { AppInfo } from '../shared/api.ts';
 import type { NetworkProfile } from '../shared/settings.ts';
 import { SnapshotHub } from './contract/snapshot-hub.ts';
 import type { HandlerTable } from './contract/handler-table.ts';
+import { UpdateSlot } from './update-slot.ts';
 import { readFileSync } from 'node:fs';
 import { DisposableStack, toDisposable } from './engine/lib/disposable.ts';
 import type { LogHub } from './engine/lib/logger.ts';
@@ -62,6 +63,8 @@ export interface Engine {
   hub: SnapshotHub;
   logs: LogHub;
   table: HandlerTable;
+  /** Where the desktop shell attaches its updater (the update topic and update.* invokes). */
+  updates: UpdateSlot;
   settings: SettingsStore;
   hardware: HardwareService;
   mining: MiningController;
@@ -92,6 +95,9 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
   const log = logs.logger('app');
   const hub = new SnapshotHub();
   stack.add(logs.onBatch((batch) => hub.logs(batch)));
+  // Empty until the desktop shell attaches its updater (a headless engine keeps it empty).
+  const updates = new UpdateSlot();
+  stack.add(hub.bind('update', () => updates.view(), (l) => updates.onDidChange(l)));
 
   const settings = new SettingsStore(paths.settings, logs.logger('settings'), opts.network ? { network: opts.network } : {});
   stack.add(hub.bind('settings', () => settings.get(), (l) => settings.onDidChange(l)));
@@ -324,10 +330,13 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
       const written = table['diagnostics.export'](null) as { path: string; bytes: number };
       return { fileName: written.path.split(/[\\/]/).pop() ?? 'engy-diagnostics.json', content: readFileSync(written.path, 'utf8'), bytes: written.bytes };
     },
+    'update.check': () => updates.check(),
+    'update.download': () => updates.download(),
+    'update.restart': () => updates.restart(),
   };
 
   log.info(`engine started (${opts.shell}, data dir ${paths.root}, network ${info.network})`);
   void hardware.get().catch((e: unknown) => log.error(`hardware detection failed: ${errorMessage(e)}`));
 
-  return { renderMetrics: () => metrics.renderMetrics(), paths, hub, logs, table, settings, hardware, mining, notifications, validating, wallet, info, dispose: () => stack.dispose() };
+  return { renderMetrics: () => metrics.renderMetrics(), paths, hub, logs, table, updates, settings, hardware, mining, notifications, validating, wallet, info, dispose: () => stack.dispose() };
 }

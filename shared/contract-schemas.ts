@@ -73,6 +73,9 @@ export const REQUEST_SCHEMAS = {
   'serve.cancelSglangInstall': none,
   'checkpoint.checkFolder': fields({ dir: v.nullable(text(4096)) }),
   'diagnostics.download': none,
+  'update.check': none,
+  'update.download': none,
+  'update.restart': none,
 } satisfies { [M in InvokeMethod]: v.GenericSchema<unknown, InvokeRequest<M>> };
 
 /** Compile-time proof that each schema accepts every request the UI may send (the reverse of `satisfies`). */

@@ -2,6 +2,7 @@ import { NOTIFICATION_KINDS, type NotificationKind, type SettingsPatch, type The
 import { useEngine, useSnapshot } from '../../stores/engine-store.ts';
 import { ActionError, useAction } from '../common/use-action.tsx';
 import { RigSettings } from './rig-settings.tsx';
+import { UpdateCard } from './update-card.tsx';
 
 const KIND_LABEL: Record<NotificationKind, string> = {
   'miner-offline': 'Miner offline',
@@ -73,6 +74,7 @@ export function SettingsPage() {
           </label>
         ))}
       </section>
+      <UpdateCard desktop={desktop} />
     </div>
   );
 }
