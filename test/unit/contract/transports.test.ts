@@ -121,8 +121,7 @@ describe('one contract, two transports', () => {
   it('pushes versioned snapshots on change over both transports', async () => {
     const settingsFrames = (events: ServerFrame[]) => events.filter((e) => e.kind === 'event' && e.event === 'snapshot' && (e.payload as { topic: string }).topic === 'settings');
     const before = settingsFrames(caller.events).length;
-    // Both updates change the theme (an earlier case may have left it dark): an unchanged value publishes nothing.
-    await caller.call('settings.update', { theme: 'light' });
+    await caller.call('settings.update', { theme: 'dark' });
     await ipc.invoke(IPC_INVOKE_CHANNEL, TRUSTED, 'settings.update', { theme: 'dark' });
     // Wait for the snapshot the update published, not for a guessed time.
     await caller.until((events) => settingsFrames(events).length > before);
