@@ -5,6 +5,7 @@ import type { AppInfo } from '../shared/api.ts';
 import type { NetworkProfile } from '../shared/settings.ts';
 import { SnapshotHub } from './contract/snapshot-hub.ts';
 import type { HandlerTable } from './contract/handler-table.ts';
+import { UpdateSlot } from './update-slot.ts';
 import { readFileSync } from 'node:fs';
 import { DisposableStack, toDisposable } from './engine/lib/disposable.ts';
 import type { LogHub } from './engine/lib/logger.ts';
@@ -33,8 +34,8 @@ import { defaultCheckpointDir } from './engine/serve/checkpoint/checkpoint-folde
 import { minerModel } from './engine/lib/model-catalog.ts';
 import { earningsAlerts, serveAlerts, startupAlerts, validatorAlerts, workerAlerts } from './engine/notify/alert-rules.ts';
 import { loadHotkeyAddress } from './engine/wallet/hotkey-address.ts';
-import { PINNED_MASTER_HOTKEY } from '../shared/settings.ts';
-import { AppFailure } from '../shared/errors.ts';
+import { SUBNET_OWNER_HOTKEY } from '../shared/network.ts';
+import { AppFailure, errorMessage } from '../shared/errors.ts';
 import { PreflightService } from './engine/preflight/preflight-service.ts';
 import { RehearsalRunner } from './engine/preflight/rehearsal.ts';
 import { detectRuntimes } from './engine/serve/runtime-detect.ts';
@@ -62,12 +63,14 @@ export interface Engine {
   hub: SnapshotHub;
   logs: LogHub;
   table: HandlerTable;
+  /** Where the desktop shell attaches its updater (the update topic and update.* invokes). */
+  updates: UpdateSlot;
   settings: SettingsStore;
   hardware: HardwareService;
   mining: MiningController;
   notifications: NotificationService;
   /** Prometheus text for /metrics: stable engy_* names (docs/fleet-monitoring.md). */
-  renderMetrics(): string;
+  renderMetrics(): Promise<string>;
   validating: ValidatingController;
   wallet: WalletController;
   info: AppInfo;
@@ -92,6 +95,9 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
   const log = logs.logger('app');
   const hub = new SnapshotHub();
   stack.add(logs.onBatch((batch) => hub.logs(batch)));
+  // Empty until the desktop shell attaches its updater (a headless engine keeps it empty).
+  const updates = new UpdateSlot();
+  stack.add(hub.bind('update', () => updates.view(), (l) => updates.onDidChange(l)));
 
   const settings = new SettingsStore(paths.settings, logs.logger('settings'), opts.network ? { network: opts.network } : {});
   stack.add(hub.bind('settings', () => settings.get(), (l) => settings.onDidChange(l)));
@@ -105,7 +111,7 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
       logs.setMinLevel(s.logLevel);
       if (JSON.stringify(s.mining.gpus) === gpusKey) return;
       gpusKey = JSON.stringify(s.mining.gpus);
-      void hardware.get(true).catch((e: unknown) => log.warn(`hardware re-check failed: ${e instanceof Error ? e.message : String(e)}`));
+      void hardware.get(true).catch((e: unknown) => log.warn(`hardware re-check failed: ${errorMessage(e)}`));
     }),
   );
   stack.add(hub.bind('hardware', () => hardware.snapshot(), (l) => hardware.onDidChange(l)));
@@ -221,7 +227,7 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
     new EarningsService(
       () => {
         const v = settings.get().validating;
-        return { hotkey: selectedHotkey, providerUrl: v.providerUrl, masterHotkey: v.masterHotkey, netuid: v.netuid, ownerHotkey: PINNED_MASTER_HOTKEY };
+        return { hotkey: selectedHotkey, providerUrl: v.providerUrl, masterHotkey: v.masterHotkey, netuid: v.netuid, ownerHotkey: SUBNET_OWNER_HOTKEY };
       },
       db,
       () => openChain(settings.get().validating.chainUrl),
@@ -324,10 +330,13 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
       const written = table['diagnostics.export'](null) as { path: string; bytes: number };
       return { fileName: written.path.split(/[\\/]/).pop() ?? 'engy-diagnostics.json', content: readFileSync(written.path, 'utf8'), bytes: written.bytes };
     },
+    'update.check': () => updates.check(),
+    'update.download': () => updates.download(),
+    'update.restart': () => updates.restart(),
   };
 
   log.info(`engine started (${opts.shell}, data dir ${paths.root}, network ${info.network})`);
-  void hardware.get().catch((e: unknown) => log.error(`hardware detection failed: ${e instanceof Error ? e.message : String(e)}`));
+  void hardware.get().catch((e: unknown) => log.error(`hardware detection failed: ${errorMessage(e)}`));
 
-  return { renderMetrics: () => metrics.renderMetrics(), paths, hub, logs, table, settings, hardware, mining, notifications, validating, wallet, info, dispose: () => stack.dispose() };
+  return { renderMetrics: () => metrics.renderMetrics(), paths, hub, logs, table, updates, settings, hardware, mining, notifications, validating, wallet, info, dispose: () => stack.dispose() };
 }

@@ -133,6 +133,7 @@ async function boot(): Promise<void> {
       const st = u.snapshot().state;
       if (st.kind === 'downloaded' && Notification.isSupported()) new Notification({ title: 'engy panel update ready', body: `Version ${st.version} is downloaded: restart from the tray menu. Mining drains first.` }).show();
     });
+    e.updates.attach(u);
     u.start();
   }
   showWindow();

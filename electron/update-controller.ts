@@ -1,6 +1,7 @@
 import { Emitter } from './engine/lib/emitter.ts';
 import { systemClock, type Clock } from './engine/lib/clock.ts';
 import type { Disposable } from './engine/lib/disposable.ts';
+import { errorMessage } from '../shared/errors.ts';
 
 // The auto-update decisions, in plain Node: when to check, when to download, and above all never
 // to restart while the miner is serving (a restart mid-request 504s it and costs acceptance).
@@ -176,7 +177,7 @@ export class UpdateController {
         }
       } catch (e) {
         // The download stays usable: the user can try again when the rig is quieter.
-        this.set({ kind: 'downloaded', version: s.version, lastError: `did not restart: ${e instanceof Error ? e.message : String(e)}` });
+        this.set({ kind: 'downloaded', version: s.version, lastError: `did not restart: ${errorMessage(e)}` });
         return false;
       }
     }
@@ -215,7 +216,7 @@ export class UpdateController {
   private fail(e: unknown, version?: string): void {
     // A failure while a download waits for its restart does not lose the download.
     if (this.state.kind === 'downloaded' || this.state.kind === 'draining' || this.state.kind === 'installing') return;
-    const message = e instanceof Error ? e.message : String(e);
+    const message = errorMessage(e);
     const v = version ?? ('version' in this.state ? this.state.version : undefined);
     this.set({ kind: 'error', message, at: this.opts.clock.now(), ...(v ? { version: v } : {}) });
   }

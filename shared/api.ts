@@ -22,6 +22,19 @@ export interface AppInfo {
   node: string;
 }
 
+/** The desktop app's updater as Settings shows it; null on a headless engine (reinstall the package to update). */
+export interface UpdateView {
+  currentVersion: string;
+  autoUpdate: boolean;
+  state: 'disabled' | 'idle' | 'checking' | 'available' | 'downloading' | 'downloaded' | 'draining' | 'installing' | 'error';
+  /** The version on offer or downloaded, when there is one. */
+  version: string | null;
+  /** Download progress, 0..100, while downloading. */
+  percent: number | null;
+  /** The updater's one sentence ("Update 0.2.0 available: download it from Settings."). */
+  message: string;
+}
+
 /** Invokes: request -> Result<response>. The renderer names an action and enumerated options, never paths, argv or keys. */
 export interface InvokeMap {
   'app.info': { req: null; res: AppInfo };
@@ -76,6 +89,12 @@ export interface InvokeMap {
   'checkpoint.checkFolder': { req: { dir: string | null }; res: CheckpointFolderVerdict };
   /** The diagnostics bundle as content, so a browser can offer it as a download. */
   'diagnostics.download': { req: null; res: { fileName: string; content: string; bytes: number } };
+  /** A check the user asked for (works with automatic updates off); the answer arrives on the update topic. */
+  'update.check': { req: null; res: null };
+  /** Downloads the update on offer and answers at once; progress on the update topic. */
+  'update.download': { req: null; res: null };
+  /** Restarts into the downloaded update once the miner has drained (never mid-request). */
+  'update.restart': { req: null; res: null };
 }
 
 export type InvokeMethod = keyof InvokeMap;
@@ -119,6 +138,9 @@ export const INVOKE_METHODS: readonly InvokeMethod[] = [
   'serve.cancelSglangInstall',
   'checkpoint.checkFolder',
   'diagnostics.download',
+  'update.check',
+  'update.download',
+  'update.restart',
 ];
 
 /** The wallet as the UI sees it: addresses and statuses, never a secret. */
@@ -150,6 +172,7 @@ export interface SnapshotTopics {
   /** The last mining run's summary, shown while mining is stopped. */
   lastMiningRun: MiningRunSummary | null;
   sglang: SglangSetupSnapshot;
+  update: UpdateView | null;
 }
 export type SnapshotTopic = keyof SnapshotTopics;
 

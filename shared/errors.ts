@@ -50,3 +50,8 @@ export class AppFailure extends Error {
     this.detail = detail;
   }
 }
+
+/** The sentence of anything thrown: an Error's message, else its string form (a thrown string, a number). */
+export function errorMessage(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

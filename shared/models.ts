@@ -39,4 +39,3 @@ export interface ModelCatalog {
   models: ModelEntry[];
 }
 
-export const DEFAULT_MODEL_ID = 'qwen3.6-35b-a3b';

@@ -4,6 +4,7 @@
 // patches with it, so a value is accepted or refused the same way everywhere, with a sentence that
 // names the field and says what is allowed.
 import * as v from 'valibot';
+import { DEFAULT_CHAIN_URL, DEFAULT_GATEWAY_URL, DEFAULT_MODEL_ID, DEFAULT_PROVIDER_URL, PINNED_MASTER_HOTKEY, SUBNET_NETUID } from './network.ts';
 
 export const ROLES = ['mine', 'validate', 'both'] as const;
 export const NETWORKS = ['mainnet', 'simulated'] as const;
@@ -27,11 +28,6 @@ export const NOTIFICATION_KINDS = [
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
-export const DEFAULT_GATEWAY_URL = 'wss://api.engy.ai/gw';
-export const DEFAULT_CHAIN_URL = 'wss://entrypoint-finney.opentensor.ai:443';
-export const DEFAULT_PROVIDER_URL = 'https://provider.engy.ai';
-export const PINNED_MASTER_HOTKEY = '5DXSBCCKH5ENuyHFNaAvtaMfbhEEWpjSJB4rzc4mJfsc1uvJ';
-export const SUBNET_NETUID = 53;
 
 /** 2 added mining.gpus and logLevel (see SETTINGS_MIGRATIONS in the engine). */
 export const SETTINGS_SCHEMA_VERSION = 2;
@@ -144,7 +140,7 @@ export function settingsFields(network: NetworkProfile) {
     'wallet.path': orNull('wallet.path', folder('wallet.path', false), 'a folder path'),
     'wallet.name': orNull('wallet.name', btcliName('wallet.name'), 'a btcli wallet name'),
     'wallet.hotkey': orNull('wallet.hotkey', btcliName('wallet.hotkey'), 'a btcli hotkey name'),
-    'mining.modelId': v.pipe(v.string(`${label('mining.modelId')} must be a model id`), v.regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, `${label('mining.modelId')} must be a model id such as qwen3.6-35b-a3b`)),
+    'mining.modelId': v.pipe(v.string(`${label('mining.modelId')} must be a model id`), v.regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, `${label('mining.modelId')} must be a model id such as ${DEFAULT_MODEL_ID}`)),
     'mining.checkpointDir': orNull('mining.checkpointDir', folder('mining.checkpointDir', true), 'an absolute folder path'),
     'mining.runtime': orNull('mining.runtime', oneOf('mining.runtime', RUNTIMES), `one of ${RUNTIMES.join(', ')}`),
     'mining.externalServeUrls': v.pipe(
@@ -235,7 +231,7 @@ export function defaultSettings(): Settings {
     logLevel: 'debug',
     wallet: { path: null, name: null, hotkey: null },
     mining: {
-      modelId: 'qwen3.6-35b-a3b',
+      modelId: DEFAULT_MODEL_ID,
       checkpointDir: null,
       runtime: null,
       externalServeUrls: [],

@@ -4,6 +4,7 @@
 // UsageError; main.ts prints its sentence and the command's usage and exits 2. `--help`/`-h` is in
 // every table and prints the usage (exit 0).
 import { parseArgs as nodeParseArgs } from 'node:util';
+import { errorMessage } from '../../shared/errors.ts';
 
 /**
  * string: any text; boolean: a switch (takes no value); int / number: checked against min/max;
@@ -92,7 +93,7 @@ export function parseCommand<T extends OptionTable>(args: readonly string[], spe
     parsed = nodeParseArgs({ args: [...args], options, strict: true, allowPositionals: true, allowNegative: false });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    const msg = e instanceof Error ? e.message : String(e);
+    const msg = errorMessage(e);
     const name = optionName(msg);
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(`unknown option ${name}`, spec.usage);
     if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {

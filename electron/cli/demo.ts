@@ -9,6 +9,7 @@ import { DEMO_ENTRY, type DemoEntry, type DemoNetwork } from './demo-contract.ts
 import type { CliCommand, CliIo } from './types.ts';
 import { defineCommand, parseCommand } from './args.ts';
 import { cliCommand } from './run-command.ts';
+import { errorMessage } from '../../shared/errors.ts';
 
 /**
  * `engy-panel demo [--headless] [--port N] [--data-dir D]`: the whole flow (mine, get audited, earn,
@@ -84,7 +85,7 @@ export const run: CliCommand = cliCommand('demo', async (args, io) => {
   try {
     net = await startSimulatedNetwork({ dataDir, log: (l) => io.stdout(`[network] ${l}\n`) });
   } catch (e) {
-    io.stderr(`The simulated network could not start: ${e instanceof Error ? e.message : String(e)}\n`);
+    io.stderr(`The simulated network could not start: ${errorMessage(e)}\n`);
     return 1;
   }
   let electron: ChildProcess | null = null;
@@ -107,7 +108,7 @@ export const run: CliCommand = cliCommand('demo', async (args, io) => {
     }
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    io.stderr(code === 'EADDRINUSE' ? `Port ${port} is in use: pass --port N (0 picks a free one).\n` : `The app could not start: ${e instanceof Error ? e.message : String(e)}\n`);
+    io.stderr(code === 'EADDRINUSE' ? `Port ${port} is in use: pass --port N (0 picks a free one).\n` : `The app could not start: ${errorMessage(e)}\n`);
     await net.stop();
     return 1;
   }

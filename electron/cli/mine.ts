@@ -10,7 +10,8 @@ import { describeError } from '../engine/lib/fs-errors.ts';
 import { defaultHeadlessDataDir } from '../engine/lib/paths.ts';
 import { helloHw } from '../engine/miner/hello-hw.ts';
 import { defaultWorkerName } from '../engine/miner/identity.ts';
-import { DEFAULT_GATEWAY, DEFAULT_MODEL, MinerService } from '../engine/miner/miner-service.ts';
+import { MinerService } from '../engine/miner/miner-service.ts';
+import { DEFAULT_GATEWAY_URL, DEFAULT_MODEL_ID } from '../../shared/network.ts';
 import { createProofPort } from '../engine/miner/proof-adapter.ts';
 import { persistentWorkerId } from '../engine/miner/worker-id-store.ts';
 import { ProofPool } from '../engine/proof/proof-pool.ts';
@@ -86,7 +87,7 @@ export const run: CliCommand = cliCommand('mine', async (args, io) => {
   const serveUrls = v['serve-url'] ?? [];
   const checkpoint = v.checkpoint;
   if (serveUrls.length === 0 || !checkpoint) throw new UsageError('--serve-url and --checkpoint are required', MINE.usage);
-  const gatewayUrl = v.gateway ?? io.env.ENGY_GATEWAY ?? DEFAULT_GATEWAY;
+  const gatewayUrl = v.gateway ?? io.env.ENGY_GATEWAY ?? DEFAULT_GATEWAY_URL;
   const badGateway = gatewayProblem(gatewayUrl);
   if (badGateway) throw new UsageError(badGateway, MINE.usage);
   const badCheckpoint = checkpointProblem(checkpoint);
@@ -95,7 +96,7 @@ export const run: CliCommand = cliCommand('mine', async (args, io) => {
     return 1;
   }
   const maxInflight = v['max-inflight'] ?? 24;
-  const model = v.model ?? DEFAULT_MODEL;
+  const model = v.model ?? DEFAULT_MODEL_ID;
   const dataDir = v['data-dir'] ?? defaultHeadlessDataDir(io.env);
 
   let rt;

@@ -1,7 +1,7 @@
 // `engy-panel validator check-payload [--master SS58] [--netuid N]`: verify an epoch payload read from
 // stdin exactly as the validator loop would, and print the verdict as one JSON line.
 import { decodeAddress } from '@polkadot/util-crypto';
-import { DEFAULT_NETUID, PINNED_MASTER_HOTKEY } from '../engine/validator/constants.ts';
+import { PINNED_MASTER_HOTKEY, SUBNET_NETUID } from '../../shared/network.ts';
 import { verifyPayload } from '../engine/validator/payload-verify.ts';
 import { existsSync } from 'node:fs';
 import type { SubmissionRecord, TickRecord } from '../../shared/validator.ts';
@@ -53,7 +53,7 @@ export const run: CliCommand = cliCommand('validator', async (args, io) => {
   if (sub === 'status') return status(rest, io);
   const { values: v } = parseCommand(rest, CHECK);
   const master = v.master ?? PINNED_MASTER_HOTKEY;
-  const netuid = v.netuid ?? DEFAULT_NETUID;
+  const netuid = v.netuid ?? SUBNET_NETUID;
   try {
     decodeAddress(master);
   } catch {

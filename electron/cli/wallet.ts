@@ -9,6 +9,7 @@ import { defineCommand, parseCommand, pickSubcommand, UsageError, type CommandSp
 import { readSecretLine } from './read-secret.ts';
 import { cliCommand } from './run-command.ts';
 import type { CliCommand, CliIo } from './types.ts';
+import { CHAIN_ENDPOINTS, PROVIDER_HOST } from '../../shared/network.ts';
 
 const USAGE = `usage: engy-panel wallet <command> [options]
   list           [--wallet-path DIR] [--json]          wallets, hotkeys, ss58 addresses, which files are encrypted
@@ -34,7 +35,7 @@ type Flags = OptionValues<typeof KEY> & { chain?: string; json?: boolean; import
 
 /** The @polkadot/api client and its endpoint presets, imported only by the commands that talk to the chain. */
 async function openChain(chain: string | undefined): Promise<ChainPort> {
-  const { CHAIN_ENDPOINTS, normalizeEndpointUrl } = await import('../engine/chain/endpoints.ts');
+  const { normalizeEndpointUrl } = await import('../engine/chain/endpoints.ts');
   const name = chain ?? 'finney';
   const url = Object.hasOwn(CHAIN_ENDPOINTS, name) ? (CHAIN_ENDPOINTS as Record<string, string>)[name]! : normalizeEndpointUrl(name);
   if (!url) throw new AppFailure('bad-request', `--chain wants finney, test, local or a ws:// / wss:// URL, not "${name}".`);
@@ -155,7 +156,7 @@ async function minerKey(p: Flags, action: string, io: CliIo): Promise<number> {
   const { MinerKeyStore } = await import('../engine/wallet/miner-key-store.ts');
   const store = new MinerKeyStore({ secretsDir: dataPaths(p['data-dir'] ?? defaultHeadlessDataDir(io.env)).secrets, env: io.env });
   let s;
-  if (action === 'set') s = store.set(await readSecretLine(io.stdin, 'Miner key from provider.engy.ai: ', io.stderr));
+  if (action === 'set') s = store.set(await readSecretLine(io.stdin, `Miner key from ${PROVIDER_HOST}: `, io.stderr));
   else if (action === 'clear') s = store.clear();
   else if (action === 'status') s = store.status();
   else throw new UsageError(`unknown miner-key action "${action}": use set, status or clear`, USAGE);

@@ -1,6 +1,6 @@
 import type { InvokeMap, InvokeMethod } from '../../shared/api.ts';
 import { INVOKE_METHODS } from '../../shared/api.ts';
-import { AppFailure } from '../../shared/errors.ts';
+import { AppFailure, errorMessage } from '../../shared/errors.ts';
 import { err, ok, type Result } from '../../shared/result.ts';
 import { validateRequest } from './validate.ts';
 
@@ -33,6 +33,6 @@ export async function dispatch(table: HandlerTable, method: unknown, rawReq: unk
     } catch {
       // a failing reporter must not turn a refused request into a crash
     }
-    return err('internal', 'Something went wrong inside the engine. The Logs page has the details; a diagnostics export helps support.', e instanceof Error ? e.message : String(e));
+    return err('internal', 'Something went wrong inside the engine. The Logs page has the details; a diagnostics export helps support.', errorMessage(e));
   }
 }

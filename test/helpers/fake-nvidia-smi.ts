@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { dirname, join, delimiter } from 'node:path';
-import type { ExecText } from '../../electron/engine/hardware/nvidia-smi.ts';
+import type { ExecText } from '../../electron/engine/lib/exec-text.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const FAKE_NVIDIA_SMI_DIR = join(root, 'test', 'doubles', 'fake-nvidia-smi');

@@ -1,10 +1,6 @@
 // Where the app connects (PROTOCOL 9, CHAIN.md 4). One preset per network, plus a custom URL.
 
-export const CHAIN_ENDPOINTS = {
-  finney: 'wss://entrypoint-finney.opentensor.ai:443',
-  test: 'wss://test.finney.opentensor.ai:443',
-  local: 'ws://127.0.0.1:9944',
-} as const;
+import { CHAIN_ENDPOINTS } from '../../../shared/network.ts';
 
 export type ChainNetwork = keyof typeof CHAIN_ENDPOINTS | 'custom';
 

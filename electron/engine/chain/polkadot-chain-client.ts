@@ -3,7 +3,7 @@
 import type { ApiPromise, WsProvider } from '@polkadot/api';
 import type { SubmittableExtrinsic } from '@polkadot/api/types';
 import type { HexString } from '@polkadot/util/types';
-import { AppFailure } from '../../../shared/errors.ts';
+import { AppFailure, errorMessage } from '../../../shared/errors.ts';
 import { toDisposable, type Disposable } from '../lib/disposable.ts';
 import { Emitter } from '../lib/emitter.ts';
 import { silentLogger, type Logger } from '../lib/logger.ts';
@@ -406,7 +406,7 @@ export class PolkadotChainClient implements ChainPort {
         if (typeof v === 'number' || typeof v === 'string') return Number(v);
       }
     } catch (e) {
-      this.log.debug(`get_next_epoch_start_block unavailable (${e instanceof Error ? e.message : String(e)}); using the legacy formula`);
+      this.log.debug(`get_next_epoch_start_block unavailable (${errorMessage(e)}); using the legacy formula`);
     }
     return legacyNextEpochBlock(block, netuid, tempo);
   }
@@ -426,7 +426,7 @@ export class PolkadotChainClient implements ChainPort {
   }
 
   private transportMessage(e: unknown): string {
-    return `Lost the connection to the chain (${e instanceof Error ? e.message : String(e)}). The app keeps reconnecting; try again in a moment.`;
+    return `Lost the connection to the chain (${errorMessage(e)}). The app keeps reconnecting; try again in a moment.`;
   }
 
   private async read<T>(fn: () => Promise<T>): Promise<T> {
@@ -435,7 +435,7 @@ export class PolkadotChainClient implements ChainPort {
     } catch (e) {
       if (e instanceof AppFailure) throw e;
       if (!this.api.isConnected) throw new AppFailure('chain-unreachable', this.transportMessage(e));
-      const raw = e instanceof Error ? e.message : String(e);
+      const raw = errorMessage(e);
       throw new AppFailure('chain-rejected', `The node answered a read with an error (${raw}). Try again; if it persists, pick another endpoint.`);
     }
   }

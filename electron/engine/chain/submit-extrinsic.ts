@@ -6,6 +6,7 @@ import type { SubmittableExtrinsic } from '@polkadot/api/types';
 import { describeModuleError, describePoolRejection, isPoolRejection } from './chain-errors.ts';
 import { apiSignerFor } from './key-signer.ts';
 import type { KeySigner, SubmitOutcome } from './ports.ts';
+import { errorMessage } from '../../../shared/errors.ts';
 
 export interface SubmitOptions {
   /** Give up waiting for inclusion after this long (the tx may still land: re-read state before resubmitting). */
@@ -96,7 +97,7 @@ export function submitAndWait(
         if (settled) u();
       },
       (e: unknown) => {
-        const raw = e instanceof Error ? e.message : String(e);
+        const raw = errorMessage(e);
         if (isPoolRejection(raw)) {
           const text = describePoolRejection(raw);
           finish({ ok: false, kind: 'pool', code: text.code, message: text.message, ...withHash() });

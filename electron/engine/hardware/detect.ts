@@ -2,7 +2,8 @@ import type { HardwareReport } from '../../../shared/hardware.ts';
 import { minerModel } from '../lib/model-catalog.ts';
 import { checkFit } from './fit-check.ts';
 import { readHost, readOtherGpus } from './host.ts';
-import { execText, queryNvidiaSmi, type ExecText } from './nvidia-smi.ts';
+import { queryNvidiaSmi } from './nvidia-smi.ts';
+import { execText, type ExecText } from '../lib/exec-text.ts';
 
 export interface DetectOptions {
   dataDir: string;

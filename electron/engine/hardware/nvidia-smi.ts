@@ -1,5 +1,5 @@
-import { execFile } from 'node:child_process';
 import type { GpuInfo } from '../../../shared/hardware.ts';
+import { execText, type ExecText } from '../lib/exec-text.ts';
 
 export const GPU_QUERY_FIELDS = [
   'index',
@@ -21,21 +21,6 @@ export type NvidiaSmiResult =
   | { status: 'ok'; gpus: GpuInfo[]; cudaVersion: string | null }
   | { status: 'missing' }
   | { status: 'failed'; error: string };
-
-export type ExecText = (file: string, args: string[], timeoutMs: number) => Promise<string>;
-
-/** Runs a program and resolves its stdout; rejects with ENOENT when it is not installed. */
-export const execText: ExecText = (file, args, timeoutMs) =>
-  new Promise((resolve, reject) => {
-    execFile(file, args, { timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) {
-        const e = error as NodeJS.ErrnoException & { stderr?: string; stdout?: string };
-        e.stderr = String(stderr);
-        e.stdout = String(stdout);
-        reject(e);
-      } else resolve(String(stdout));
-    });
-  });
 
 function num(v: string | undefined): number | null {
   if (v === undefined) return null;

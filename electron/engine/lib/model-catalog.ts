@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import type { MinerModelSpec, ModelCatalog } from '../../../shared/models.ts';
-import { DEFAULT_MODEL_ID } from '../../../shared/models.ts';
+import { DEFAULT_MODEL_ID } from '../../../shared/network.ts';
 
 /**
  * The resources folder: an explicit override (the packaged app passes process.resourcesPath),

@@ -1,5 +1,6 @@
 // Network failures in words a user can act on. Node's fetch says only "fetch failed" and hides the
 // real cause (ENOTFOUND, ECONNREFUSED...) a level or two down in `cause`: dig it out and name it.
+import { errorMessage } from '../../../shared/errors.ts';
 
 const CODE_WORDS: Record<string, string> = {
   ENOTFOUND: 'the name does not resolve: this machine looks offline, or the address is mistyped',
@@ -29,7 +30,7 @@ export function describeNetworkError(e: unknown): string {
   const code = codeOf(e);
   if (code && CODE_WORDS[code]) return CODE_WORDS[code];
   if (e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError')) return 'it did not answer in time';
-  const msg = e instanceof Error ? e.message : String(e);
+  const msg = errorMessage(e);
   const http = /HTTP (\d{3})/.exec(msg);
   if (http) return `it answered HTTP ${http[1]}`;
   if (/fetch failed/i.test(msg)) return 'the connection failed';

@@ -1,18 +1,19 @@
 import type { ServerResponse } from 'node:http';
 import { METRICS_CONTENT_TYPE } from './engy-metrics.ts';
+import { errorMessage } from '../../../shared/errors.ts';
 
 /**
  * A GET /metrics handler for the headless server's `routes` table (which checks the token first).
  * A render that throws answers 500 so Prometheus marks the scrape failed instead of storing half a body.
  */
-export function metricsRoute(render: () => string): (res: ServerResponse) => void {
-  return (res) => {
+export function metricsRoute(render: () => Promise<string> | string): (res: ServerResponse) => Promise<void> {
+  return async (res) => {
     let body: string;
     try {
-      body = render();
+      body = await render();
     } catch (e) {
       res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
-      res.end(`metrics failed: ${e instanceof Error ? e.message : String(e)}\n`);
+      res.end(`metrics failed: ${errorMessage(e)}\n`);
       return;
     }
     res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE, 'cache-control': 'no-store' });

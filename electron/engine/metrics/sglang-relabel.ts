@@ -1,5 +1,6 @@
 import type { Family } from './exposition.ts';
 import { parsePrometheusText } from './prom-parse.ts';
+import { errorMessage } from '../../../shared/errors.ts';
 
 // sglang serves `sglang:*` families per engine. A fleet scrapes one endpoint per rig, so every
 // engine's body is folded into one set of families under our namespace with an `engine` label;
@@ -25,7 +26,7 @@ export function relabelSglang(scrapes: readonly EngineScrape[]): { families: Fam
     try {
       parsed = parsePrometheusText(text);
     } catch (e) {
-      errors.push(`engine ${engine}: ${e instanceof Error ? e.message : String(e)}`);
+      errors.push(`engine ${engine}: ${errorMessage(e)}`);
       continue;
     }
     for (const f of parsed) {

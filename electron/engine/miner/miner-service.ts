@@ -28,8 +28,6 @@ import { computeStats, DEFAULT_TARGETS, forecastGates } from './stats.ts';
 import type { StartStagger } from './start-stagger.ts';
 import { gatewayWorkersFromEnv, WorkerLoad } from './worker-load.ts';
 
-export const DEFAULT_GATEWAY = 'wss://api.engy.ai/gw';
-export const DEFAULT_MODEL = 'qwen3.6-35b-a3b';
 
 export interface MinerServiceOptions {
   gatewayUrl: string;

@@ -13,6 +13,7 @@ import { DECODE_BATCHING, TOPK, type ProofPort } from './proof-port.ts';
 import { postAbort, type ServeAgents } from './serve-http.ts';
 import type { ServePool } from './serve-pool.ts';
 import type { WorkerLoad } from './worker-load.ts';
+import { errorMessage } from '../../../shared/errors.ts';
 
 export const DEFAULT_MAX_TOKENS = 512;
 export const MAX_OUTPUT_TOKENS = 32_768;
@@ -219,6 +220,6 @@ function randomId(): string {
 }
 
 function shortCause(e: unknown): string {
-  const m = e instanceof Error ? e.message : String(e);
+  const m = errorMessage(e);
   return m.length > 300 ? m.slice(0, 297) + '...' : m;
 }

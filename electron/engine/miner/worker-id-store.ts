@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../lib/atomic-file.ts';
 import { newWorkerId } from './identity.ts';
+import { errorMessage } from '../../../shared/errors.ts';
 
 export interface WorkerIdentityKey {
   workerName: string;
@@ -55,6 +56,6 @@ export function persistentWorkerId(file: string, k: WorkerIdentityKey, now: () =
     writeFileAtomic(file, `${JSON.stringify(Object.fromEntries(ids), null, 1)}\n`);
     return { workerId, reused: false, saveError: null };
   } catch (e) {
-    return { workerId, reused: false, saveError: e instanceof Error ? e.message : String(e) };
+    return { workerId, reused: false, saveError: errorMessage(e) };
   }
 }

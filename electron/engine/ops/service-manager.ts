@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../lib/atomic-file.ts';
 import { systemdHost } from './service-host.ts';
 import { defaultRoleArgs, renderEnvTemplate, renderUnit, SYSTEM_DATA_DIR, SYSTEM_STATE_DIR, unitName, type ServiceRole, type ServiceScope } from './systemd-unit.ts';
+import { errorMessage } from '../../../shared/errors.ts';
 
 // install / uninstall / status of the systemd units. Every side effect goes through `SystemdHost`
 // (files under a root, a command runner), so tests run on any machine, systemd or not.
@@ -199,7 +200,7 @@ export async function serviceStatus(host: SystemdHost, t: ServiceTarget): Promis
       if (since) st.since = since;
     }
   } catch (e) {
-    st.error = e instanceof Error ? e.message : String(e);
+    st.error = errorMessage(e);
   }
   if (t.scope === 'user') {
     try {

@@ -1,6 +1,8 @@
 // Pure rendering of the systemd units that run the headless daemons. No I/O here, so every
 // line can be unit-tested and checked by `systemd-analyze verify` without touching the host.
 
+import { DEFAULT_PROVIDER_URL, SUBNET_NETUID } from '../../../shared/network.ts';
+
 export type ServiceRole = 'miner' | 'validator';
 export type ServiceScope = 'user' | 'system';
 
@@ -146,8 +148,8 @@ export function renderEnvTemplate(role: ServiceRole, dataDir: string): string {
       'ENGY_SN53_WALLET=default',
       'ENGY_SN53_WALLET_HOTKEY=default',
       'ENGY_SN53_NETWORK=finney',
-      'ENGY_SN53_NETUID=53',
-      'ENGY_SN53_API=https://provider.engy.ai',
+      `ENGY_SN53_NETUID=${SUBNET_NETUID}`,
+      `ENGY_SN53_API=${DEFAULT_PROVIDER_URL}`,
       '# ENGY_SN53_MASTER_HOTKEY is pinned by the panel; override only together with ENGY_SN53_API.',
       '# ENGY_SN53_POLL_S=300',
       '',

@@ -5,6 +5,7 @@ import type { CheckpointSnapshot, RuntimeReport } from '../../../shared/serve.ts
 import type { Settings } from '../../../shared/settings.ts';
 import type { MinerKeyStatus, MinerKeyVerification, RegistrationStatusSnapshot } from '../../../shared/wallet.ts';
 import type { FixTarget, PreflightCheck, PreflightCheckId, PreflightReport, PreflightState, SetupStepId } from '../../../shared/preflight.ts';
+import { PROVIDER_HOST } from '../../../shared/network.ts';
 
 export interface PreflightFacts {
   settings: Settings;
@@ -154,7 +155,7 @@ export function permitCheck(f: PreflightFacts): PreflightCheck | null {
  */
 export function minerKeyCheck(f: PreflightFacts): PreflightCheck {
   const k = f.minerKey;
-  if (!k.present) return check('minerkey', 'Miner key', 'blocked', 'Paste the miner key issued at provider.engy.ai for this hotkey.', setup('minerkey', 'Add the miner key'));
+  if (!k.present) return check('minerkey', 'Miner key', 'blocked', `Paste the miner key issued at ${PROVIDER_HOST} for this hotkey.`, setup('minerkey', 'Add the miner key'));
   const v = f.minerKeyVerification ?? null;
   // A verdict about another key (replaced since) says nothing about this one.
   const current = v !== null && v.masked === (k.masked ?? null) ? v : null;

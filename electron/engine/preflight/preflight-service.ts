@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { WalletView } from '../../../shared/api.ts';
-import { AppFailure } from '../../../shared/errors.ts';
+import { AppFailure, errorMessage } from '../../../shared/errors.ts';
 import type { HardwareReport } from '../../../shared/hardware.ts';
 import { blockerSentence, type PreflightReport, type PreflightSnapshot } from '../../../shared/preflight.ts';
 import type { CheckpointSnapshot, RuntimeReport } from '../../../shared/serve.ts';
@@ -132,7 +132,7 @@ export class PreflightService implements Disposable {
     try {
       this.hotkey = { address: this.d.hotkeyAddress(w), problem: null };
     } catch (e) {
-      this.hotkey = { address: null, problem: e instanceof Error ? e.message : String(e) };
+      this.hotkey = { address: null, problem: errorMessage(e) };
     }
   }
 
@@ -160,7 +160,7 @@ export class PreflightService implements Disposable {
         this.runtimesFor = key;
         this.changes.fire();
       })
-      .catch((e: unknown) => this.d.log.warn(`pre-flight: sglang detection failed: ${e instanceof Error ? e.message : String(e)}`))
+      .catch((e: unknown) => this.d.log.warn(`pre-flight: sglang detection failed: ${errorMessage(e)}`))
       .finally(() => {
         this.detecting = null;
       });
@@ -180,7 +180,7 @@ export class PreflightService implements Disposable {
       this.disk = { freeBytes, path };
       this.changes.fire();
     } catch (e) {
-      this.d.log.warn(`pre-flight: free space at ${path} could not be measured: ${e instanceof Error ? e.message : String(e)}`);
+      this.d.log.warn(`pre-flight: free space at ${path} could not be measured: ${errorMessage(e)}`);
     }
   }
 

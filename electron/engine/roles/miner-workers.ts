@@ -7,6 +7,7 @@ import type { ServeRuntimeKind, ServeSnapshot } from '../../../shared/serve.ts';
 import type { Disposable } from '../lib/disposable.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { MinerService } from '../miner/miner-service.ts';
+import { errorMessage } from '../../../shared/errors.ts';
 
 export interface WorkerPlan {
   /** Positions in the fleet's engine list whose readiness lets this worker start. */
@@ -108,7 +109,7 @@ export class MinerWorkers implements Disposable {
       if (this.started.has(n)) return;
       if (p.engines.some((e) => serving(s, e))) {
         const run = this.miners[n]!.start();
-        run.catch((e: unknown) => this.log.error(`worker ${n} (${p.engine}) could not start: ${e instanceof Error ? e.message : String(e)}`));
+        run.catch((e: unknown) => this.log.error(`worker ${n} (${p.engine}) could not start: ${errorMessage(e)}`));
         this.started.set(n, run);
       } else if (settle) {
         this.miners[n]!.markStartingServe(false);

@@ -30,6 +30,7 @@ import { defaultCheckpointDir } from '../serve/checkpoint/checkpoint-folder.ts';
 import { ProcessRegistry } from '../serve/process-registry.ts';
 import type { MiningRunSummary } from '../../../shared/preflight.ts';
 import { readRunSummary, summarizeRun, writeRunSummary } from '../preflight/last-run.ts';
+import { PROVIDER_HOST } from '../../../shared/network.ts';
 
 export interface MiningControllerDeps {
   settings: SettingsStore;
@@ -111,7 +112,7 @@ export class MiningController implements Disposable {
     if (!existsSync(join(checkpoint, 'config.json'))) {
       throw new AppFailure('checkpoint-incomplete', `No checkpoint at ${checkpoint}: download it in Setup > Checkpoint, or point Settings to your copy.`);
     }
-    if (!this.d.minerKeys.status().present) throw new AppFailure('miner-key-missing', 'Paste your miner key (from provider.engy.ai, bound to your hotkey) in Setup > Miner key.');
+    if (!this.d.minerKeys.status().present) throw new AppFailure('miner-key-missing', `Paste your miner key (from ${PROVIDER_HOST}, bound to your hotkey) in Setup > Miner key.`);
     const report = await this.d.hardware.get();
     const gpuSampler = this.d.simulated || report.nvidiaSmi !== 'ok' ? null : new GpuSampler();
     // Serves a crashed app left running would hold the VRAM and the ports: end them first.

@@ -22,6 +22,7 @@ import type { KdfLimits } from '../wallet/nacl-keyfile.ts';
 import { checkMinerKey, type MinerKeyCheckOptions } from '../wallet/miner-key-check.ts';
 import { describeNetworkError } from '../lib/network-words.ts';
 import { encodeAddress } from '@polkadot/util-crypto';
+import { PROVIDER_HOST } from '../../../shared/network.ts';
 
 export interface WalletControllerDeps {
   settings: SettingsStore;
@@ -128,7 +129,7 @@ export class WalletController {
   async verifyMinerKey(): Promise<MinerKeyVerification> {
     const status = this.d.minerKeys.status();
     const key = status.present ? this.d.minerKeys.get() : null;
-    if (!key) throw new AppFailure('miner-key-missing', 'No miner key is stored yet: paste the key issued at provider.engy.ai for your hotkey.');
+    if (!key) throw new AppFailure('miner-key-missing', `No miner key is stored yet: paste the key issued at ${PROVIDER_HOST} for your hotkey.`);
     if (!this.d.helloContext) throw new AppFailure('unavailable', 'This engine cannot reach a gateway to check keys.');
     const run = ++this.keyCheckRun;
     this.minerKeyCheck = { state: 'checking', reason: null, masked: status.masked, at: Date.now() };

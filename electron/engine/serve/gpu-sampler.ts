@@ -1,5 +1,6 @@
 import type { GpuSeries } from '../../../shared/serve.ts';
-import { execText, GPU_QUERY_FIELDS, parseGpuCsv, type ExecText } from '../hardware/nvidia-smi.ts';
+import { GPU_QUERY_FIELDS, parseGpuCsv } from '../hardware/nvidia-smi.ts';
+import { execText, type ExecText } from '../lib/exec-text.ts';
 import { systemClock, type Clock } from '../lib/clock.ts';
 import { Emitter } from '../lib/emitter.ts';
 import { PollLoop } from './poll-loop.ts';

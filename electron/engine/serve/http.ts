@@ -1,7 +1,4 @@
-/** The fetch the serve services use; injected so tests can point them anywhere. */
-export type FetchFn = (input: string, init?: RequestInit) => Promise<Response>;
-
-export const defaultFetch: FetchFn = (input, init) => fetch(input, init);
+import type { FetchFn } from '../lib/fetch.ts';
 
 /** GET with a deadline; resolves the status (0 when the request failed) and body text. */
 export async function getText(fetchFn: FetchFn, url: string, timeoutMs: number): Promise<{ status: number; body: string }> {

@@ -1,5 +1,5 @@
 import type { PythonRuntimeProbe, RuntimeReport } from '../../../shared/serve.ts';
-import type { ExecText } from '../hardware/nvidia-smi.ts';
+import type { ExecText } from '../lib/exec-text.ts';
 import { PINNED_DOCKER_IMAGE } from './launch-plan.ts';
 import { probeDocker } from './runtime-docker.ts';
 import { probePython, pythonCandidates } from './runtime-python.ts';

@@ -1,5 +1,5 @@
 import type { DockerRuntimeProbe } from '../../../shared/serve.ts';
-import { execText, type ExecText } from '../hardware/nvidia-smi.ts';
+import { execText, type ExecText } from '../lib/exec-text.ts';
 
 function said(e: unknown): string {
   const err = e as Error & { stderr?: string };

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { PythonRuntimeProbe } from '../../../shared/serve.ts';
-import { execText, type ExecText } from '../hardware/nvidia-smi.ts';
+import { execText, type ExecText } from '../lib/exec-text.ts';
 import { SUPPORTED_SGLANG_VERSIONS } from './trim-module.ts';
 
 export const VENV_DIR_NAME = 'sglang-venv';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { HardwareReport } from '../../../shared/hardware.ts';
 import type { ServeServiceSnapshot, ServeSettings, ServeSetupPhase } from '../../../shared/serve.ts';
-import type { ExecText } from '../hardware/nvidia-smi.ts';
+import type { ExecText } from '../lib/exec-text.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { Disposable } from '../lib/disposable.ts';
 import { Emitter } from '../lib/emitter.ts';
@@ -10,7 +10,7 @@ import { checkCheckpointFolder } from './checkpoint/checkpoint-folder.ts';
 import { CheckpointService } from './checkpoint/checkpoint-service.ts';
 import type { EngineTimings } from './engine-timings.ts';
 import type { GpuSampler } from './gpu-sampler.ts';
-import type { FetchFn } from './http.ts';
+import type { FetchFn } from '../lib/fetch.ts';
 import { PINNED_DOCKER_IMAGE, type RuntimeTarget } from './launch-plan.ts';
 import type { SpawnFn } from './process-group.ts';
 import { ProcessRegistry } from './process-registry.ts';

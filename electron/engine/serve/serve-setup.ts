@@ -4,7 +4,7 @@ import type { LogHub } from '../lib/logger.ts';
 import { EngineSupervisor } from './engine-supervisor.ts';
 import type { EngineTimings } from './engine-timings.ts';
 import type { GpuSampler } from './gpu-sampler.ts';
-import type { FetchFn } from './http.ts';
+import type { FetchFn } from '../lib/fetch.ts';
 import { buildLaunchSpec, type LaunchSpec, type RuntimeTarget } from './launch-plan.ts';
 import { findFreePort } from './port-check.ts';
 import { defaultSpawn, type SpawnFn } from './process-group.ts';

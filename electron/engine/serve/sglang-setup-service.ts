@@ -5,7 +5,7 @@ import type { Logger } from '../lib/logger.ts';
 import { describeNetworkError } from '../lib/network-words.ts';
 import type { RuntimeReport } from '../../../shared/serve.ts';
 import type { SglangInstallView, SglangSetupSnapshot } from '../../../shared/sglang-setup.ts';
-import { AppFailure } from '../../../shared/errors.ts';
+import { AppFailure, errorMessage } from '../../../shared/errors.ts';
 import { detectRuntimes, type DetectRuntimesOptions } from './runtime-detect.ts';
 import { appVenvDir } from './runtime-python.ts';
 import { installSglangVenv, type VenvInstallOptions } from './venv-install.ts';
@@ -109,7 +109,7 @@ export class SglangSetupService {
           this.update({ state: 'cancelled', finishedAt: Date.now(), error: 'Cancelled. Installing again resumes with what pip already cached.' });
           return;
         }
-        const msg = e instanceof Error ? e.message : String(e);
+        const msg = errorMessage(e);
         const offline = /Could not find a version|Failed to establish a new connection|Name or service not known|Temporary failure in name resolution|No matching distribution/i.test(msg);
         const error = offline
           ? 'pip could not download sglang: this machine looks offline or cannot reach pypi.org. Check the connection (or a proxy in PIP_INDEX_URL), then install again.'

@@ -1,6 +1,7 @@
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { chmodSync, existsSync, mkdirSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { errorMessage } from '../../../shared/errors.ts';
 
 /**
  * Migrations are numbered per domain (`miner`, `validator`, `serve`...), so each engine owns its
@@ -224,6 +225,6 @@ export function openDatabase(path: string, now: () => number = Date.now): { db: 
     for (const side of ['-wal', '-shm']) {
       if (existsSync(path + side)) renameSync(path + side, movedTo + side);
     }
-    return { db: new Database(path), recovered: { movedTo, reason: e instanceof Error ? e.message : String(e) } };
+    return { db: new Database(path), recovered: { movedTo, reason: errorMessage(e) } };
   }
 }

@@ -6,6 +6,7 @@ import type { Logger } from '../lib/logger.ts';
 import { adoptIntent, commitRevealView, settleReveals, submitCommit, type CommitInput } from './commit-reveal.ts';
 import { commitStorePath, readCommitStore, writeCommitStore } from './commit-reveal-store.ts';
 import { writeState, type ValidatorState } from './state-file.ts';
+import { errorMessage } from '../../../shared/errors.ts';
 
 export interface CrTrack {
   view: CommitRevealView;
@@ -14,8 +15,6 @@ export interface CrTrack {
   /** False when commit-reveal is on and this chain port cannot commit: the tick must not submit. */
   canSubmit: boolean;
 }
-
-const errText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export async function trackCommitReveal(o: {
   chain: ChainPort;
@@ -60,14 +59,14 @@ export async function trackCommitReveal(o: {
       }
       writeCommitStore(path, store);
     } catch (e) {
-      o.log.warn(`[commit-reveal] reading the commit queue failed (${errText(e)}); pending commits are re-checked next tick`);
+      o.log.warn(`[commit-reveal] reading the commit queue failed (${errorMessage(e)}); pending commits are re-checked next tick`);
     }
   }
   if (enabled && canCommit && o.chain.commitRevealFacts) {
     try {
       crFacts = await o.chain.commitRevealFacts(o.facts.netuid);
     } catch (e) {
-      o.log.warn(`[commit-reveal] reading the reveal settings failed: ${errText(e)}`);
+      o.log.warn(`[commit-reveal] reading the reveal settings failed: ${errorMessage(e)}`);
     }
   }
   return { view: commitRevealView(enabled, crFacts, store), state, canSubmit: !enabled || canCommit };

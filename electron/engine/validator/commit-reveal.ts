@@ -13,6 +13,7 @@ import type { Logger } from '../lib/logger.ts';
 import { BLOCK_S } from './constants.ts';
 import { readCommitStore, writeCommitStore, type CommitRecord, type CommitRevealStore } from './commit-reveal-store.ts';
 import type { ValidatorState } from './state-file.ts';
+import { errorMessage } from '../../../shared/errors.ts';
 
 /** The WeightsTlockPayload layout this code builds; the chain's CommitRevealWeightsVersion must match it. */
 export const SUPPORTED_CR_VERSION = 4;
@@ -85,7 +86,7 @@ export async function submitCommit(i: CommitInput): Promise<SubmitOutcome> {
     try {
       built = await buildCommit(i, f);
     } catch (e) {
-      return refused('EncryptFailed', CR_TEXT.encrypt(e instanceof Error ? e.message : String(e)));
+      return refused('EncryptFailed', CR_TEXT.encrypt(errorMessage(e)));
     }
     const { store } = readCommitStore(i.storePath);
     const record: CommitRecord = {
@@ -108,7 +109,7 @@ export async function submitCommit(i: CommitInput): Promise<SubmitOutcome> {
     try {
       outcome = await chain.commitTimelockedWeights(i.signer, i.netuid, built.commit, built.plan.round, f.version);
     } catch (e) {
-      outcome = { ok: false, kind: 'transport', code: 'exception', message: e instanceof Error ? e.message : String(e) };
+      outcome = { ok: false, kind: 'transport', code: 'exception', message: errorMessage(e) };
     }
     const after = readCommitStore(i.storePath).store;
     if (outcome.ok) {

@@ -1,11 +1,6 @@
-// Protocol constants of the SN53 light validator (PROTOCOL 8). The provider URL and the master
-// hotkey are one pair: the master signs only for its own provider, so they are overridden together.
-
-export const DEFAULT_PROVIDER_URL = 'https://provider.engy.ai';
-export const PINNED_MASTER_HOTKEY = '5DXSBCCKH5ENuyHFNaAvtaMfbhEEWpjSJB4rzc4mJfsc1uvJ';
-/** SubnetOwnerHotkey(53): where a standby burn pays. Used when the chain does not say. */
-export const EXPECTED_OWNER_HOTKEY = '5DXSBCCKH5ENuyHFNaAvtaMfbhEEWpjSJB4rzc4mJfsc1uvJ';
-export const DEFAULT_NETUID = 53;
+// Protocol constants of the SN53 light validator (PROTOCOL 8). The network's facts (netuid, provider,
+// master hotkey) live in shared/network.ts; the provider URL and the master hotkey are one pair: the
+// master signs only for its own provider, so they are overridden together.
 
 export const LATEST_EPOCH_PATH = '/api/subnet/v1/epoch/latest';
 export const HEARTBEAT_PATH = '/api/subnet/v1/validator/heartbeat';

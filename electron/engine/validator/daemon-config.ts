@@ -3,9 +3,9 @@
 // sentence for the operator; nothing is guessed for the wallet, which is the operator's own key.
 import { dirname, join } from 'node:path';
 import { decodeAddress } from '@polkadot/util-crypto';
-import { CHAIN_ENDPOINTS } from '../chain/endpoints.ts';
 import { defaultHeadlessDataDir } from '../lib/paths.ts';
-import { DEFAULT_NETUID, DEFAULT_POLL_S, DEFAULT_PROVIDER_URL, DEFAULT_RESUBMIT_BLOCKS, PINNED_MASTER_HOTKEY } from './constants.ts';
+import { DEFAULT_POLL_S, DEFAULT_RESUBMIT_BLOCKS } from './constants.ts';
+import { CHAIN_ENDPOINTS, DEFAULT_PROVIDER_URL, PINNED_MASTER_HOTKEY, SUBNET_NETUID } from '../../../shared/network.ts';
 
 export interface DaemonConfig {
   wallet: string;
@@ -69,7 +69,7 @@ export function resolveDaemonConfig(flags: DaemonFlags, env: NodeJS.ProcessEnv):
     }
     return n;
   };
-  const netuid = int('--netuid', pick(flags.netuid, env.ENGY_SN53_NETUID), DEFAULT_NETUID, 0, 65535);
+  const netuid = int('--netuid', pick(flags.netuid, env.ENGY_SN53_NETUID), SUBNET_NETUID, 0, 65535);
   const pollS = int('--poll-s', pick(flags.pollS, env.ENGY_SN53_POLL_S), DEFAULT_POLL_S, 1, 86_400);
   const resubmitBlocks = int('--resubmit-blocks', pick(flags.resubmitBlocks, env.ENGY_SN53_RESUBMIT_BLOCKS), DEFAULT_RESUBMIT_BLOCKS, 1, 100_000);
 

@@ -11,7 +11,7 @@ import { BLOCK_S } from './constants.ts';
 import type { DaemonConfig } from './daemon-config.ts';
 import { SqliteValidatorHistory } from './history.ts';
 import type { TickReport } from './tick.ts';
-import type { FetchFn } from './payload-fetch.ts';
+import type { FetchFn } from '../lib/fetch.ts';
 import { ValidatorService } from './validator-service.ts';
 
 /** Logs the provider's and the chain's reachability when it changes, not on every tick. */

@@ -2,7 +2,7 @@
 // loop for longer than its own timeout; the provider uses it to reconcile which digest we run on chain.
 import type { KeySigner } from '../chain/ports.ts';
 import { HEARTBEAT_PATH } from './constants.ts';
-import type { FetchFn } from './payload-fetch.ts';
+import type { FetchFn } from '../lib/fetch.ts';
 import { sha256Hex } from './payload-verify.ts';
 
 export function apiMessage(netuid: number, method: string, path: string, ts: number, body: Uint8Array | string): string {

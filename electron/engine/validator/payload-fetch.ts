@@ -1,7 +1,7 @@
 import { MAX_PAYLOAD_BYTES } from './constants.ts';
 import { describeNetworkError } from '../lib/network-words.ts';
+import type { FetchFn } from '../lib/fetch.ts';
 
-export type FetchFn = typeof fetch;
 
 export type FetchFailure = { kind: 'http' | 'network' | 'timeout' | 'too-large' | 'not-json'; message: string; status?: number };
 export type FetchedJson = { ok: true; value: unknown; bytes: number } | { ok: false; error: FetchFailure };

@@ -6,13 +6,16 @@ import { normalizeWeights, type NormalizedWeights } from '../chain/normalize-wei
 import type { Logger } from '../lib/logger.ts';
 import type { HotkeyWeight, SubmissionKind, SubmissionRecord, TickOutcome, TickRecord } from '../../../shared/validator.ts';
 import type { CommitRevealView } from '../../../shared/validator.ts';
-import { EXPECTED_OWNER_HOTKEY, LATEST_EPOCH_PATH } from './constants.ts';
+import { LATEST_EPOCH_PATH } from './constants.ts';
+import { SUBNET_OWNER_HOTKEY } from '../../../shared/network.ts';
 import { submitWeights, trackCommitReveal } from './commit-reveal-tick.ts';
-import { fetchJsonCapped, type FetchFn } from './payload-fetch.ts';
+import { fetchJsonCapped } from './payload-fetch.ts';
+import type { FetchFn } from '../lib/fetch.ts';
 import { verifyPayload } from './payload-verify.ts';
 import { decide, effectiveInterval, estimateBlockMs, minutesText, pregateBlockMs, pregateSkipAnchored, type BlockObservation, type BlockTime } from './schedule.ts';
 import { chooseStandby, lands, soleRecipient } from './standby.ts';
 import { readState, writeState, type ValidatorState } from './state-file.ts';
+import { errorMessage } from '../../../shared/errors.ts';
 
 export interface TickConfig {
   providerUrl: string;
@@ -77,9 +80,6 @@ interface Candidate {
   fromCache: boolean;
 }
 
-function errText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
 
 /** A report that says nothing happened yet; `detail` fills the tick when it ends here (an error). */
 export function blankReport(now: number, state: ValidatorState, intervalBlocks: number, detail: string): TickReport {
@@ -172,16 +172,16 @@ export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickRepo
   try {
     chain = await deps.openChain();
   } catch (e) {
-    report.chain = { contacted: true, ok: false, error: errText(e), block: null };
-    log.error(`[chain] open failed: ${errText(e)}`);
-    return finish('chain-failed', `cannot reach the chain: ${errText(e)}`, epoch);
+    report.chain = { contacted: true, ok: false, error: errorMessage(e), block: null };
+    log.error(`[chain] open failed: ${errorMessage(e)}`);
+    return finish('chain-failed', `cannot reach the chain: ${errorMessage(e)}`, epoch);
   }
   let block: number | null = null;
   try {
     const b = await chain.blockNumber();
     block = Number.isSafeInteger(b) && b > 0 ? b : null;
   } catch (e) {
-    log.warn(`[chain] block number unavailable (${errText(e)}): falling back to the wall clock`);
+    log.warn(`[chain] block number unavailable (${errorMessage(e)}): falling back to the wall clock`);
   }
   report.chain.block = block;
   // Refreshed on every contact: the pre-gate's next decisions use the chain's own pace.
@@ -190,15 +190,15 @@ export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickRepo
     report.blockMs = ms !== null && Number.isFinite(ms) && ms > 0 ? ms : 'unreadable';
   } catch (e) {
     report.blockMs = 'unreadable';
-    log.warn(`[chain] block time unreadable (${errText(e)}): assuming 12 s blocks`);
+    log.warn(`[chain] block time unreadable (${errorMessage(e)}): assuming 12 s blocks`);
   }
   const blockMs = typeof report.blockMs === 'number' ? report.blockMs : estimateBlockMs(undefined);
   try {
     facts = await chain.subnetFacts(cfg.netuid);
   } catch (e) {
-    report.chain = { contacted: true, ok: false, error: errText(e), block };
-    log.error(`[chain] reading subnet ${cfg.netuid} failed: ${errText(e)}`);
-    return finish('chain-failed', `cannot read subnet ${cfg.netuid} from the chain: ${errText(e)}`, epoch);
+    report.chain = { contacted: true, ok: false, error: errorMessage(e), block };
+    log.error(`[chain] reading subnet ${cfg.netuid} failed: ${errorMessage(e)}`);
+    return finish('chain-failed', `cannot read subnet ${cfg.netuid} from the chain: ${errorMessage(e)}`, epoch);
   }
   report.facts = facts;
   report.chain = { contacted: true, ok: true, error: null, block };
@@ -206,7 +206,7 @@ export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickRepo
   try {
     report.neuron = await chain.neuron(cfg.netuid, deps.signer.address);
   } catch (e) {
-    log.warn(`[chain] reading this hotkey's neuron failed: ${errText(e)}`);
+    log.warn(`[chain] reading this hotkey's neuron failed: ${errorMessage(e)}`);
   }
   if (report.neuron && report.neuron.uid === null) warnings.push(`the hotkey ${deps.signer.address} is not registered on netuid ${cfg.netuid}: every submission will fail`);
   else if (report.neuron && !report.neuron.validatorPermit) warnings.push(`the hotkey has no validator permit on netuid ${cfg.netuid}: the chain refuses its weights until it earns one (stake more)`);
@@ -273,11 +273,11 @@ export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickRepo
   try {
     uidMap = await chain.hotkeyUids(cfg.netuid);
   } catch (e) {
-    report.chain = { contacted: true, ok: false, error: errText(e), block };
-    log.error(`[chain] reading the metagraph failed: ${errText(e)}`);
-    return finish('chain-failed', `cannot read the metagraph: ${errText(e)}`, epoch);
+    report.chain = { contacted: true, ok: false, error: errorMessage(e), block };
+    log.error(`[chain] reading the metagraph failed: ${errorMessage(e)}`);
+    return finish('chain-failed', `cannot read the metagraph: ${errorMessage(e)}`, epoch);
   }
-  const owner = facts.ownerHotkey ?? EXPECTED_OWNER_HOTKEY;
+  const owner = facts.ownerHotkey ?? SUBNET_OWNER_HOTKEY;
   const sole = soleRecipient(candidate.weights);
   if (sole !== null && sole !== owner) {
     const w = `the vector gives all its weight to ${sole}, not the subnet owner ${owner}: submitting anyway; check the provider's owner hotkey`;
@@ -322,7 +322,7 @@ export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickRepo
     call = sent.call;
     if (sent.view && report.commitReveal) report.commitReveal = { ...report.commitReveal, pending: sent.view.pending, lastReveal: sent.view.lastReveal };
   } catch (e) {
-    outcome = { ok: false as const, kind: 'transport' as const, code: 'exception', message: errText(e) };
+    outcome = { ok: false as const, kind: 'transport' as const, code: 'exception', message: errorMessage(e) };
   }
   const submission: SubmissionRecord = {
     at: now,

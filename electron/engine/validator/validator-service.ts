@@ -10,12 +10,13 @@ import type { ValidatorSnapshot, ValidatorStatus } from '../../../shared/validat
 import { stallLimitMs } from './constants.ts';
 import { postHeartbeat, type HeartbeatResult } from './heartbeat.ts';
 import type { ValidatorHistory } from './history.ts';
-import type { FetchFn } from './payload-fetch.ts';
+import type { FetchFn } from '../lib/fetch.ts';
 import { estimateBlockMs, minutesText, type BlockObservation, type BlockTime } from './schedule.ts';
 import { readState } from './state-file.ts';
 import { commitRevealView } from './commit-reveal.ts';
 import { commitStorePath, readCommitStore } from './commit-reveal-store.ts';
 import { blankReport, runTick, type TickConfig, type TickReport } from './tick.ts';
+import { errorMessage } from '../../../shared/errors.ts';
 
 export interface ValidatorServiceOptions {
   config: TickConfig;
@@ -198,7 +199,7 @@ export class ValidatorService implements Disposable {
       lastObservation: this.lastObservation,
     }).catch((e: unknown): TickReport => {
       const { state } = readState(this.opts.config.statePath);
-      const msg = e instanceof Error ? e.message : String(e);
+      const msg = errorMessage(e);
       this.opts.logger.error(`[tick] error: ${msg}`);
       return blankReport(this.clock.now(), state, this.opts.config.resubmitBlocks, `the tick failed: ${msg}`);
     });

@@ -8,6 +8,7 @@ import type { MinerKeyStatus } from '../../../shared/wallet.ts';
 import { writeFileAtomic } from '../lib/atomic-file.ts';
 import { Emitter } from '../lib/emitter.ts';
 import { silentLogger, type Logger, type SecretRedactor } from '../lib/logger.ts';
+import { PROVIDER_HOST } from '../../../shared/network.ts';
 
 /** Implemented by the Electron main process over `safeStorage`; the engine never imports electron. */
 export interface SecretBox {
@@ -43,7 +44,7 @@ export function maskMinerKey(key: string): string {
 export function normaliseMinerKey(input: string): string {
   const key = input.trim();
   if (key.length < 12 || key.length > 512 || !/^[\x21-\x7e]+$/.test(key))
-    throw new AppFailure('bad-request', 'That does not look like a miner key: paste the whole key from provider.engy.ai (no spaces).');
+    throw new AppFailure('bad-request', `That does not look like a miner key: paste the whole key from ${PROVIDER_HOST} (no spaces).`);
   return key;
 }
 
@@ -132,7 +133,7 @@ export class MinerKeyStore {
   /** Engine-only. Throws miner-key-missing with what to do. */
   get(): string {
     const { key, problem } = this.current();
-    if (!key) throw new AppFailure('miner-key-missing', problem ?? 'No miner key yet: get one at provider.engy.ai for your registered hotkey and enter it in Settings.');
+    if (!key) throw new AppFailure('miner-key-missing', problem ?? `No miner key yet: get one at ${PROVIDER_HOST} for your registered hotkey and enter it in Settings.`);
     return key;
   }
 

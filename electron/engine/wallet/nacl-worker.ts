@@ -1,6 +1,7 @@
 // Worker body for nacl-off-thread.ts: Argon2i with 512 MiB would freeze the engine's event loop for seconds.
 import { parentPort, workerData } from 'node:worker_threads';
 import { deriveNaclKey, naclOpen, naclReady, naclSeal, NaclBadPassword, type KdfLimits } from './nacl-keyfile.ts';
+import { errorMessage } from '../../../shared/errors.ts';
 
 export type NaclJob =
   | { op: 'open'; data: Uint8Array; password: string; kdf?: KdfLimits }
@@ -16,7 +17,7 @@ async function runJob(job: NaclJob): Promise<NaclJobResult> {
     // A fresh buffer, so transferring it can never detach memory libsodium still owns.
     return { ok: true, data: out.slice() };
   } catch (e) {
-    return { ok: false, badPassword: e instanceof NaclBadPassword, message: e instanceof Error ? e.message : String(e) };
+    return { ok: false, badPassword: e instanceof NaclBadPassword, message: errorMessage(e) };
   } finally {
     s.memzero(key);
   }
@@ -26,6 +27,6 @@ if (parentPort) {
   const port = parentPort;
   runJob(workerData as NaclJob).then(
     (r) => port.postMessage(r, r.ok ? [r.data.buffer as ArrayBuffer] : []),
-    (e: unknown) => port.postMessage({ ok: false, badPassword: false, message: e instanceof Error ? e.message : String(e) } satisfies NaclJobResult),
+    (e: unknown) => port.postMessage({ ok: false, badPassword: false, message: errorMessage(e) } satisfies NaclJobResult),
   );
 }

@@ -3,6 +3,7 @@
 // Pre-checks run before the coldkey is unlocked, so a doomed attempt costs no password and no KDF.
 import type { ChainPort, KeySigner } from '../chain/ports.ts';
 import { AppFailure } from '../../../shared/errors.ts';
+import { SUBNET_NETUID } from '../../../shared/network.ts';
 import type { RegistrationMode, RegistrationStatusSnapshot, RegistrationSuccess } from '../../../shared/wallet.ts';
 import { formatTao } from '../../../shared/wallet.ts';
 import { silentLogger, type Logger, type SecretRedactor } from '../lib/logger.ts';
@@ -10,7 +11,6 @@ import { readColdkeyInfo, withColdkeySigner } from './coldkey.ts';
 import type { KdfLimits } from './nacl-keyfile.ts';
 import { registrationFailure, registrationSentence, type RegistrationContext } from './registration-errors.ts';
 
-export const ENGY_NETUID = 53;
 
 export interface RegistrationServiceOptions {
   chain: ChainPort;
@@ -49,7 +49,7 @@ export class RegistrationService {
 
   constructor(opts: RegistrationServiceOptions) {
     this.chain = opts.chain;
-    this.netuid = opts.netuid ?? ENGY_NETUID;
+    this.netuid = opts.netuid ?? SUBNET_NETUID;
     this.opts = opts;
     this.log = (opts.logger ?? silentLogger).child('registration');
   }

@@ -14,6 +14,7 @@ import { ConnectionBanner } from '../features/common/connection-banner.tsx';
 import { Loading } from '../features/common/loading.tsx';
 import { NotificationsPage } from '../features/notifications/notifications-page.tsx';
 import { tabTitle } from './tab-title.ts';
+import { SUBNET_NETUID } from '../../../shared/network.ts';
 
 const LABELS: Record<Page, string> = { setup: 'Setup', mine: 'Mine', validate: 'Validate', earnings: 'Earnings', history: 'History', notifications: 'Alerts', logs: 'Logs', settings: 'Settings' };
 
@@ -114,7 +115,7 @@ export function App() {
           </svg>
           <div>
             engy panel
-            <small>subnet 53 · verified inference</small>
+            <small>subnet {SUBNET_NETUID} · verified inference</small>
           </div>
         </div>
         <button className="nav-item sidebar-toggle" aria-expanded={sidebarOpen} aria-label={sidebarOpen ? 'Collapse the menu' : 'Expand the menu'} onClick={() => setSidebarOpen((o) => !o)}>

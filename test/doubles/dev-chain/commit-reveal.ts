@@ -16,6 +16,7 @@ import { decodeWeightsPayload } from '../../../electron/engine/chain/tlock/weigh
 import type { DispatchResult } from './dispatch.ts';
 import { applySetWeights } from './dispatch.ts';
 import type { DevChainState } from './state.ts';
+import { errorMessage } from '../../../shared/errors.ts';
 
 export interface CommitArgs {
   netuid: number;
@@ -166,7 +167,7 @@ export class DevCommitReveal {
     try {
       payload = decodeWeightsPayload(tlockDecrypt(c.commit, sig));
     } catch (e) {
-      return { ok: false, why: `undecryptable or undecodable: ${e instanceof Error ? e.message : String(e)}` };
+      return { ok: false, why: `undecryptable or undecodable: ${errorMessage(e)}` };
     }
     if (payload.hotkey.length !== 32 || encodeAddress(payload.hotkey, 42) !== encodeAddress(decodeAddress(c.who), 42)) {
       return { ok: false, why: 'the payload names another hotkey than the committer' };

@@ -6,6 +6,7 @@ import type { Disposable } from '../../../electron/engine/lib/disposable.ts';
 import type { DevBlock, DevChain } from './chain.ts';
 import type { RpcError } from './extrinsic-check.ts';
 import { runtimeCall } from './runtime-apis.ts';
+import { errorMessage } from '../../../shared/errors.ts';
 
 type Params = unknown[];
 type Method = (params: Params, conn: Connection) => unknown;
@@ -202,7 +203,7 @@ export async function startRpcServer(chain: DevChain, port: number, host = '127.
       try {
         reply({ result: fn(Array.isArray(req.params) ? req.params : [], conn) });
       } catch (e) {
-        const err = e instanceof RpcFailure ? e.rpc : { code: -32603, message: e instanceof Error ? e.message : String(e) };
+        const err = e instanceof RpcFailure ? e.rpc : { code: -32603, message: errorMessage(e) };
         reply({ error: err });
       }
     });

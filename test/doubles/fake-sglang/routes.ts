@@ -9,6 +9,7 @@ import { metricsText } from './metrics.ts';
 import type { PrefixCache } from './prefix-cache.ts';
 import { writeGenerateObject, type HiddenMode, type Sink } from './response-json.ts';
 import { log } from './startup-log.ts';
+import { errorMessage } from '../../../shared/errors.ts';
 
 export interface ServeState {
   args: FakeServeArgs;
@@ -205,7 +206,7 @@ export async function route(s: ServeState, req: IncomingMessage, res: ServerResp
     json(res, 404, { detail: 'Not Found' });
   } catch (e) {
     const status = e instanceof HttpError ? e.status : e instanceof SyntaxError ? 400 : 500;
-    if (!res.headersSent) json(res, status, { error: { message: e instanceof Error ? e.message : String(e) } });
+    if (!res.headersSent) json(res, status, { error: { message: errorMessage(e) } });
     else res.end();
   }
 }

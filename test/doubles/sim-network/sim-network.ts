@@ -16,6 +16,7 @@ import { startProviderDouble, type ProviderDouble, type Weights } from '../provi
 import { BuyerTraffic } from './buyer-traffic.ts';
 import { CHEAT_KEY, CHEAT_WORKER, HONEST_KEY, prepareDemoDataDir, RIG_WORKER, writeDemoSettings, type DemoIdentity } from './demo-data-dir.ts';
 import { scoreEpoch, type ScoredRow, type ScoreRules, type WorkerTally } from './epoch-scorer.ts';
+import { errorMessage } from '../../../shared/errors.ts';
 
 export interface SimNetworkOptions {
   dataDir: string;
@@ -221,7 +222,7 @@ export async function startSimulatedNetwork(opts: SimNetworkOptions): Promise<Si
         });
         await app.engine.validating.start();
         // Mining waits for the serve's health before dialing: do not hold the caller on it.
-        void app.engine.mining.start().catch((e: unknown) => log(`the app's mining did not start: ${e instanceof Error ? e.message : String(e)}`));
+        void app.engine.mining.start().catch((e: unknown) => log(`the app's mining did not start: ${errorMessage(e)}`));
         return app;
       },
       childPids: () => [honestServe.proc.pid, cheatServe.proc.pid].filter((p): p is number => p !== undefined),

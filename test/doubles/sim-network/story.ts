@@ -6,6 +6,7 @@ import type { ValidatorSnapshot } from '../../../shared/validator.ts';
 import { SN53 } from '../dev-chain/sn53-seed.ts';
 import type { PublishedEpoch, SimulatedNetwork } from './sim-network.ts';
 import { CHEAT_WORKER, RIG_WORKER } from './demo-data-dir.ts';
+import { errorMessage } from '../../../shared/errors.ts';
 
 export interface StoryOptions {
   log: (line: string) => void;
@@ -122,7 +123,7 @@ export function runStory(net: SimulatedNetwork, o: StoryOptions): RunningStory {
 
   const done = script()
     .catch((e: unknown) => {
-      if (!(e instanceof Stopped)) say(`the story stopped early: ${e instanceof Error ? e.message : String(e)}`);
+      if (!(e instanceof Stopped)) say(`the story stopped early: ${errorMessage(e)}`);
     });
   return {
     steps,

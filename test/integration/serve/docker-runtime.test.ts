@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServePlan } from '../../../shared/hardware.ts';
-import type { ExecText } from '../../../electron/engine/hardware/nvidia-smi.ts';
+import type { ExecText } from '../../../electron/engine/lib/exec-text.ts';
 import { PINNED_DOCKER_IMAGE } from '../../../electron/engine/serve/launch-plan.ts';
 import { detectRuntimes } from '../../../electron/engine/serve/runtime-detect.ts';
 import { createServeFleet, planLaunches } from '../../../electron/engine/serve/serve-setup.ts';

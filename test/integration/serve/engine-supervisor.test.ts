@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EngineSnapshot, ServeStartPhase } from '../../../shared/serve.ts';
 import { EngineSupervisor } from '../../../electron/engine/serve/engine-supervisor.ts';
 import type { EngineTimings } from '../../../electron/engine/serve/engine-timings.ts';
-import type { FetchFn } from '../../../electron/engine/serve/http.ts';
+import type { FetchFn } from '../../../electron/engine/lib/fetch.ts';
 import { buildLaunchSpec } from '../../../electron/engine/serve/launch-plan.ts';
 import { findFreePort } from '../../../electron/engine/serve/port-check.ts';
 import { LogHub } from '../../../electron/engine/lib/logger.ts';

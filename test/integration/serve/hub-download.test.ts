@@ -10,7 +10,7 @@ import { DiskFullError, downloadFromHub } from '../../../electron/engine/serve/c
 import { hubLocation } from '../../../electron/engine/serve/checkpoint/hub-files.ts';
 import { CheckpointService } from '../../../electron/engine/serve/checkpoint/checkpoint-service.ts';
 import { findHfCli } from '../../../electron/engine/serve/checkpoint/hf-cli-download.ts';
-import type { ExecText } from '../../../electron/engine/hardware/nvidia-smi.ts';
+import type { ExecText } from '../../../electron/engine/lib/exec-text.ts';
 import { HfHubDouble } from '../../doubles/hf-hub.ts';
 
 const REPO = 'Qwen/Qwen3.6-35B-A3B-FP8';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ExecText } from '../../../electron/engine/hardware/nvidia-smi.ts';
+import type { ExecText } from '../../../electron/engine/lib/exec-text.ts';
 import { detectRuntimes } from '../../../electron/engine/serve/runtime-detect.ts';
 import { probePython } from '../../../electron/engine/serve/runtime-python.ts';
 import { installSglangVenv, type VenvProgress } from '../../../electron/engine/serve/venv-install.ts';

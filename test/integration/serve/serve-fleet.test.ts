@@ -9,7 +9,7 @@ import { findFreePort } from '../../../electron/engine/serve/port-check.ts';
 import { createExternalFleet, createServeFleet, planLaunches } from '../../../electron/engine/serve/serve-setup.ts';
 import type { ServeFleet } from '../../../electron/engine/serve/serve-fleet.ts';
 import { LogHub } from '../../../electron/engine/lib/logger.ts';
-import type { ExecText } from '../../../electron/engine/hardware/nvidia-smi.ts';
+import type { ExecText } from '../../../electron/engine/lib/exec-text.ts';
 import { enginePlan } from '../../fixtures/serve/engine-plan.ts';
 import { CHECKPOINT, FAKE_PYTHON, FAKE_SGLANG, FAST, ROOT, fakeEnv, fakeTrimDir, pidAlive, waitFor } from './serve-harness.ts';
 

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ExecText } from '../../../electron/engine/hardware/nvidia-smi.ts';
+import type { ExecText } from '../../../electron/engine/lib/exec-text.ts';
 import { LogHub } from '../../../electron/engine/lib/logger.ts';
 import { SglangSetupService } from '../../../electron/engine/serve/sglang-setup-service.ts';
 import type { SpawnFn } from '../../../electron/engine/serve/process-group.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CHAIN_ENDPOINTS, isChainNetwork, normalizeEndpointUrl, resolveEndpoint } from '../../../electron/engine/chain/endpoints.ts';
+import { isChainNetwork, normalizeEndpointUrl, resolveEndpoint } from '../../../electron/engine/chain/endpoints.ts';
+import { CHAIN_ENDPOINTS } from '../../../shared/network.ts';
 
 describe('chain endpoints', () => {
   it('resolves the presets', () => {

@@ -2,7 +2,8 @@
 // and the offload plan on the user's own card with its RAM need and expected speed.
 import { describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { queryNvidiaSmi, type ExecText } from '../../../electron/engine/hardware/nvidia-smi.ts';
+import { queryNvidiaSmi } from '../../../electron/engine/hardware/nvidia-smi.ts';
+import { type ExecText } from '../../../electron/engine/lib/exec-text.ts';
 import { checkFit } from '../../../electron/engine/hardware/fit-check.ts';
 import { hardwareAlternatives } from '../../../electron/engine/hardware/alternatives.ts';
 import { minerModel } from '../../../electron/engine/lib/model-catalog.ts';

@@ -28,13 +28,13 @@ function sub(at: number, ok: boolean, errorCode: string | null = null): Submissi
 }
 
 describe('SnapshotFeeds', () => {
-  it('mirrors the miner snapshot and counts each request once, not the history it started with', () => {
+  it('mirrors the miner snapshot and counts each request once, not the history it started with', async () => {
     const m = new EngyMetrics();
     const feeds = new SnapshotFeeds(m);
     feeds.miner(minerSnap([req('old')]));
     feeds.miner(minerSnap([req('old'), req('a'), req('b', 'error')]));
     feeds.miner(minerSnap([req('a'), req('b', 'error')], 'probing'));
-    const text = m.renderMetrics();
+    const text = (await m.renderMetrics());
     expect(text).toContain('engy_miner_state{state="probing"} 1\n');
     expect(text).toContain('engy_miner_legs_connected 2\n');
     expect(text).toContain('engy_miner_legs_admitted 1\n');
@@ -46,7 +46,7 @@ describe('SnapshotFeeds', () => {
     expect(text).toContain('engy_proof_build_seconds_count 2\n');
   });
 
-  it('maps engines and the latest GPU point into seconds, bytes and ratios', () => {
+  it('maps engines and the latest GPU point into seconds, bytes and ratios', async () => {
     const m = new EngyMetrics();
     const serve = {
       engines: [
@@ -56,7 +56,7 @@ describe('SnapshotFeeds', () => {
       gpus: [{ index: 0, name: 'NVIDIA GeForce RTX 4090', points: [{ at: 1, utilizationPct: 10, memoryUsedMiB: 1, memoryTotalMiB: 2, temperatureC: 40, powerDrawW: 100 }, { at: 2, utilizationPct: 87, memoryUsedMiB: 20480, memoryTotalMiB: 24564, temperatureC: 71, powerDrawW: 390 }] }],
     } as unknown as ServeSnapshot;
     new SnapshotFeeds(m).serve(serve);
-    const text = m.renderMetrics();
+    const text = (await m.renderMetrics());
     expect(text).toContain('engy_serve_engine_up{engine="gpu0-1"} 1\n');
     expect(text).toContain('engy_serve_state{engine="engine1",state="crashed"} 1\n');
     expect(text).toContain('engy_serve_restarts_total{engine="engine1"} 3\n');
@@ -65,14 +65,14 @@ describe('SnapshotFeeds', () => {
     expect(engineLabel({ index: 3, gpuIndices: [2] })).toBe('gpu2');
   });
 
-  it('derives blocks since the last landed weights and counts new submissions by outcome', () => {
+  it('derives blocks since the last landed weights and counts new submissions by outcome', async () => {
     const m = new EngyMetrics();
     const feeds = new SnapshotFeeds(m);
     const v = (subs: SubmissionRecord[], block: number): ValidatorSnapshot =>
       ({ applied: { epochIndex: 7, block: 1000, at: 1, digest: null }, chain: { health: 'ok', block, error: null, at: 1 }, recentSubmissions: subs }) as unknown as ValidatorSnapshot;
     feeds.validator(v([sub(1, true)], 1010));
     feeds.validator(v([sub(1, true), sub(2, false, 'SettingWeightsTooFast'), sub(3, true)], 1125));
-    const text = m.renderMetrics();
+    const text = (await m.renderMetrics());
     expect(text).toContain('engy_validator_last_submit_block 1000\n');
     expect(text).toContain('engy_validator_blocks_since_update 125\n');
     expect(text).toContain('engy_validator_submissions_total{outcome="accepted"} 1\n');
@@ -89,7 +89,7 @@ describe('watchEventLoopLag', () => {
     await d.dispose();
     const m = new EngyMetrics();
     const d2 = watchEventLoopLag((s) => m.setEventLoopLag(s));
-    expect(m.renderMetrics()).toContain('engy_event_loop_lag_seconds 0\n');
+    expect((await m.renderMetrics())).toContain('engy_event_loop_lag_seconds 0\n');
     await d2.dispose();
   });
 });

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { MetricsRegistry } from '../../../electron/engine/metrics/registry.ts';
 import { parsePrometheusText, PromParseError } from '../../../electron/engine/metrics/prom-parse.ts';
 import { EngyMetrics, ENGY_METRIC_NAMES } from '../../../electron/engine/metrics/engy-metrics.ts';
 import { relabelSglang } from '../../../electron/engine/metrics/sglang-relabel.ts';
@@ -49,46 +48,72 @@ function family(families: Family[], name: string): Family {
   return f;
 }
 
-describe('MetricsRegistry', () => {
-  it('renders counters, gauges and histograms with HELP/TYPE and cumulative buckets', () => {
-    const r = new MetricsRegistry();
-    r.counter('demo_requests_total', 'Requests.', ['outcome']).inc({ outcome: 'ok' }, 3);
-    r.gauge('demo_temp_celsius', 'Temp.').set({}, 61.5);
-    const h = r.histogram('demo_latency_seconds', 'Latency.', ['route'], [0.1, 1, 10]);
-    for (const v of [0.05, 0.5, 0.7, 5, 50]) h.observe({ route: '/g' }, v);
-    const text = r.render();
+describe('EngyMetrics on prom-client', () => {
+  it('renders histograms with HELP/TYPE, cumulative buckets, _sum and _count', async () => {
+    const m = new EngyMetrics();
+    for (const v of [0.05, 0.5, 0.7, 5, 50]) m.recordRequest({ outcome: 'ok', ttftSeconds: v });
+    m.recordRequest({ outcome: 'ok', ttftSeconds: NaN });
+    const text = await m.renderMetrics();
     assertStrictExposition(text);
-    expect(text).toContain('# TYPE demo_requests_total counter\ndemo_requests_total{outcome="ok"} 3\n');
-    expect(text).toContain('demo_temp_celsius 61.5\n');
-    expect(text).toContain('demo_latency_seconds_bucket{route="/g",le="0.1"} 1\n');
-    expect(text).toContain('demo_latency_seconds_bucket{route="/g",le="1"} 3\n');
-    expect(text).toContain('demo_latency_seconds_bucket{route="/g",le="10"} 4\n');
-    expect(text).toContain('demo_latency_seconds_bucket{route="/g",le="+Inf"} 5\n');
-    expect(text).toContain('demo_latency_seconds_sum{route="/g"} 56.25\n');
-    expect(text).toContain('demo_latency_seconds_count{route="/g"} 5\n');
+    const cumulative = { '0.1': 1, '1': 3, '10': 4, '+Inf': 5 };
+    const ttft = text.split('\n').filter((l) => l.startsWith('engy_miner_ttft_seconds'));
+    for (const [le, n] of Object.entries(cumulative)) expect(ttft).toContain(`engy_miner_ttft_seconds_bucket{le="${le}"} ${n}`);
+    expect(ttft.slice(-2)).toEqual(['engy_miner_ttft_seconds_sum 56.25', 'engy_miner_ttft_seconds_count 5']);
+    // The NaN timing was not observed, but its request was counted.
+    expect(text).toMatch(/^# TYPE engy_miner_ttft_seconds histogram$/m);
+    expect(text).toMatch(/^engy_miner_requests_total\{outcome="ok"\} 6$/m);
   });
 
-  it('escapes label values and help text so the body still parses', () => {
-    const r = new MetricsRegistry();
-    r.gauge('demo_info', 'Line one\nback\\slash.', ['path']).set({ path: 'C:\\a "b"\nc' }, 1);
-    const text = r.render();
+  it('escapes label values so the body still parses', async () => {
+    const m = new EngyMetrics();
+    m.observeGpus([{ index: 0, uuid: 'C:\\a "b"\nc', temperatureCelsius: 61.5 }]);
+    const text = await m.renderMetrics();
     assertStrictExposition(text);
-    expect(text).toContain('# HELP demo_info Line one\\nback\\\\slash.\n');
-    expect(text).toContain('demo_info{path="C:\\\\a \\"b\\"\\nc"} 1\n');
-    const parsed = parsePrometheusText(text);
-    expect(parsed[0]!.help).toBe('Line one\nback\\slash.');
-    expect(parsed[0]!.samples[0]!.labels).toEqual([['path', 'C:\\a "b"\nc']]);
+    expect(text).toContain('engy_gpu_temperature_celsius{gpu="0",uuid="C:\\\\a \\"b\\"\\nc"} 61.5\n');
+    const temp = family(parsePrometheusText(text), 'engy_gpu_temperature_celsius');
+    expect(temp.samples[0]!.labels).toEqual([['gpu', '0'], ['uuid', 'C:\\a "b"\nc']]);
   });
 
-  it('refuses bad names, unknown or missing labels, falling counters and duplicate registration', () => {
-    const r = new MetricsRegistry();
-    expect(() => r.gauge('9bad', 'x')).toThrow(/invalid metric name/);
-    expect(() => r.gauge('ok_name', 'x', ['le'])).toThrow(/invalid label/);
-    const c = r.counter('c_total', 'x', ['a']);
-    expect(() => c.inc({ a: '1', b: '2' })).toThrow(/no label "b"/);
-    expect(() => c.inc({})).toThrow(/needs label "a"/);
-    expect(() => c.inc({ a: '1' }, -1)).toThrow(/only go up/);
-    expect(() => r.counter('c_total', 'again')).toThrow(/twice/);
+  it('adds the default process metrics and keeps each instance on its own registry', async () => {
+    const a = new EngyMetrics();
+    const b = new EngyMetrics();
+    a.recordSubmission('accepted');
+    const text = await a.renderMetrics();
+    const names = parsePrometheusText(text).map((f) => f.name);
+    for (const n of ['process_cpu_user_seconds_total', 'process_start_time_seconds', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_seconds']) expect(names, n).toContain(n);
+    expect(text).toContain('engy_validator_submissions_total{outcome="accepted"} 1\n');
+    expect(await b.renderMetrics()).not.toContain('outcome="accepted"');
+  });
+
+  it('shows no sample for a gauge never set, and none again after it is cleared', async () => {
+    const m = new EngyMetrics();
+    const before = await m.renderMetrics();
+    expect(before).toContain('# TYPE engy_validator_last_submit_block gauge\n');
+    expect(before).not.toMatch(/^engy_validator_last_submit_block /m);
+    expect(before).not.toMatch(/^engy_miner_legs_connected /m);
+    m.observeCommitReveal({ enabled: true, pending: 0, nextRevealBlock: 5, nextRevealRound: null, lastRevealLanded: null });
+    expect(await m.renderMetrics()).toMatch(/^engy_validator_next_reveal_block 5$/m);
+    m.observeCommitReveal({ enabled: null, pending: 0, nextRevealBlock: null, nextRevealRound: null, lastRevealLanded: null });
+    expect(await m.renderMetrics()).not.toMatch(/^engy_validator_next_reveal_block /m);
+  });
+
+  it('mirrors restart totals as a counter that only rises, a drop reading as a reset', async () => {
+    const m = new EngyMetrics();
+    const restarts = async () => /engy_serve_restarts_total\{engine="gpu0"\} (\d+)/.exec(await m.renderMetrics())?.[1];
+    m.observeServe([{ engine: 'gpu0', state: 'ready', up: true, restarts: 2 }]);
+    expect(await restarts()).toBe('2');
+    m.observeServe([{ engine: 'gpu0', state: 'ready', up: true, restarts: 5 }]);
+    expect(await restarts()).toBe('5');
+    m.observeServe([{ engine: 'gpu0', state: 'ready', up: true, restarts: 1 }]);
+    expect(await restarts()).toBe('1');
+  });
+
+  it('skips an sglang family whose name we already serve instead of declaring it twice', async () => {
+    const m = new EngyMetrics();
+    m.setSglangScrapes([{ engine: 'gpu0', text: '# TYPE engy_sglang_x gauge\nengy_sglang_x 1\n# TYPE sglang:y gauge\nsglang:y 2\n' }]);
+    const text = await m.renderMetrics();
+    assertStrictExposition(text);
+    expect(text).toContain('engy_sglang_y{engine="gpu0"} 2\n');
   });
 });
 
@@ -153,7 +178,7 @@ describe('sglang relabelling', () => {
 });
 
 describe('EngyMetrics', () => {
-  it('serves every documented name with its declared type, in strict exposition format', () => {
+  it('serves every documented name with its declared type, in strict exposition format', async () => {
     const m = new EngyMetrics();
     m.observeMiner({ state: 'probing', legsConnected: 8, legsAdmitted: 7, inFlight: 3 });
     m.recordRequest({ outcome: 'ok', ttftSeconds: 1.2, tpotSeconds: 0.03, promptTokens: 100, completionTokens: 20, cachedTokens: 64 });
@@ -167,7 +192,7 @@ describe('EngyMetrics', () => {
     m.observeCommitReveal({ enabled: true, pending: 2, nextRevealBlock: 1110, nextRevealRound: 22_000_000, lastRevealLanded: true });
     m.setSglangScrapes([{ engine: 'gpu0', text: '# TYPE sglang:num_queue_reqs gauge\nsglang:num_queue_reqs{model_name="q"} 0\n' }]);
 
-    const text = m.renderMetrics();
+    const text = (await m.renderMetrics());
     assertStrictExposition(text);
     const families = parsePrometheusText(text);
     for (const [name, type] of Object.entries(ENGY_METRIC_NAMES)) {
@@ -186,13 +211,13 @@ describe('EngyMetrics', () => {
     expect(text).toContain('engy_sglang_num_queue_reqs{engine="gpu0",model_name="q"} 0\n');
   });
 
-  it('drops GPUs and engines that left the snapshot', () => {
+  it('drops GPUs and engines that left the snapshot', async () => {
     const m = new EngyMetrics();
     m.observeGpus([{ index: 0, uuid: 'a', temperatureCelsius: 50 }, { index: 1, uuid: 'b', temperatureCelsius: 60 }]);
     m.observeServe([{ engine: 'gpu0', state: 'ready', up: true, restarts: 0 }, { engine: 'gpu1', state: 'crashed', up: false, restarts: 1 }]);
     m.observeGpus([{ index: 0, uuid: 'a', temperatureCelsius: 51 }]);
     m.observeServe([{ engine: 'gpu0', state: 'ready', up: true, restarts: 0 }]);
-    const text = m.renderMetrics();
+    const text = (await m.renderMetrics());
     expect(text).not.toContain('uuid="b"');
     expect(text).not.toContain('engy_serve_engine_up{engine="gpu1"}');
     expect(text).toContain('engy_gpu_temperature_celsius{gpu="0",uuid="a"} 51\n');

@@ -32,7 +32,7 @@ function snapshot(cr: CommitRevealView | undefined): ValidatorSnapshot {
 const line = (text: string, name: string) => text.split('\n').find((l) => l.startsWith(`${name} `)) ?? null;
 
 describe('commit-reveal metrics', () => {
-  it('shows the path, the pending commits with the earliest reveal, and whether the last reveal landed', () => {
+  it('shows the path, the pending commits with the earliest reveal, and whether the last reveal landed', async () => {
     const m = new EngyMetrics();
     const feeds = new SnapshotFeeds(m);
     feeds.validator(
@@ -47,7 +47,7 @@ describe('commit-reveal metrics', () => {
         lastReveal: { epochIndex: 3, revealRound: 700, checkedBlock: 1050, landed: false, detail: 'failed' },
       }),
     );
-    const text = m.renderMetrics();
+    const text = (await m.renderMetrics());
     expect(line(text, 'engy_validator_commit_reveal')).toBe('engy_validator_commit_reveal 1');
     expect(line(text, 'engy_validator_pending_commits')).toBe('engy_validator_pending_commits 2');
     expect(line(text, 'engy_validator_next_reveal_block')).toBe('engy_validator_next_reveal_block 1103');
@@ -56,7 +56,7 @@ describe('commit-reveal metrics', () => {
 
     // Back on plain weights with nothing pending: the reveal series disappear instead of going stale.
     feeds.validator(snapshot({ path: 'plain', version: null, revealPeriodEpochs: null, pending: [], lastReveal: null }));
-    const after = m.renderMetrics();
+    const after = (await m.renderMetrics());
     expect(line(after, 'engy_validator_commit_reveal')).toBe('engy_validator_commit_reveal 0');
     expect(line(after, 'engy_validator_pending_commits')).toBe('engy_validator_pending_commits 0');
     expect(line(after, 'engy_validator_next_reveal_block')).toBeNull();

@@ -6,6 +6,7 @@ import { bls12_381 } from '@noble/curves/bls12-381.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { NONCE_BYTES, TAG_BYTES, parseTle, serializeTle } from './layout.ts';
 import { QUICKNET, QUICKNET_PUBLIC_KEY, roundIdentity } from './quicknet.ts';
+import { errorMessage } from '../../../../shared/errors.ts';
 
 const { G1, G2, fields } = bls12_381;
 const FR_ORDER = fields.Fr.ORDER;
@@ -72,7 +73,7 @@ function beaconKey(bytes?: Uint8Array): InstanceType<typeof G2.Point> {
   try {
     return G2.Point.fromBytes(bytes);
   } catch (e) {
-    throw new RangeError(`the beacon public key is not a valid G2 point (${e instanceof Error ? e.message : String(e)})`);
+    throw new RangeError(`the beacon public key is not a valid G2 point (${errorMessage(e)})`);
   }
 }
 
@@ -111,7 +112,7 @@ export function parseSignature(sig: Uint8Array): InstanceType<typeof G1.Point> {
   try {
     return G1.Point.fromBytes(sig);
   } catch (e) {
-    throw new TlockDecryptError(`the signature is not a valid BLS12-381 G1 point (${e instanceof Error ? e.message : String(e)})`);
+    throw new TlockDecryptError(`the signature is not a valid BLS12-381 G1 point (${errorMessage(e)})`);
   }
 }
 
@@ -123,7 +124,7 @@ export function tlockDecrypt(ciphertext: Uint8Array, signature: Uint8Array): Uin
   try {
     u = G2.Point.fromBytes(parts.u);
   } catch (e) {
-    throw new TlockDecryptError(`the ciphertext's U is not a valid G2 point (${e instanceof Error ? e.message : String(e)})`);
+    throw new TlockDecryptError(`the ciphertext's U is not a valid G2 point (${errorMessage(e)})`);
   }
   const sigma = xor(parts.v, hashGt(bls12_381.pairing(sig, u)));
   const key = xor(parts.w, sha256(sigma));

@@ -2,7 +2,7 @@ import type { CheckpointProgress, CheckpointSnapshot, CheckpointState } from '..
 import type { Disposable } from '../../lib/disposable.ts';
 import { Emitter } from '../../lib/emitter.ts';
 import { silentLogger, type Logger } from '../../lib/logger.ts';
-import type { FetchFn } from '../http.ts';
+import type { FetchFn } from '../../lib/fetch.ts';
 import type { SpawnFn } from '../process-group.ts';
 import { checkCheckpointFolder, checkpointIdentity } from './checkpoint-folder.ts';
 import { downloadWithHfCli } from './hf-cli-download.ts';

@@ -3,6 +3,7 @@
 import { describeNetworkError } from '../../lib/network-words.ts';
 import { DiskFullError } from './hub-download.ts';
 import { HubError } from './hub-files.ts';
+import { errorMessage } from '../../../../shared/errors.ts';
 
 const NETWORK = /fetch failed|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH|socket|terminated|network/i;
 
@@ -20,6 +21,6 @@ export function downloadErrorSentence(e: unknown): string {
   if (e instanceof HubError || e instanceof DiskFullError) return e.message;
   if (e instanceof Error && (e.name === 'TimeoutError' || NETWORK.test(chainText(e))))
     return `Cannot reach the Hugging Face Hub: ${describeNetworkError(e)}. What was downloaded is kept: check the connection (or HF_ENDPOINT and any proxy), then press Resume download.`;
-  const msg = e instanceof Error ? e.message : String(e);
+  const msg = errorMessage(e);
   return `The download stopped: ${msg.split('\n')[0]!.slice(0, 200)}. What was downloaded is kept; press Resume download to continue.`;
 }

@@ -1,7 +1,7 @@
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CheckpointProgress } from '../../../../shared/serve.ts';
-import { execText, type ExecText } from '../../hardware/nvidia-smi.ts';
+import { execText, type ExecText } from '../../lib/exec-text.ts';
 import { defaultSpawn, LineSplitter, type SpawnFn } from '../process-group.ts';
 import type { HubFile, HubLocation } from './hub-files.ts';
 import { writeManifest } from './hub-download.ts';

@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import type { CheckpointProgress } from '../../../../shared/serve.ts';
 import { Backoff } from '../../lib/backoff.ts';
 import { writeFileAtomic } from '../../lib/atomic-file.ts';
-import { defaultFetch, type FetchFn } from '../http.ts';
+import { defaultFetch, type FetchFn } from '../../lib/fetch.ts';
 import { authHeaders, HubError, hubErrorFor, listHubFiles, resolveUrl, type HubFile, type HubLocation } from './hub-files.ts';
 import { ProgressMeter } from './progress-meter.ts';
 

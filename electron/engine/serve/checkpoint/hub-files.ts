@@ -1,4 +1,4 @@
-import type { FetchFn } from '../http.ts';
+import type { FetchFn } from '../../lib/fetch.ts';
 
 /** One file of a Hub repo, with the size of the real content (not of an LFS pointer). */
 export interface HubFile {

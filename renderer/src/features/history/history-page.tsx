@@ -6,6 +6,7 @@ import { clock, num } from '../common/format.ts';
 import { Term } from '../common/term.tsx';
 import { RequestTable } from '../common/request-table.tsx';
 import { useNow } from '../common/use-now.ts';
+import { ActionError, useAction } from '../common/use-action.tsx';
 import { downloadText, toCsv } from './csv.ts';
 import { verdictSentences } from './verdict.ts';
 
@@ -110,11 +111,10 @@ export function HistoryPage() {
     // filter() reads outcome and span, both listed.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [outcome, span, page, tick]);
+  const { invoke: loadAudits, error: auditsError } = useAction();
   useEffect(() => {
-    void engineApi()
-      .invoke('history.audits', { limit: 500 })
-      .then((r) => r.ok && setAudits(r.value));
-  }, [tick]);
+    void loadAudits('history.audits', { limit: 500 }).then((r) => r.ok && setAudits(r.value));
+  }, [tick, loadAudits]);
 
   const pages = Math.max(1, Math.ceil(total / PAGE));
   const exportCsv = async () => {
@@ -132,7 +132,7 @@ export function HistoryPage() {
           <p>The provider's verdicts per epoch, your own self-audits, and every request this rig served (metadata only: prompts and answers are never kept).</p>
         </div>
       </div>
-      {error && <div className="error-box">{error}</div>}
+      <ActionError error={error ?? auditsError} />
       <Verdicts />
       <SelfAudits audits={audits} />
       <section className="card stack" aria-labelledby="requests-h">

@@ -1,7 +1,8 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { engineApi, useEngine } from '../../stores/engine-store.ts';
+import { useEngine } from '../../stores/engine-store.ts';
 import { downloadDiagnostics } from '../../lib/download-diagnostics.ts';
 import type { LogLevel, LogLine } from '../../../../shared/logs.ts';
+import { ActionError, useAction } from '../common/use-action.tsx';
 
 const LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error'];
 const RANK: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
@@ -23,13 +24,12 @@ export function LogsPage() {
   const [error, setError] = useState<string | null>(null);
   const view = useRef<HTMLDivElement>(null);
 
+  const { invoke: loadRecent, error: recentError } = useAction();
   useEffect(() => {
-    void engineApi()
-      .invoke('logs.recent', { limit: 5000 })
-      .then((r) => {
-        if (r.ok) setHistory(r.value.lines);
-      });
-  }, []);
+    void loadRecent('logs.recent', { limit: 5000 }).then((r) => {
+      if (r.ok) setHistory(r.value.lines);
+    });
+  }, [loadRecent]);
 
   const all = useMemo(() => {
     const seen = new Set<number>();
@@ -88,7 +88,7 @@ export function LogsPage() {
           Diagnostics downloaded: <code>{exported}</code> (a copy stays in the data folder's diagnostics/). It holds the hardware report, settings, recent logs and versions; no keys.
         </div>
       )}
-      {error && <div className="error-box">{error}</div>}
+      <ActionError error={error ?? recentError} />
       <div className="log-tools">
         <input type="search" placeholder="Search logs" aria-label="Search logs" value={query} onChange={(e) => setQuery(e.target.value)} style={{ flex: 1, minWidth: 240 }} />
         <select aria-label="Source" value={source} onChange={(e) => setSource(e.target.value)}>

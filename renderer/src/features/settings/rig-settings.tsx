@@ -1,6 +1,7 @@
 // The settings that operate the rig: endpoints, the GPUs the serve may use, the in-flight limit,
 // the checkpoint folder and the log level. Each has the engine's own check and a reset.
 import { useState } from 'react';
+import { SUBNET_NETUID } from '../../../../shared/network.ts';
 import { defaultSettings, LOG_LEVELS, type LogLevelSetting, type Settings } from '../../../../shared/settings.ts';
 import { useSnapshot } from '../../stores/engine-store.ts';
 import { saveSetting, TextSetting } from './setting-field.tsx';
@@ -94,7 +95,7 @@ export function RigSettings({ s }: { s: Settings }) {
       <section className="card stack" aria-label="Endpoints">
         <h2>Endpoints</h2>
         <p className="muted small" style={{ margin: 0 }}>
-          {s.network === 'simulated' ? 'Simulated network (demo): these point at the local doubles.' : 'Mainnet (finney, subnet 53). A URL typed without its scheme gets the usual one.'}
+          {s.network === 'simulated' ? 'Simulated network (demo): these point at the local doubles.' : `Mainnet (finney, subnet ${SUBNET_NETUID}). A URL typed without its scheme gets the usual one.`}
         </p>
         <TextSetting id="gatewayUrl" path="mining.gatewayUrl" label="Gateway" hint="where the miner dials out (ws:// or wss://)" network={net} saved={s.mining.gatewayUrl} defaultText={D.mining.gatewayUrl} parse={(t) => t} patch={(gatewayUrl) => ({ mining: { gatewayUrl: gatewayUrl as string } })} />
         <TextSetting id="chainUrl" path="validating.chainUrl" label="Chain" hint="a subtensor node, e.g. ws://127.0.0.1:9944 for your own" network={net} saved={s.validating.chainUrl} defaultText={D.validating.chainUrl} parse={(t) => t} patch={(chainUrl) => ({ validating: { chainUrl: chainUrl as string } })} />

@@ -1,10 +1,8 @@
 import { NOTIFICATION_KINDS, type NotificationKind, type SettingsPatch, type ThemePref } from '../../../../shared/settings.ts';
-import { engineApi, useEngine, useSnapshot } from '../../stores/engine-store.ts';
+import { useEngine, useSnapshot } from '../../stores/engine-store.ts';
+import { ActionError, useAction } from '../common/use-action.tsx';
 import { RigSettings } from './rig-settings.tsx';
-
-function update(patch: SettingsPatch) {
-  void engineApi().invoke('settings.update', patch);
-}
+import { UpdateCard } from './update-card.tsx';
 
 const KIND_LABEL: Record<NotificationKind, string> = {
   'miner-offline': 'Miner offline',
@@ -21,6 +19,8 @@ const KIND_LABEL: Record<NotificationKind, string> = {
 export function SettingsPage() {
   const s = useSnapshot('settings');
   const info = useEngine((x) => x.info);
+  const { invoke, error } = useAction();
+  const update = (patch: SettingsPatch) => void invoke('settings.update', patch);
   if (!s) return <div className="card">Loading settings…</div>;
   const desktop = info?.shell === 'electron';
   return (
@@ -31,6 +31,7 @@ export function SettingsPage() {
           <p>Saved at once, in {info?.dataDir ?? 'the data folder'}.</p>
         </div>
       </div>
+      <ActionError error={error} />
       <section className="card stack">
         <h2>Appearance</h2>
         <label className="toggle">
@@ -73,6 +74,7 @@ export function SettingsPage() {
           </label>
         ))}
       </section>
+      <UpdateCard desktop={desktop} />
     </div>
   );
 }

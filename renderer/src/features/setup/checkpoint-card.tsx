@@ -1,5 +1,5 @@
 import type { CheckpointSnapshot } from '../../../../shared/serve.ts';
-import { engineApi } from '../../stores/engine-store.ts';
+import { ActionError, useAction } from '../common/use-action.tsx';
 
 const gb = (b: number) => `${(b / 1e9).toFixed(2)} GB`;
 function eta(s: number | null): string {
@@ -11,6 +11,7 @@ function eta(s: number | null): string {
 
 /** The checkpoint folder: download with a real progress bar (bytes, rate, ETA), resume, and its identity. */
 export function CheckpointCard({ c, canDownload = true, whyNot = null }: { c: CheckpointSnapshot; canDownload?: boolean; whyNot?: string | null }) {
+  const { invoke, error } = useAction();
   const p = c.progress;
   const pct = p && p.bytesTotal > 0 ? (p.bytesDone / p.bytesTotal) * 100 : 0;
   return (
@@ -46,18 +47,19 @@ export function CheckpointCard({ c, canDownload = true, whyNot = null }: { c: Ch
       )}
       {c.missing.length > 0 && c.state !== 'absent' && <div className="small">Missing: {c.missing.slice(0, 5).join('; ')}</div>}
       {c.error && <div className="error-box">{c.error}</div>}
+      <ActionError error={error} />
       {!canDownload && whyNot && c.state !== 'complete' && <div className="small muted">{whyNot}</div>}
       <div className="row">
         {c.state === 'downloading' ? (
-          <button className="btn" onClick={() => void engineApi().invoke('checkpoint.cancel', null)}>
+          <button className="btn" onClick={() => void invoke('checkpoint.cancel', null)}>
             Pause (resumes where it stopped)
           </button>
         ) : c.state !== 'complete' ? (
-          <button className="btn primary" disabled={!canDownload} title={whyNot ?? undefined} onClick={() => void engineApi().invoke('checkpoint.download', null)}>
+          <button className="btn primary" disabled={!canDownload} title={whyNot ?? undefined} onClick={() => void invoke('checkpoint.download', null)}>
             {c.state === 'incomplete' || c.state === 'failed' ? 'Resume download' : 'Download (~35 GB)'}
           </button>
         ) : null}
-        <button className="btn" onClick={() => void engineApi().invoke('checkpoint.refresh', null)}>
+        <button className="btn" onClick={() => void invoke('checkpoint.refresh', null)}>
           Check the folder
         </button>
       </div>

@@ -3,7 +3,8 @@ import type { WalletView } from '../../../../shared/api.ts';
 import type { Settings } from '../../../../shared/settings.ts';
 import { formatTao } from '../../../../shared/wallet.ts';
 import { engineApi } from '../../stores/engine-store.ts';
-import { currentRegistration, selectedWallet, useAction } from './wallet-steps.tsx';
+import { currentRegistration, selectedWallet } from './wallet-steps.tsx';
+import { ActionError, useAction } from '../common/use-action.tsx';
 
 /** The burn moves every block: while the step is open the quote is refreshed this often. */
 const LIVE_QUOTE_MS = 24_000;
@@ -17,6 +18,8 @@ function suggestedCap(costRao: string): string {
 
 export function RegistrationStep({ wallet, settings }: { wallet: WalletView; settings: Settings }) {
   const { busy, error, run } = useAction();
+  // The background quote: a refusal (chain unreachable, no wallet) is shown, not lost.
+  const { invoke: askQuote, error: quoteError } = useAction();
   const [cap, setCap] = useState('');
   const [password, setPassword] = useState('');
   const [browserAccount, setBrowserAccount] = useState('');
@@ -29,14 +32,14 @@ export function RegistrationStep({ wallet, settings }: { wallet: WalletView; set
   // and a coldkey added meanwhile is asked about at once.
   useEffect(() => {
     if (!hotkeyChosen) return;
-    const ask = () => void engineApi().invoke('wallet.registration', null);
+    const ask = () => void askQuote('wallet.registration', null);
     const t = setInterval(ask, LIVE_QUOTE_MS);
     return () => clearInterval(t);
-  }, [hotkeyChosen]);
+  }, [hotkeyChosen, askQuote]);
   const coldAddress = cold?.coldkeyAddress ?? null;
   useEffect(() => {
-    if (hotkeyChosen && coldAddress) void engineApi().invoke('wallet.registration', null);
-  }, [hotkeyChosen, coldAddress]);
+    if (hotkeyChosen && coldAddress) void askQuote('wallet.registration', null);
+  }, [hotkeyChosen, coldAddress, askQuote]);
   useEffect(() => {
     if (reg && !cap) setCap(suggestedCap(reg.quote.costRao));
   }, [reg, cap]);
@@ -133,7 +136,7 @@ export function RegistrationStep({ wallet, settings }: { wallet: WalletView; set
         </div>
       )}
       {done && <div className="card">{done}</div>}
-      {(error ?? wallet.registrationError) && <div className="error-box">{error ?? wallet.registrationError}</div>}
+      <ActionError error={error ?? quoteError ?? wallet.registrationError} />
     </div>
   );
 }

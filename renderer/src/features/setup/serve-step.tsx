@@ -4,6 +4,7 @@ import type { Settings, SettingsPatch } from '../../../../shared/settings.ts';
 import type { CheckpointFolderVerdict, SglangSetupSnapshot } from '../../../../shared/sglang-setup.ts';
 import { engineApi, useSnapshot } from '../../stores/engine-store.ts';
 import { CheckpointCard } from './checkpoint-card.tsx';
+import { ActionError, useAction } from '../common/use-action.tsx';
 
 type RuntimeId = 'python' | 'docker' | 'external';
 const RUNTIMES: { id: RuntimeId; title: string; text: string }[] = [
@@ -35,13 +36,8 @@ export function runtimeReady(settings: Settings, r: RuntimeReport | null | undef
 }
 
 function InstallPanel({ s }: { s: SglangSetupSnapshot }) {
-  const [error, setError] = useState<string | null>(null);
+  const { invoke, error } = useAction();
   const i = s.install;
-  const start = async () => {
-    setError(null);
-    const r = await engineApi().invoke('serve.installSglang', null);
-    if (!r.ok) setError(r.error.message);
-  };
   return (
     <div className="card stack" data-testid="sglang-install" style={{ gap: 10 }}>
       <div className="spread">
@@ -56,19 +52,19 @@ function InstallPanel({ s }: { s: SglangSetupSnapshot }) {
           <span className="small">
             {i.step === 'creating-venv' ? 'Creating the environment…' : i.step === 'installing' ? 'Installing the downloaded packages…' : `Downloading packages (${i.downloads} so far${i.lastDownload ? `, now ${i.lastDownload}` : ''})…`}
           </span>
-          <button className="btn" onClick={() => void engineApi().invoke('serve.cancelSglangInstall', null)}>
+          <button className="btn" onClick={() => void invoke('serve.cancelSglangInstall', null)}>
             Cancel
           </button>
         </div>
       ) : (
         <div className="row">
-          <button className="btn primary" onClick={() => void start()}>
+          <button className="btn primary" onClick={() => void invoke('serve.installSglang', null)}>
             {i.state === 'failed' || i.state === 'cancelled' ? 'Install again' : 'Install sglang'}
           </button>
         </div>
       )}
       {i.error && <div className="error-box">{i.error}</div>}
-      {error && <div className="error-box">{error}</div>}
+      <ActionError error={error} />
       {i.log.length > 0 && (
         <details>
           <summary className="small">pip's log ({i.log.length} lines)</summary>
@@ -87,15 +83,15 @@ export function ServeStep({ settings, downloadAllowed }: { settings: Settings; d
   const checkpoint = useSnapshot('checkpoint');
   const sglang = useSnapshot('sglang');
   const runtimes = sglang?.runtimes;
+  const { invoke: detect, error: detectError } = useAction();
+  const { invoke: checkFolder, error: folderError } = useAction();
   useEffect(() => {
-    if (!runtimes && !sglang?.detecting) void engineApi().invoke('serve.detectRuntimes', { refresh: false });
-  }, [runtimes, sglang?.detecting]);
+    if (!runtimes && !sglang?.detecting) void detect('serve.detectRuntimes', { refresh: false });
+  }, [runtimes, sglang?.detecting, detect]);
   // The folder in use is checked for room whenever it changes or its checkpoint state does.
   useEffect(() => {
-    void engineApi()
-      .invoke('checkpoint.checkFolder', { dir: settings.mining.checkpointDir })
-      .then((r) => setFolder(r.ok ? r.value : null));
-  }, [settings.mining.checkpointDir, checkpoint?.state]);
+    void checkFolder('checkpoint.checkFolder', { dir: settings.mining.checkpointDir }).then((r) => setFolder(r.ok ? r.value : null));
+  }, [settings.mining.checkpointDir, checkpoint?.state, checkFolder]);
   const save = async (patch: NonNullable<SettingsPatch['mining']>) => {
     const r = await engineApi().invoke('settings.update', { mining: patch });
     setError(r.ok ? null : r.error.message);
@@ -128,7 +124,7 @@ export function ServeStep({ settings, downloadAllowed }: { settings: Settings; d
         })}
       </div>
       <div className="row">
-        <button className="btn" disabled={sglang?.detecting} onClick={() => void engineApi().invoke('serve.detectRuntimes', { refresh: true })}>
+        <button className="btn" disabled={sglang?.detecting} onClick={() => void detect('serve.detectRuntimes', { refresh: true })}>
           {sglang?.detecting ? 'Detecting…' : 'Detect again'}
         </button>
         {runtimes?.notes[0] && <span className="small muted">{runtimes.notes[0]}</span>}
@@ -160,7 +156,7 @@ export function ServeStep({ settings, downloadAllowed }: { settings: Settings; d
       )}
       {/* Short of room by the catalog's estimate: still red above, but the download itself measures the exact need and refuses in words. */}
       {checkpoint && <CheckpointCard c={checkpoint} canDownload={downloadAllowed && (folder?.usable ?? false)} whyNot={!downloadAllowed ? 'This hardware cannot mine: nothing to download for it.' : folder && !folder.usable ? 'This folder cannot take the download: see above.' : null} />}
-      {error && <div className="error-box">{error}</div>}
+      <ActionError error={error ?? detectError ?? folderError} />
     </div>
   );
 }

@@ -1,7 +1,8 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import type { Role } from '../../../../shared/settings.ts';
 import { formatTao } from '../../../../shared/wallet.ts';
-import { engineApi, useSnapshot } from '../../stores/engine-store.ts';
+import { useSnapshot } from '../../stores/engine-store.ts';
+import { ActionError, useAction } from '../common/use-action.tsx';
 import { useUi } from '../../stores/ui-store.ts';
 import { HardwarePanel } from '../hardware/hardware-panel.tsx';
 import { HardwareChoices, tooSmall } from '../hardware/hardware-choices.tsx';
@@ -9,6 +10,7 @@ import { SecretWordsDialog, type SecretWords } from '../common/secret-words-dial
 import { ColdkeyStep, HotkeyStep, MinerKeyStep, currentRegistration, selectedHotkeyAddress, selectedWallet, type ShowWords } from './wallet-steps.tsx';
 import { RegistrationStep } from './registration-step.tsx';
 import { ServeStep, runtimeReady } from './serve-step.tsx';
+import { PROVIDER_HOST } from '../../../../shared/network.ts';
 
 const ROLES: { id: Role; title: string; text: string }[] = [
   { id: 'mine', title: 'Mine', text: 'Serve verified inference on your NVIDIA GPUs and earn per epoch.' },
@@ -27,8 +29,10 @@ interface Stage {
 }
 
 function RolePicker({ role }: { role: Role | null }) {
-  const pick = (r: Role) => void engineApi().invoke('settings.update', { role: r });
+  const { invoke, error } = useAction();
+  const pick = (r: Role) => void invoke('settings.update', { role: r });
   return (
+    <>
     <div className="choice" role="group" aria-label="Role">
       {ROLES.map((r) => (
         <button key={r.id} aria-pressed={role === r.id} onClick={() => pick(r.id)}>
@@ -37,6 +41,8 @@ function RolePicker({ role }: { role: Role | null }) {
         </button>
       ))}
     </div>
+    <ActionError error={error} />
+    </>
   );
 }
 
@@ -76,9 +82,10 @@ export function SetupPage() {
   const walletName = settings?.wallet.name ?? null;
   const hotkeyName = settings?.wallet.hotkey ?? null;
   const hotkeyAddress = wallet && settings ? selectedHotkeyAddress(wallet, settings) : null;
+  const { invoke: checkRegistration, error: registrationError } = useAction();
   useEffect(() => {
-    if (walletName && hotkeyName && hotkeyAddress) void engineApi().invoke('wallet.registration', null);
-  }, [walletName, hotkeyName, hotkeyAddress]);
+    if (walletName && hotkeyName && hotkeyAddress) void checkRegistration('wallet.registration', null);
+  }, [walletName, hotkeyName, hotkeyAddress, checkRegistration]);
 
   if (!settings) return <div className="card" aria-busy="true">Loading the setup from the engine…</div>;
   const role = settings.role;
@@ -184,7 +191,7 @@ export function SetupPage() {
                   ? `The gateway refused ${wallet.minerKey.masked}: ${keyCheck.reason ?? 'no reason given'}.`
                   : wallet.minerKey.present
                     ? `${wallet.minerKey.masked}: ${keyCheck?.state === 'checking' ? 'asking the gateway…' : 'not verified yet.'}`
-                    : 'Paste the key issued at provider.engy.ai for your registered hotkey.',
+                    : `Paste the key issued at ${PROVIDER_HOST} for your registered hotkey.`,
             body: <MinerKeyStep wallet={wallet} />,
           },
         ]
@@ -225,6 +232,7 @@ export function SetupPage() {
           <p>Each step says what it needs and what to do next. You can leave and come back: progress is kept.</p>
         </div>
       </div>
+      <ActionError error={registrationError} />
       <ol className="stages" aria-label="Setup steps">
         {stages.map((s, i) => (
           <li key={s.id} className={`stage ${s.state}`} style={{ gridTemplateColumns: '30px minmax(0, 1fr) auto', alignItems: 'start' }} data-testid={`stage-${s.id}`}>

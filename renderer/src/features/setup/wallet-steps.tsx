@@ -4,25 +4,11 @@ import type { Settings } from '../../../../shared/settings.ts';
 import type { WalletEntry } from '../../../../shared/wallet.ts';
 import { engineApi } from '../../stores/engine-store.ts';
 import type { SecretWords } from '../common/secret-words-dialog.tsx';
+import { ActionError, useAction } from '../common/use-action.tsx';
+import { PROVIDER_HOST } from '../../../../shared/network.ts';
 
 /** Hands fresh words to the page's show-once dialog; `after` runs once the user confirmed writing them down. */
 export type ShowWords = (secret: SecretWords, after: () => Promise<unknown>) => void;
-
-export function useAction() {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const run = async (fn: () => Promise<string | null>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      const e = await fn();
-      if (e) setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { busy, error, run };
-}
 
 const selectWallet = (name: string, hotkey: string | null) => engineApi().invoke('settings.update', { wallet: { name, hotkey } });
 
@@ -259,13 +245,14 @@ const CHECK_TEXT = { checking: 'Asking the gateway…', admitted: 'The gateway a
 
 export function MinerKeyStep({ wallet }: { wallet: WalletView }) {
   const { busy, error, run } = useAction();
+  const { invoke: firstCheck, error: firstCheckError } = useAction();
   const [key, setKey] = useState('');
   const k = wallet.minerKey;
   const check = wallet.minerKeyCheck;
   // A stored key nobody asked the gateway about yet is checked once, on its own.
   useEffect(() => {
-    if (k.present && !check) void engineApi().invoke('wallet.verifyMinerKey', null);
-  }, [k.present, k.masked, check]);
+    if (k.present && !check) void firstCheck('wallet.verifyMinerKey', null);
+  }, [k.present, k.masked, check, firstCheck]);
   const save = () =>
     run(async () => {
       const r = await engineApi().invoke('wallet.setMinerKey', { key });
@@ -280,7 +267,7 @@ export function MinerKeyStep({ wallet }: { wallet: WalletView }) {
   return (
     <div className="stack">
       <p className="muted small">
-        Get the miner key at provider.engy.ai for your registered hotkey. The panel checks it with the gateway (one hello, as the miner will send), stores it {k.storage === 'os-keyring' ? 'in the OS keyring' : 'in a file only you can read'} and never shows it again in full.
+        Get the miner key at {PROVIDER_HOST} for your registered hotkey. The panel checks it with the gateway (one hello, as the miner will send), stores it {k.storage === 'os-keyring' ? 'in the OS keyring' : 'in a file only you can read'} and never shows it again in full.
       </p>
       {k.present && (
         <div className="row" data-testid="miner-key-check">
@@ -299,7 +286,7 @@ export function MinerKeyStep({ wallet }: { wallet: WalletView }) {
       )}
       {check?.reason && (check.state === 'denied' || check.state === 'unreachable') && (
         <div className={check.state === 'denied' ? 'error-box' : 'card small'}>
-          {check.state === 'denied' ? `The gateway says: "${check.reason}". Check that you pasted the key issued for this hotkey, or get a new one at provider.engy.ai.` : check.reason}
+          {check.state === 'denied' ? `The gateway says: "${check.reason}". Check that you pasted the key issued for this hotkey, or get a new one at ${PROVIDER_HOST}.` : check.reason}
         </div>
       )}
       {k.warning && <p className="small" style={{ color: 'var(--warn)' }}>{k.warning}</p>}
@@ -309,7 +296,7 @@ export function MinerKeyStep({ wallet }: { wallet: WalletView }) {
           Save and check
         </button>
       </div>
-      {error && <div className="error-box">{error}</div>}
+      <ActionError error={error ?? firstCheckError} />
     </div>
   );
 }
