@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeWeights } from '../../../electron/engine/chain/normalize-weights.ts';
 import * as constants from '../../../electron/engine/validator/constants.ts';
-import { EXPECTED_OWNER_HOTKEY, PINNED_MASTER_HOTKEY } from '../../../electron/engine/validator/constants.ts';
+import { PINNED_MASTER_HOTKEY, SUBNET_OWNER_HOTKEY } from '../../../shared/network.ts';
 import { epochMessage, sha256Hex, verifyPayload } from '../../../electron/engine/validator/payload-verify.ts';
 import { decide } from '../../../electron/engine/validator/schedule.ts';
 import { soleRecipient } from '../../../electron/engine/validator/standby.ts';
@@ -120,7 +120,7 @@ describe('vectors and burn targets (upstream test_chain.py)', () => {
   });
 
   it('the fallback owner is the subnet owner hotkey the reference pins (the chain value wins when readable)', () => {
-    expect(EXPECTED_OWNER_HOTKEY).toBe('5DXSBCCKH5ENuyHFNaAvtaMfbhEEWpjSJB4rzc4mJfsc1uvJ');
-    expect(EXPECTED_OWNER_HOTKEY).toBe(PINNED_MASTER_HOTKEY);
+    expect(SUBNET_OWNER_HOTKEY).toBe('5DXSBCCKH5ENuyHFNaAvtaMfbhEEWpjSJB4rzc4mJfsc1uvJ');
+    expect(SUBNET_OWNER_HOTKEY).toBe(PINNED_MASTER_HOTKEY);
   });
 });
