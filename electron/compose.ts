@@ -240,7 +240,7 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
     new EarningsService(
       () => {
         const v = settings.get().validating;
-        return { hotkey: selectedHotkey, providerUrl: v.providerUrl, masterHotkey: v.masterHotkey, netuid: v.netuid, ownerHotkey: PINNED_MASTER_HOTKEY };
+        return { hotkey: selectedHotkey, providerUrl: v.providerUrl, masterHotkey: v.masterHotkey, netuid: v.netuid, ownerHotkey: PINNED_MASTER_HOTKEY, chainUrl: v.chainUrl };
       },
       db,
       () => openChain(settings.get().validating.chainUrl),

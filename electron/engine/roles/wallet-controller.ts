@@ -21,7 +21,7 @@ import { createColdkey, publicKeyFromAddress, writeColdkeyPub } from '../wallet/
 import { sourceFromSecret } from '../wallet/key-source.ts';
 import type { KdfLimits } from '../wallet/nacl-keyfile.ts';
 import { checkMinerKey, type MinerKeyCheckOptions } from '../wallet/miner-key-check.ts';
-import { describeNetworkError } from '../lib/network-words.ts';
+import { describeChainError, describeNetworkError } from '../lib/network-words.ts';
 import { encodeAddress } from '@polkadot/util-crypto';
 
 export interface WalletControllerDeps {
@@ -163,7 +163,7 @@ export class WalletController {
     try {
       chain = await this.d.openChain(s.validating.chainUrl);
     } catch (e) {
-      throw new AppFailure('chain-unreachable', `Cannot reach the chain at ${s.validating.chainUrl}: ${describeNetworkError(e)}. Check the internet connection, or choose another chain endpoint in Settings, then check again.`);
+      throw new AppFailure('chain-unreachable', `Cannot reach the chain at ${s.validating.chainUrl}: ${describeChainError(e)}. Check the internet connection, or choose another chain endpoint in Settings, then check again.`);
     }
     try {
       return await fn(new RegistrationService({ chain, netuid: s.validating.netuid, walletPath: this.walletPath(), logger: this.d.logs.logger('wallet'), redactor: this.d.logs.redactor }), chain);
