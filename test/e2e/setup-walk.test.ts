@@ -136,6 +136,18 @@ describe('setup walk (a): a fresh 2x RTX 4090 rig to mining, through the UI only
     await page.getByTestId('verdict').waitFor();
     await shoot(page, '02-hardware');
 
+    // The Mine page before anything is set up: every open check has a way out, and Start says why it waits.
+    await page.getByRole('button', { name: 'Mine', exact: true }).click();
+    const checklist = page.getByTestId('preflight-mine');
+    await checklist.waitFor();
+    await shoot(page, '02b-mine-preflight');
+    for (const row of await checklist.locator('li[data-state]').all()) {
+      if ((await row.getAttribute('data-state')) !== 'ok') expect(await row.getByRole('button').count()).toBe(1);
+    }
+    expect(await page.getByTestId('mine-toggle').isDisabled()).toBe(true);
+    expect(await page.getByTestId('mine-toggle').getAttribute('title')).toMatch(/pre-flight checks below/);
+    await page.getByRole('button', { name: 'Setup', exact: true }).click();
+
     await open('serve');
     // Detection runs on its own when the step opens, and says what it found per runtime.
     await page.getByTestId('runtime-python').getByText(/sglang 0\.5\.12\.post1 found/).waitFor({ timeout: 30_000 });

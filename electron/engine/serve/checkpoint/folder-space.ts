@@ -94,6 +94,6 @@ export function checkFolderSpace(o: FolderSpaceOptions): CheckpointFolderVerdict
     return { ok: false, usable: false, exists, complete, freeBytes: null, needBytes: still, sentence: `The free space at ${base} could not be read: check that the disk is mounted.` };
   }
   if (free < still)
-    return { ok: false, usable: true, exists, complete, freeBytes: free, needBytes: still, sentence: `${gib(free)} free at ${base}, but the download still needs about ${gib(still)}${already}: free ${gib(still - free)} more, or choose a checkpoint folder on a bigger disk (Settings > Checkpoint folder).` };
+    return { ok: false, usable: true, exists, complete, freeBytes: free, needBytes: still, sentence: `${gib(free)} free at ${base}, but the download still needs about ${gib(still)}${already}: free ${gib(still - free)} more, or choose a checkpoint folder on a bigger disk (Settings > Mining rig > Checkpoint folder).` };
   return { ok: true, usable: true, exists, complete, freeBytes: free, needBytes: still, sentence: `${exists ? abs : `${abs} will be created`}: ${gib(free)} free, the download still needs about ${gib(still)}${already}.` };
 }

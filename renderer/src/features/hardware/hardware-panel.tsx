@@ -193,7 +193,8 @@ export function HardwarePanel() {
           </button>
         </div>
         <div style={{ marginTop: 14 }}>
-          <Reasons reasons={report.reasons} />
+          {/* The disk limit is said once, in the box below with its button. */}
+          <Reasons reasons={diskShort ? report.reasons.filter((r) => !r.text.startsWith('Checkpoint disk: ')) : report.reasons} />
         </div>
         {diskShort && (
           <p className="error-box" data-testid="hardware-disk">
