@@ -26,7 +26,7 @@ function Gpus({ external }: { external: boolean }) {
           <th>GPU</th>
           <th className="num">VRAM used</th>
           <th className="num">Temp.</th>
-          <th>In the plan</th>
+          <th>Plan</th>
         </tr>
       </thead>
       <tbody>
