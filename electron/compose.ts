@@ -39,7 +39,6 @@ import { AppFailure, errorMessage } from '../shared/errors.ts';
 import { PreflightService } from './engine/preflight/preflight-service.ts';
 import { RehearsalRunner } from './engine/preflight/rehearsal.ts';
 import { detectRuntimes } from './engine/serve/runtime-detect.ts';
-import { diskFreeBytes } from './engine/serve/checkpoint/hub-download.ts';
 import { DEFAULT_TARGETS } from './engine/miner/stats.ts';
 import { helloHw } from './engine/miner/hello-hw.ts';
 import { hardwareAlternatives } from './engine/hardware/alternatives.ts';
@@ -103,7 +102,17 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
   stack.add(hub.bind('settings', () => settings.get(), (l) => settings.onDidChange(l)));
 
   logs.setMinLevel(settings.get().logLevel);
-  const hardware = new HardwareService(() => ({ dataDir: paths.root, modelId: settings.get().mining.modelId, allowedGpus: settings.get().mining.gpus }), logs.logger('hardware'));
+  // The checkpoint the miner serves: the user's folder, or ours under the data dir; it follows Settings.
+  const spec = minerModel(settings.get().mining.modelId);
+  const checkpointDir = () => settings.get().mining.checkpointDir ?? defaultCheckpointDir(paths.checkpoints, spec.checkpoint);
+  const fullDownloadBytes = spec.memory.minDiskGiB * 1024 ** 3;
+  const checkpointSpace = (dir?: string) => checkFolderSpace({ dir: dir ?? checkpointDir(), needBytes: fullDownloadBytes });
+  const hardware = new HardwareService(
+    () => ({ dataDir: paths.root, modelId: settings.get().mining.modelId, allowedGpus: settings.get().mining.gpus }),
+    logs.logger('hardware'),
+    undefined,
+    () => checkpointSpace(),
+  );
   // The log level and the GPU choice apply at once: a new plan (and CUDA_VISIBLE_DEVICES) on the next start.
   let gpusKey = JSON.stringify(settings.get().mining.gpus);
   stack.add(
@@ -134,9 +143,6 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
   stack.add(hub.bind('miners', () => mining.minerSnapshots(), (l) => mining.onDidChange(l)));
   const validating = stack.add(new ValidatingController({ settings, logs, db, paths, version: `engy-panel ${version}`, openChain, preflight: { gate } }));
   stack.add(hub.bind('validator', () => validating.snapshot(), (l) => validating.onDidChange(l)));
-  // The checkpoint the miner serves: the user's folder, or ours under the data dir; it follows Settings.
-  const spec = minerModel(settings.get().mining.modelId);
-  const checkpointDir = () => settings.get().mining.checkpointDir ?? defaultCheckpointDir(paths.checkpoints, spec.checkpoint);
   const checkpoint = stack.add(
     new CheckpointFollower(checkpointDir(), (dir) => new CheckpointService({ repo: spec.checkpoint, dir, publishedRoot: spec.modelRoot, logger: logs.logger('checkpoint') }), log),
   );
@@ -152,6 +158,20 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
   stack.add(hub.bind('sglang', () => sglang.snapshot(), (l) => sglang.onDidChange(l)));
   stack.add(settings.onDidChange(() => checkpoint.follow(checkpointDir())));
   stack.add(hub.bind('checkpoint', () => checkpoint.snapshot(), (l) => checkpoint.onDidChange(l)));
+  // The hardware verdict counts the room for what is still to download: re-measured when the checkpoint's
+  // state or folder changes, and at most every few seconds while a download writes.
+  let spaceKey = '';
+  let spaceAt = 0;
+  const remeasureSpace = () => {
+    const c = checkpoint.snapshot();
+    const key = `${checkpointDir()}|${c?.state ?? ''}`;
+    if (key === spaceKey && Date.now() - spaceAt < 5_000) return;
+    spaceKey = key;
+    spaceAt = Date.now();
+    hardware.refreshSpace();
+  };
+  stack.add(checkpoint.onDidChange(remeasureSpace));
+  stack.add(settings.onDidChange(remeasureSpace));
   const walletDir = (w: { path: string | null }) => (w.path ? { walletPath: w.path } : {});
   preflight = stack.add(
     new PreflightService({
@@ -162,9 +182,8 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
       checkpointDir,
       refreshCheckpoint: () => checkpoint.current.refresh(),
       detectRuntimes: () => detectRuntimes({ dataDir: paths.root }),
-      freeBytes: diskFreeBytes,
+      space: (dir) => checkpointSpace(dir),
       hotkeyAddress: (w) => loadHotkeyAddress({ ...walletDir(w), wallet: w.name ?? '', hotkey: w.hotkey ?? '' }),
-      fullDownloadBytes: Math.ceil(spec.memory.weightsGiB * 1024 ** 3),
       log: logs.logger('preflight'),
     }),
   );
@@ -227,7 +246,7 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
     new EarningsService(
       () => {
         const v = settings.get().validating;
-        return { hotkey: selectedHotkey, providerUrl: v.providerUrl, masterHotkey: v.masterHotkey, netuid: v.netuid, ownerHotkey: SUBNET_OWNER_HOTKEY };
+        return { hotkey: selectedHotkey, providerUrl: v.providerUrl, masterHotkey: v.masterHotkey, netuid: v.netuid, ownerHotkey: SUBNET_OWNER_HOTKEY, chainUrl: v.chainUrl };
       },
       db,
       () => openChain(settings.get().validating.chainUrl),
@@ -325,7 +344,7 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
       sglang.cancel();
       return null;
     },
-    'checkpoint.checkFolder': (req) => checkFolderSpace({ dir: req.dir ?? defaultCheckpointDir(paths.checkpoints, spec.checkpoint), needBytes: spec.memory.minDiskGiB * 1024 ** 3 }),
+    'checkpoint.checkFolder': (req) => checkpointSpace(req.dir ?? defaultCheckpointDir(paths.checkpoints, spec.checkpoint)),
     'diagnostics.download': () => {
       const written = table['diagnostics.export'](null) as { path: string; bytes: number };
       return { fileName: written.path.split(/[\\/]/).pop() ?? 'engy-diagnostics.json', content: readFileSync(written.path, 'utf8'), bytes: written.bytes };

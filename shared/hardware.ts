@@ -1,4 +1,5 @@
 // Hardware report and serve plan: produced by electron/engine/hardware, consumed by serve, miner and the UI.
+import type { CheckpointFolderVerdict } from './sglang-setup.ts';
 
 export interface GpuInfo {
   index: number;
@@ -87,6 +88,8 @@ export interface HardwareReport {
   plan: ServePlan | null;
   /** Set when there is no usable NVIDIA GPU: the validator role needs none. */
   suggestValidator: boolean;
+  /** Room in the checkpoint folder for what is still to download (absent: not measured). */
+  space?: CheckpointFolderVerdict | null;
 }
 
 /** "Show what works": a configuration that would mine, planned with the same arithmetic as this rig. */

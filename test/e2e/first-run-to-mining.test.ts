@@ -75,7 +75,8 @@ describe('first run to mining, validating and earnings (Chromium + simulated net
     await page.getByTestId('preflight-check-role').getByRole('button').click();
     await stage('role').waitFor();
     await page.getByRole('group', { name: 'Role' }).getByRole('button', { name: /^Both/ }).click();
-    await stage('hardware').getByText('Verdict: ready.').waitFor();
+    // Ready, or (on a disk without room for the ~80 GiB download) ready once the checkpoint fits.
+    await stage('hardware').getByText(/^(Ready to mine\.|The GPUs can mine, but the disk cannot hold the checkpoint yet)/).waitFor();
     await open('serve');
     await page.getByRole('group', { name: 'Serve runtime' }).getByRole('button', { name: /already run/ }).click();
     await page.getByRole('textbox', { name: 'Serve URLs' }).fill(await net.honestServe.url());

@@ -14,6 +14,7 @@ import type { ChainPort, CommitRevealFacts, TimelockedCommit, EarningsFacts, Key
 import { beaconOf, commitRevealRefusal } from './commit-reveal-codec.ts';
 import { connectOnce, errorText } from './connect-api.ts';
 import { submitAndWait } from './submit-extrinsic.ts';
+import { describeNetworkError } from '../lib/network-words.ts';
 
 export interface ChainClientOptions {
   /** One URL, or several to rotate through on reconnect. */
@@ -78,18 +79,23 @@ export class PolkadotChainClient implements ChainPort {
     const endpoints = Array.isArray(opts.endpoint) ? opts.endpoint : [opts.endpoint];
     if (endpoints.length === 0) throw new RangeError('PolkadotChainClient.connect needs at least one endpoint');
     const failures: string[] = [];
+    const causes: string[] = [];
     for (let i = 0; i < endpoints.length; i++) {
       const rotated = [...endpoints.slice(i), ...endpoints.slice(0, i)];
       try {
         const { api, provider } = await connectOnce(rotated, opts);
         return new PolkadotChainClient(api, provider, opts);
       } catch (e) {
-        failures.push(`${rotated[0]}: ${errorText(e)}`);
+        // In words (never "getaddrinfo ENOTFOUND"); the detail keeps the causes alone for sentences that name the URL.
+        const cause = describeNetworkError(e instanceof Error ? e : new Error(errorText(e)));
+        failures.push(`${rotated[0]}: ${cause}`);
+        causes.push(endpoints.length > 1 ? `${rotated[0]}: ${cause}` : cause);
       }
     }
     throw new AppFailure(
       'chain-unreachable',
       `Could not reach the chain (${failures.join('; ')}). Check the internet connection, or pick another endpoint: finney, test network, a local node or a custom URL.`,
+      causes.join('; '),
     );
   }
 

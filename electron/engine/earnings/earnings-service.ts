@@ -6,7 +6,8 @@ import { Emitter } from '../lib/emitter.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { Database } from '../store/database.ts';
 import { MINER_MIGRATIONS } from '../miner/request-records.ts';
-import { fetchJsonCapped } from '../validator/payload-fetch.ts';
+import { fetchJsonCapped, type FetchFailure } from '../validator/payload-fetch.ts';
+import { describeChainError, describeNetworkError } from '../lib/network-words.ts';
 import { verifyPayload } from '../validator/payload-verify.ts';
 import { epochEarnings } from './epoch-row.ts';
 import { EarningsStore, type StoredEpoch } from './earnings-store.ts';
@@ -24,6 +25,13 @@ export interface EarningsConfig {
   masterHotkey: string;
   netuid: number;
   ownerHotkey: string;
+  /** Named in the sentence when the chain cannot be read. */
+  chainUrl?: string;
+}
+
+/** Why the provider could not be read, without naming it: the sentence around it does, once. */
+function providerCause(f: FetchFailure): string {
+  return f.cause ?? f.message;
 }
 
 const EMPTY: LocalTokens = { requests: 0, promptTokens: 0, completionTokens: 0 };
@@ -114,7 +122,7 @@ export class EarningsService {
   private async fetchEpoch(cfg: EarningsConfig, hotkey: string, index: number): Promise<void> {
     const fetched = await fetchJsonCapped(`${cfg.providerUrl.replace(/\/$/, '')}/api/subnet/v1/epoch/${index}`);
     if (!fetched.ok) {
-      this.fetchErrors.set(index, fetched.error.message);
+      this.fetchErrors.set(index, providerCause(fetched.error));
       return;
     }
     const v = verifyPayload(fetched.value, { masterHotkey: cfg.masterHotkey, netuid: cfg.netuid });
@@ -165,15 +173,16 @@ export class EarningsService {
           const known = new Set(this.store.epochs(hotkey, KEEP_EPOCHS).map((e) => e.epochIndex));
           const missing: number[] = [];
           for (let i = v.epochIndex - 1; i >= Math.max(0, v.epochIndex - BACKFILL_DEPTH) && missing.length < BACKFILL_PER_REFRESH; i--) if (!known.has(i)) missing.push(i);
-          for (const i of missing) await this.fetchEpoch(cfg, hotkey, i).catch((e: unknown) => this.fetchErrors.set(i, (e as Error).message));
+          for (const i of missing) await this.fetchEpoch(cfg, hotkey, i).catch((e: unknown) => this.fetchErrors.set(i, describeNetworkError(e)));
         } else error = `The provider's latest epoch result was refused (${v.reason}): it is not shown. ${v.detail}`;
       } else if (fetched.error.kind === 'http' && fetched.error.status === 404) {
         // Reachable, nothing published yet (a new network, or before the first epoch closes).
         this.provider.up(now);
         error = 'The provider has not published an epoch result yet.';
       } else {
-        this.provider.down(now, fetched.error.message);
-        error = `The provider could not be read (${fetched.error.message}); epochs already verified are still shown.`;
+        const cause = providerCause(fetched.error);
+        this.provider.down(now, cause);
+        error = `The provider at ${cfg.providerUrl} could not be read: ${cause}. Epochs already verified are still shown, and it is asked again at the next refresh; if this lasts, check the connection or the provider address in Settings.`;
       }
     }
     let onChain = this.snap.onChain;
@@ -201,8 +210,9 @@ export class EarningsService {
         } else onChain = null;
         this.chainWatch.up(now);
       } catch (e) {
-        this.chainWatch.down(now, (e as Error).message);
-        error = error ?? `The chain could not be read (${(e as Error).message}); on-chain emission is not shown.`;
+        const cause = describeChainError(e);
+        this.chainWatch.down(now, cause);
+        error = error ?? `The chain at ${cfg.chainUrl ?? 'the chosen endpoint'} could not be read: ${cause}. On-chain emission is not shown until it answers; if this lasts, check the connection or choose another chain endpoint in Settings.`;
       } finally {
         await chain?.close().catch(() => undefined);
       }

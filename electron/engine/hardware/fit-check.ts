@@ -1,4 +1,5 @@
 import type { FitReason, FitVerdict, GpuInfo, HostInfo, HardwareReport, ServePlan } from '../../../shared/hardware.ts';
+import type { CheckpointFolderVerdict } from '../../../shared/sglang-setup.ts';
 import type { MinerModelSpec } from '../../../shared/models.ts';
 import type { NvidiaSmiResult } from './nvidia-smi.ts';
 import { fp8Capable, GATEWAY_MIN_DECLARED, planServe, selectGpus, TARGET_DECLARED } from './serve-plan.ts';
@@ -77,9 +78,6 @@ export function checkFit({ spec, smi, otherGpus, host, at = Date.now(), allowedG
   if (drv !== null && drv < minDriver) {
     reasons.push({ severity: 'blocker', text: `NVIDIA driver ${eligible[0]!.driverVersion} is too old: sglang's CUDA 12.8+ builds need driver ${minDriver} or newer. Update the driver, reboot, and check again.` });
   }
-  if (host.diskFreeGiB !== null && host.diskFreeGiB < spec.memory.minDiskGiB) {
-    reasons.push({ severity: 'warn', text: `${fmt(host.diskFreeGiB)} GiB free at ${host.diskPath}: the checkpoint needs about ${spec.memory.minDiskGiB} GiB (35 GB of weights plus room to download). Free space or choose another data folder, unless the checkpoint is already on this machine.` });
-  }
   if (host.ramGiB < 32) {
     reasons.push({ severity: 'warn', text: `${fmt(host.ramGiB)} GiB of RAM: loading the weights wants at least 32 GiB; with less, loading is slow and may fail.` });
   }
@@ -112,4 +110,17 @@ function planReasons(plan: ServePlan, offloaded: boolean): FitReason[] {
   }
   if (!out.some((r) => r.severity !== 'ok')) out.push({ severity: 'ok', text: `Ready: ${plan.engines.length} engine(s), declaring ${plan.maxInflight} concurrent requests in total.` });
   return out;
+}
+
+/**
+ * The checkpoint folder's room (serve/checkpoint/folder-space.ts, the same verdict Setup and Settings
+ * show) joins the GPU verdict: a rig that cannot hold what is still to download is not "Ready to mine"
+ * but ready with a limit that says how much to free. Kept apart from checkFit so a download or a
+ * new folder re-applies it without asking nvidia-smi again.
+ */
+export function withCheckpointSpace(report: HardwareReport, space: CheckpointFolderVerdict | null): HardwareReport {
+  if (!space || report.verdict === 'unsupported') return { ...report, space };
+  if (space.ok) return { ...report, space };
+  const reasons: FitReason[] = [...report.reasons.filter((r) => !r.text.startsWith('Ready: ')), { severity: 'limit', text: `Checkpoint disk: ${space.sentence}` }];
+  return { ...report, space, reasons, verdict: report.verdict === 'ready' ? 'ready-with-limits' : report.verdict };
 }

@@ -1,6 +1,6 @@
 // Network failures in words a user can act on. Node's fetch says only "fetch failed" and hides the
 // real cause (ENOTFOUND, ECONNREFUSED...) a level or two down in `cause`: dig it out and name it.
-import { errorMessage } from '../../../shared/errors.ts';
+import { AppFailure, errorMessage } from '../../../shared/errors.ts';
 
 const CODE_WORDS: Record<string, string> = {
   ENOTFOUND: 'the name does not resolve: this machine looks offline, or the address is mistyped',
@@ -36,4 +36,14 @@ export function describeNetworkError(e: unknown): string {
   if (/fetch failed/i.test(msg)) return 'the connection failed';
   // A short, already-worded message is kept; long internals are cut to one line.
   return msg.split('\n')[0]!.slice(0, 160);
+}
+
+/**
+ * Why the chain could not be read, for a sentence that names the endpoint itself. The chain client's
+ * own refusal ("Could not reach the chain (<url>: ...). Check ...") is a whole sentence with the URL:
+ * its `detail` carries only the causes, so the URL is said once and no sentence ends in "..".
+ */
+export function describeChainError(e: unknown): string {
+  if (e instanceof AppFailure && e.code === 'chain-unreachable' && e.detail) return e.detail;
+  return describeNetworkError(e);
 }

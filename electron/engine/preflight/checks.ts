@@ -3,6 +3,7 @@
 import type { HardwareReport } from '../../../shared/hardware.ts';
 import type { CheckpointSnapshot, RuntimeReport } from '../../../shared/serve.ts';
 import type { Settings } from '../../../shared/settings.ts';
+import type { CheckpointFolderVerdict } from '../../../shared/sglang-setup.ts';
 import type { MinerKeyStatus, MinerKeyVerification, RegistrationStatusSnapshot } from '../../../shared/wallet.ts';
 import type { FixTarget, PreflightCheck, PreflightCheckId, PreflightReport, PreflightState, SetupStepId } from '../../../shared/preflight.ts';
 import { PROVIDER_HOST } from '../../../shared/network.ts';
@@ -22,14 +23,10 @@ export interface PreflightFacts {
   minerKey: MinerKeyStatus;
   /** The gateway's answer to one HELLO with the stored key (the wallet snapshot's minerKeyCheck). */
   minerKeyVerification?: MinerKeyVerification | null;
-  /** Free bytes where the checkpoint goes, and the folder that was measured. */
-  disk: { freeBytes: number; path: string } | null;
-  /** Bytes a full download of the checkpoint needs when its listing is not known yet. */
-  fullDownloadBytes: number;
+  /** Room in the checkpoint folder for what is still to download (serve/checkpoint/folder-space.ts; null: not measured yet). */
+  disk: CheckpointFolderVerdict | null;
 }
 
-const GIB = 1024 ** 3;
-const gib = (b: number) => `${(b / GIB).toFixed(1)} GiB`;
 const setup = (step: SetupStepId, label: string) => ({ label, target: { page: 'setup', step } as FixTarget });
 const settingsFix = (field: 'chainUrl' | 'checkpointDir' | 'externalServeUrls' | 'gatewayUrl', label: string) => ({ label, target: { page: 'settings', field } as FixTarget });
 
@@ -103,18 +100,13 @@ export function checkpointCheck(f: PreflightFacts): PreflightCheck {
   }
 }
 
-/** Space for what is still to download: the listing's remainder, or the whole model before it is known. */
+/** Space for what is still to download: the same folder verdict the hardware panel and Settings show. */
 export function diskCheck(f: PreflightFacts): PreflightCheck {
   const title = 'Disk space';
-  const c = f.checkpoint;
-  if (c?.state === 'complete') return check('disk', title, 'ok', 'Nothing left to download.');
-  const p = c?.progress;
-  const need = p && p.bytesTotal > 0 ? Math.max(0, p.bytesTotal - p.bytesDone) : f.fullDownloadBytes;
+  if (f.checkpoint?.state === 'complete') return check('disk', title, 'ok', 'Nothing left to download.');
   if (!f.disk) return check('disk', title, 'unknown', 'The free space where the checkpoint goes is not measured yet.', settingsFix('checkpointDir', 'Choose the checkpoint folder'));
-  if (f.disk.freeBytes < need) {
-    return check('disk', title, 'blocked', `${gib(f.disk.freeBytes)} free at ${f.disk.path}, and the download still needs ${gib(need)}: free space or choose a folder on a bigger disk.`, settingsFix('checkpointDir', 'Choose another folder'));
-  }
-  return check('disk', title, 'ok', `${gib(f.disk.freeBytes)} free at ${f.disk.path} for the ${gib(need)} still to download.`);
+  if (!f.disk.ok) return check('disk', title, 'blocked', f.disk.sentence, settingsFix('checkpointDir', 'Choose another folder'));
+  return check('disk', title, 'ok', f.disk.sentence);
 }
 
 export function hotkeyCheck(f: PreflightFacts): PreflightCheck {

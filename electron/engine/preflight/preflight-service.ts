@@ -1,14 +1,13 @@
 // Gathers the facts the pre-flight checks read (snapshots the engine already has, plus what only
 // this service measures: sglang detection and free disk), publishes both roles' checklists, and is
 // the gate Start goes through: it re-checks what can go stale, then refuses with every blocker.
-import { existsSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { WalletView } from '../../../shared/api.ts';
 import { AppFailure, errorMessage } from '../../../shared/errors.ts';
 import type { HardwareReport } from '../../../shared/hardware.ts';
 import { blockerSentence, type PreflightReport, type PreflightSnapshot } from '../../../shared/preflight.ts';
 import type { CheckpointSnapshot, RuntimeReport } from '../../../shared/serve.ts';
 import type { Settings } from '../../../shared/settings.ts';
+import type { CheckpointFolderVerdict } from '../../../shared/sglang-setup.ts';
 import type { Disposable } from '../lib/disposable.ts';
 import { Emitter } from '../lib/emitter.ts';
 import type { Logger } from '../lib/logger.ts';
@@ -25,25 +24,14 @@ export interface PreflightDeps {
   /** Looks at the checkpoint folder again (files copied in by hand, or the first look not finished yet). */
   refreshCheckpoint?: () => Promise<unknown>;
   detectRuntimes: () => Promise<RuntimeReport>;
-  freeBytes: (dir: string) => Promise<number>;
+  /** Room in a checkpoint folder for what is still to download (folder-space.ts's checkFolderSpace). */
+  space: (dir: string) => CheckpointFolderVerdict;
   /** The chosen hotkey's address; throws with a plain message when its files cannot be read. */
   hotkeyAddress: (w: Settings['wallet']) => string;
-  fullDownloadBytes: number;
   log: Logger;
   now?: () => number;
   /** How long Start waits for the chain to answer the registration check. */
   registrationTimeoutMs?: number;
-}
-
-/** The nearest folder that exists: a checkpoint folder not created yet is measured on its parent's disk. */
-function existingAncestor(p: string): string {
-  let cur = p;
-  while (!existsSync(cur)) {
-    const up = dirname(cur);
-    if (up === cur) return cur;
-    cur = up;
-  }
-  return cur;
 }
 
 export class PreflightService implements Disposable {
@@ -117,7 +105,6 @@ export class PreflightService implements Disposable {
       minerKey: w.minerKey,
       minerKeyVerification: w.minerKeyCheck ?? null,
       disk: this.disk,
-      fullDownloadBytes: this.d.fullDownloadBytes,
     };
   }
 
@@ -168,19 +155,21 @@ export class PreflightService implements Disposable {
   }
 
   private diskAt = 0;
+  private diskDir = '';
   private async measureDisk(force = false): Promise<void> {
     // A download in progress changes the checkpoint snapshot many times a second: measure at most every few seconds.
     const now = (this.d.now ?? Date.now)();
-    const path = existingAncestor(this.d.checkpointDir());
-    if (!force && path === this.disk?.path && now - this.diskAt < 5_000) return;
+    const dir = this.d.checkpointDir();
+    if (!force && dir === this.diskDir && now - this.diskAt < 5_000) return;
     this.diskAt = now;
+    this.diskDir = dir;
     try {
-      const freeBytes = await this.d.freeBytes(path);
-      if (this.disk?.freeBytes === freeBytes && this.disk.path === path) return;
-      this.disk = { freeBytes, path };
+      const next = this.d.space(dir);
+      if (this.disk?.ok === next.ok && this.disk.sentence === next.sentence) return;
+      this.disk = next;
       this.changes.fire();
     } catch (e) {
-      this.d.log.warn(`pre-flight: free space at ${path} could not be measured: ${errorMessage(e)}`);
+      this.d.log.warn(`pre-flight: free space at ${dir} could not be measured: ${errorMessage(e)}`);
     }
   }
 

@@ -110,7 +110,7 @@ export class MiningController implements Disposable {
     const spec = minerModel(s.mining.modelId);
     const checkpoint = s.mining.checkpointDir ?? defaultCheckpointDir(this.d.paths.checkpoints, spec.checkpoint);
     if (!existsSync(join(checkpoint, 'config.json'))) {
-      throw new AppFailure('checkpoint-incomplete', `No checkpoint at ${checkpoint}: download it in Setup > Checkpoint, or point Settings to your copy.`);
+      throw new AppFailure('checkpoint-incomplete', `No checkpoint at ${checkpoint}: download it in Setup > Serve runtime and checkpoint, or set Settings > Mining rig > Checkpoint folder to your copy.`);
     }
     if (!this.d.minerKeys.status().present) throw new AppFailure('miner-key-missing', `Paste your miner key (from ${PROVIDER_HOST}, bound to your hotkey) in Setup > Miner key.`);
     const report = await this.d.hardware.get();
@@ -122,7 +122,7 @@ export class MiningController implements Disposable {
     const services = { logHub: this.d.logs, gpuSampler, registry, ...this.d.overrides?.fleet };
     let fleet: ServeFleet;
     if (s.mining.runtime === 'external') {
-      if (s.mining.externalServeUrls.length === 0) throw new AppFailure('bad-request', 'Add the URL of your running sglang serve (Settings > Mining), e.g. http://127.0.0.1:30000.');
+      if (s.mining.externalServeUrls.length === 0) throw new AppFailure('bad-request', 'Add the URL of your running sglang serve (Settings > Mining rig > Serve URLs), e.g. http://127.0.0.1:30000.');
       fleet = createExternalFleet(s.mining.externalServeUrls, s.mining.maxInflightOverride ?? report.plan?.maxInflight ?? 24, services);
     } else {
       if (!report.plan) throw new AppFailure('hardware-unsupported', 'This hardware has no serve plan: see Setup > Hardware for why. An external serve can still be used.');

@@ -3,7 +3,7 @@
 import type { WalletView } from '../../../shared/api.ts';
 import { AppFailure } from '../../../shared/errors.ts';
 import type { CreatedColdkeyView, MinerKeyStatus, MinerKeyVerification, RegistrationStatusSnapshot, RegistrationSuccess, WalletListing } from '../../../shared/wallet.ts';
-import { parseTao } from '../../../shared/wallet.ts';
+import { formatTao, parseTao } from '../../../shared/wallet.ts';
 import type { ChainPort } from '../chain/ports.ts';
 import { Emitter } from '../lib/emitter.ts';
 import type { LogHub } from '../lib/logger.ts';
@@ -14,13 +14,14 @@ import type { MinerKeyStore } from '../wallet/miner-key-store.ts';
 import { RegistrationService } from '../wallet/registration-service.ts';
 import { listWallets } from '../wallet/wallet-scan.ts';
 import { resolveWalletPath } from '../wallet/wallet-location.ts';
-import { browserColdkeySigner } from '../wallet/browser-signer.ts';
+import { signingPageColdkeySigner } from '../wallet/browser-signer.ts';
+import { openSigningPage } from '../wallet/browser-signing-session.ts';
 import { readColdkeyInfo } from '../wallet/coldkey.ts';
 import { createColdkey, publicKeyFromAddress, writeColdkeyPub } from '../wallet/coldkey-create.ts';
 import { sourceFromSecret } from '../wallet/key-source.ts';
 import type { KdfLimits } from '../wallet/nacl-keyfile.ts';
 import { checkMinerKey, type MinerKeyCheckOptions } from '../wallet/miner-key-check.ts';
-import { describeNetworkError } from '../lib/network-words.ts';
+import { describeChainError, describeNetworkError } from '../lib/network-words.ts';
 import { encodeAddress } from '@polkadot/util-crypto';
 import { PROVIDER_HOST } from '../../../shared/network.ts';
 
@@ -157,16 +158,16 @@ export class WalletController {
     return { wallet: w.name, hotkey: w.hotkey, address };
   }
 
-  private async withRegistration<T>(fn: (svc: RegistrationService) => Promise<T>): Promise<T> {
+  private async withRegistration<T>(fn: (svc: RegistrationService, chain: ChainPort) => Promise<T>): Promise<T> {
     const s = this.d.settings.get();
     let chain: ChainPort;
     try {
       chain = await this.d.openChain(s.validating.chainUrl);
     } catch (e) {
-      throw new AppFailure('chain-unreachable', `Cannot reach the chain at ${s.validating.chainUrl}: ${describeNetworkError(e)}. Check the internet connection, or choose another chain endpoint in Settings, then check again.`);
+      throw new AppFailure('chain-unreachable', `Cannot reach the chain at ${s.validating.chainUrl}: ${describeChainError(e)}. Check the internet connection, or choose another chain endpoint in Settings, then check again.`);
     }
     try {
-      return await fn(new RegistrationService({ chain, netuid: s.validating.netuid, walletPath: this.walletPath(), logger: this.d.logs.logger('wallet'), redactor: this.d.logs.redactor }));
+      return await fn(new RegistrationService({ chain, netuid: s.validating.netuid, walletPath: this.walletPath(), logger: this.d.logs.logger('wallet'), redactor: this.d.logs.redactor }), chain);
     } finally {
       await chain.close();
     }
@@ -186,25 +187,48 @@ export class WalletController {
     }
   }
 
-  /** Registration signed by the coldkey held in a browser wallet extension, through a one-shot loopback page. */
+  /**
+   * Registration signed by the coldkey held in a browser wallet extension, through a one-shot loopback
+   * page where the user picks the paying account among the extension's (no coldkey file needed). A
+   * pasted address, else the wallet's coldkeypub.txt, is only the preselection.
+   */
   async registerWithBrowser(mode: 'register-limit' | 'burned-register', limitTao: string | null, coldkeyAddress?: string): Promise<RegistrationSuccess> {
     const sel = this.selected();
     if (mode === 'register-limit' && !limitTao) throw new AppFailure('bad-request', 'Set the most you agree to pay (the price cap) before registering.');
-    // The account the user names (copied from the extension) wins; no coldkey file is needed then.
-    const cold = coldkeyAddress ? encodeAddress(publicKeyFromAddress(coldkeyAddress), 42) : readColdkeyInfo({ walletPath: this.walletPath(), wallet: sel.wallet }).address;
-    if (!cold) throw new AppFailure('wallet-not-found', `Paste the address of the browser-wallet account that pays (your coldkey), or add it to wallet ${sel.wallet} in the Coldkey step.`);
+    let preselect: string | null = coldkeyAddress ? encodeAddress(publicKeyFromAddress(coldkeyAddress), 42) : null;
+    if (!preselect) {
+      try {
+        preselect = readColdkeyInfo({ walletPath: this.walletPath(), wallet: sel.wallet }).address;
+      } catch {
+        preselect = null; // no coldkey in this wallet: the page lists the extension's accounts without one
+      }
+    }
     const netuid = this.d.settings.get().validating.netuid;
-    const signer = browserColdkeySigner({
-      address: cold,
-      describe: () => `Register hotkey ${sel.address} on subnet ${netuid}${limitTao ? ` for at most ${limitTao} τ` : ''}`,
-      open: (url) => {
-        this.signingUrl = url;
-        this.changes.fire();
-        this.d.openExternal?.(url);
-      },
-    });
     try {
-      const result = await this.withRegistration((svc) => svc.register({ hotkey: sel.address, coldkey: { kind: 'signer', signer }, mode, ...(limitTao ? { maxCostRao: parseTao(limitTao) } : {}) }));
+      const result = await this.withRegistration(async (svc, chain) => {
+        const costRao = await chain.subnetFacts(netuid).then((f) => f.burnRao, () => null);
+        const page = await openSigningPage({
+          description: `Register hotkey ${sel.address} on subnet ${netuid}${limitTao ? ` for at most ${limitTao} τ` : ''}`,
+          ...(preselect ? { preselect } : {}),
+          ...(costRao !== null ? { costTao: formatTao(costRao) } : {}),
+          fundsOf: async (address) => {
+            const free = await chain.freeBalance(address);
+            return { balanceTao: formatTao(free), enough: costRao === null ? null : free >= costRao };
+          },
+        });
+        this.signingUrl = page.url;
+        this.changes.fire();
+        this.d.openExternal?.(page.url);
+        try {
+          const cold = await page.account;
+          const signer = signingPageColdkeySigner(page, cold);
+          return await svc.register({ hotkey: sel.address, coldkey: { kind: 'signer', signer }, mode, ...(limitTao ? { maxCostRao: parseTao(limitTao) } : {}) });
+        } catch (e) {
+          // Refused before signing (too little TAO, price above the cap): the page says so too.
+          page.fail(e instanceof AppFailure ? e : new AppFailure('internal', (e as Error).message));
+          throw e;
+        }
+      });
       await this.refreshRegistration().catch(() => undefined);
       return result;
     } finally {

@@ -3,7 +3,8 @@ import { describeNetworkError } from '../lib/network-words.ts';
 import type { FetchFn } from '../lib/fetch.ts';
 
 
-export type FetchFailure = { kind: 'http' | 'network' | 'timeout' | 'too-large' | 'not-json'; message: string; status?: number };
+/** `message` names the provider ("cannot reach the provider: ..."); `cause` is the same without it, for sentences that name it themselves. */
+export type FetchFailure = { kind: 'http' | 'network' | 'timeout' | 'too-large' | 'not-json'; message: string; status?: number; cause?: string };
 export type FetchedJson = { ok: true; value: unknown; bytes: number } | { ok: false; error: FetchFailure };
 
 export interface CappedFetchOptions {
@@ -26,7 +27,7 @@ export async function fetchJsonCapped(url: string, opts: CappedFetchOptions = {}
     const res = await doFetch(url, { signal: ctl.signal, headers: { accept: 'application/json' } });
     if (!res.ok) {
       await res.body?.cancel().catch(() => {});
-      return { ok: false, error: { kind: 'http', status: res.status, message: `provider answered HTTP ${res.status}` } };
+      return { ok: false, error: { kind: 'http', status: res.status, message: `provider answered HTTP ${res.status}`, cause: `it answered HTTP ${res.status}` } };
     }
     const declared = Number(res.headers.get('content-length') ?? NaN);
     if (Number.isFinite(declared) && declared > maxBytes) {
@@ -57,10 +58,11 @@ export async function fetchJsonCapped(url: string, opts: CappedFetchOptions = {}
     }
   } catch (e) {
     if (ctl.signal.aborted && ctl.signal.reason instanceof Error && ctl.signal.reason.message === 'timeout') {
-      return { ok: false, error: { kind: 'timeout', message: 'the provider did not answer in time' } };
+      return { ok: false, error: { kind: 'timeout', message: 'the provider did not answer in time', cause: 'it did not answer in time' } };
     }
     // Words, not errno codes: "cannot reach the provider: this machine looks offline..." (never ENOTFOUND).
-    return { ok: false, error: { kind: 'network', message: `cannot reach the provider: ${describeNetworkError(e)}` } };
+    const cause = describeNetworkError(e);
+    return { ok: false, error: { kind: 'network', message: `cannot reach the provider: ${cause}`, cause } };
   } finally {
     clearTimeout(timer);
   }

@@ -1,7 +1,7 @@
 // A @polkadot/api `Signer` (structurally: signPayload -> {id, signature}) backed by the user's browser
 // wallet through a one-shot signing page. The chain client passes it to `signAndSend(address, {signer})`.
 import type { KeySigner } from '../chain/ports.ts';
-import { startBrowserSigningSession, type SigningPayload } from './browser-signing-session.ts';
+import { startBrowserSigningSession, type SigningPage, type SigningPayload } from './browser-signing-session.ts';
 
 export interface PayloadSigner {
   address: string;
@@ -61,6 +61,21 @@ export function browserColdkeySigner(opts: BrowserSignerOptions): PayloadKeySign
   return {
     address: opts.address,
     signPayload: (payload) => payloadSigner.signPayload(payload),
+    sign(): Uint8Array {
+      throw new Error('a browser-wallet key signs whole transaction payloads only (signPayload), not raw bytes');
+    },
+  };
+}
+
+/** The coldkey the user picked on an open signing page: signs through that same page. */
+export function signingPageColdkeySigner(page: SigningPage, address: string, verify?: (payload: SigningPayload, signature: `0x${string}`) => boolean): PayloadKeySigner {
+  let id = 0;
+  return {
+    address,
+    async signPayload(payload) {
+      const signature = await page.sign(payload, verify ? (sig) => verify(payload, sig) : undefined);
+      return { id: ++id, signature };
+    },
     sign(): Uint8Array {
       throw new Error('a browser-wallet key signs whole transaction payloads only (signPayload), not raw bytes');
     },

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
+import { decodeAddress, encodeAddress } from '@polkadot/util-crypto';
 import { AppFailure } from '../../../shared/errors.ts';
 import type { SignerPayloadJSON } from '@polkadot/types/types';
 
@@ -30,6 +31,43 @@ export interface BrowserSigningSession {
   url: string;
   /** The signature (MultiSignature hex, as extensions return it), or an AppFailure. */
   result: Promise<`0x${string}`>;
+  cancel(): void;
+}
+
+/** What the page shows beside an account it lists: its free balance and whether it covers the cost. */
+export interface AccountFunds {
+  balanceTao: string;
+  /** null when the cost is not known. */
+  enough: boolean | null;
+}
+
+export interface SigningPageOptions {
+  description: string;
+  /** The account that must sign; without it the page lists the extension's accounts and the user picks one. */
+  address?: string;
+  /** Pick mode: the account checked first (a pasted address, or the wallet's coldkeypub.txt). */
+  preselect?: string;
+  /** Pick mode: shown as "Registration costs …", e.g. "0.5 τ". */
+  costTao?: string;
+  /** Pick mode: the balance of a listed account; null or a throw shows "balance unknown". */
+  fundsOf?: (address: string) => Promise<AccountFunds | null>;
+  timeoutMs?: number;
+  pageDir?: string;
+}
+
+/**
+ * A one-shot signing page in two phases: the account (fixed, or picked on the page), then one payload
+ * for that account. The payload can only be built once the account is known (its nonce, its address),
+ * so the caller awaits `account`, builds the transaction, and hands the payload to `sign`.
+ */
+export interface SigningPage {
+  url: string;
+  /** The signing account, SS58 with prefix 42; rejects if the page is cancelled or times out first. */
+  account: Promise<string>;
+  /** Shows the payload on the page and resolves with the extension's signature (once per page). */
+  sign(payload: SigningPayload, verify?: (signatureHex: `0x${string}`) => boolean): Promise<`0x${string}`>;
+  /** Ends the page with a sentence it shows (e.g. the coldkey cannot pay); pending promises reject with it. */
+  fail(error: AppFailure): void;
   cancel(): void;
 }
 
@@ -70,53 +108,142 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   return JSON.parse(Buffer.concat(chunks).toString('utf8'));
 }
 
-export async function startBrowserSigningSession(r: BrowserSigningRequest): Promise<BrowserSigningSession> {
-  if (r.payload.address !== r.address) throw new AppFailure('bad-request', 'The payload is for another account than the one asked to sign.');
-  const pageDir = r.pageDir ?? defaultPageDir();
+/** SS58 (any prefix) to the prefix-42 form the engine uses; null when it is not an account address. */
+function normalAccount(value: unknown): string | null {
+  if (typeof value !== 'string' || value.length < 40 || value.length > 60) return null;
+  try {
+    return encodeAddress(decodeAddress(value), 42);
+  } catch {
+    return null;
+  }
+}
+
+const MAX_FUNDS_LOOKUPS = 64;
+const FAILURE_GRACE_MS = 15_000;
+
+export async function openSigningPage(o: SigningPageOptions): Promise<SigningPage> {
+  const fixed = o.address === undefined ? null : normalAccount(o.address);
+  if (o.address !== undefined && !fixed) throw new AppFailure('bad-request', 'The account to sign with is not an SS58 address.');
+  const preselect = o.preselect === undefined ? null : normalAccount(o.preselect);
+  const pageDir = o.pageDir ?? defaultPageDir();
   const pages = Object.fromEntries(Object.entries(PAGE_FILES).map(([k, f]) => [k, readFileSync(join(pageDir, f), 'utf8')]));
   const token = randomBytes(24).toString('base64url');
   const base = `/sign/${token}`;
-  let settle: { resolve: (s: `0x${string}`) => void; reject: (e: Error) => void } | undefined;
-  const result = new Promise<`0x${string}`>((resolve, reject) => (settle = { resolve, reject }));
-  let done = false;
   let origin = '';
+  let done = false;
+  let account: string | null = fixed;
+  let payload: SigningPayload | null = null;
+  let verify: ((sig: `0x${string}`) => boolean) | undefined;
+  let failure: AppFailure | null = null;
+  const payloadWaiters: ServerResponse[] = [];
+  const funds = new Map<string, Promise<AccountFunds | null>>();
+
+  let settleAccount!: { resolve: (a: string) => void; reject: (e: Error) => void };
+  const accountPromise = new Promise<string>((resolve, reject) => (settleAccount = { resolve, reject }));
+  accountPromise.catch(() => undefined);
+  if (fixed) settleAccount.resolve(fixed);
+  let settleSig: { resolve: (s: `0x${string}`) => void; reject: (e: Error) => void } | undefined;
 
   const server = createServer((req, res) => {
     void handle(req, res).catch(() => send(res, 400, 'bad request'));
   });
+  const answerWaiters = () => {
+    const body = JSON.stringify(failure ? { error: failure.message } : { address: account, payload });
+    for (const w of payloadWaiters.splice(0)) send(w, 200, body, 'application/json');
+  };
   const finish = (outcome: { signature: `0x${string}` } | { error: AppFailure }) => {
     if (done) return;
+    if ('error' in outcome) {
+      failure = outcome.error;
+      answerWaiters();
+    }
     done = true;
     clearTimeout(timer);
-    server.close();
-    server.closeAllConnections();
-    if ('signature' in outcome) settle!.resolve(outcome.signature);
-    else settle!.reject(outcome.error);
+    const close = () => {
+      server.close();
+      server.closeAllConnections();
+    };
+    // After a refusal the page may still be on its way to ask for the payload: it keeps reading why for a moment.
+    if ('error' in outcome) setTimeout(close, FAILURE_GRACE_MS).unref?.();
+    else close();
+    if ('signature' in outcome) settleSig?.resolve(outcome.signature);
+    else {
+      settleAccount.reject(outcome.error);
+      settleSig?.reject(outcome.error);
+    }
+  };
+
+  const lookupFunds = (address: string): Promise<AccountFunds | null> => {
+    let p = funds.get(address);
+    if (!p) {
+      p = o.fundsOf ? o.fundsOf(address).catch(() => null) : Promise.resolve(null);
+      funds.set(address, p);
+    }
+    return p;
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // DNS-rebinding guard: only our literal loopback host:port is answered.
-    if (req.headers.host !== origin.slice('http://'.length) || done) return send(res, 404, 'not found');
-    const path = (req.url ?? '').split('?')[0] ?? '';
+    if (req.headers.host !== origin.slice('http://'.length)) return send(res, 404, 'not found');
+    const [path = '', query = ''] = (req.url ?? '').split('?');
     if (!path.startsWith(base) || (path.length > base.length && path[base.length] !== '/')) return send(res, 404, 'not found');
     const rest = path.slice(base.length + 1);
+    if (done) {
+      // Closed: only the reason stays readable (during the grace period after a refusal).
+      if (req.method === 'GET' && failure && (rest === 'request' || rest === 'payload')) {
+        return send(res, 200, JSON.stringify(rest === 'request' ? { phase: 'failed', error: failure.message, description: o.description } : { error: failure.message }), 'application/json');
+      }
+      return send(res, 404, 'not found');
+    }
     if (req.method === 'GET') {
       const file = PAGE_FILES[rest];
       if (file !== undefined) return send(res, 200, pages[rest]!, TYPES[file]);
-      if (rest === 'request') return send(res, 200, JSON.stringify({ address: r.address, payload: r.payload, description: r.description }), 'application/json');
+      if (rest === 'request') {
+        const phase = payload ? 'sign' : account ? 'wait' : 'pick';
+        return send(res, 200, JSON.stringify({ phase, address: account, payload, description: o.description, preselect, costTao: o.costTao ?? null }), 'application/json');
+      }
+      if (rest === 'funds') {
+        const address = normalAccount(new URLSearchParams(query).get('address'));
+        if (!address) return send(res, 400, 'not an SS58 address');
+        // The normalized address lets the page match the preselection whatever SS58 prefix the extension shows.
+        if (!funds.has(address) && funds.size >= MAX_FUNDS_LOOKUPS) return send(res, 200, JSON.stringify({ address, funds: null }), 'application/json');
+        return send(res, 200, JSON.stringify({ address, funds: await lookupFunds(address) }), 'application/json');
+      }
+      if (rest === 'payload') {
+        // Held open until the engine has built the transaction for the chosen account (or gave up).
+        if (payload || failure) return send(res, 200, JSON.stringify(failure ? { error: failure.message } : { address: account, payload }), 'application/json');
+        if (payloadWaiters.length >= 4) return send(res, 429, 'too many waiting');
+        payloadWaiters.push(res);
+        res.on('close', () => {
+          const i = payloadWaiters.indexOf(res);
+          if (i >= 0) payloadWaiters.splice(i, 1);
+        });
+        return;
+      }
       return send(res, 404, 'not found');
     }
-    if (req.method === 'POST' && (rest === 'signature' || rest === 'error')) {
+    if (req.method === 'POST' && (rest === 'signature' || rest === 'error' || rest === 'account')) {
       if (req.headers.origin !== origin) return send(res, 403, 'wrong origin');
-      const body = (await readJson(req)) as { signature?: unknown; message?: unknown };
+      const body = (await readJson(req)) as { signature?: unknown; message?: unknown; address?: unknown } | null;
+      if (body === null || typeof body !== 'object') return send(res, 400, 'bad request');
+      if (rest === 'account') {
+        if (account) return send(res, 409, 'the account is already chosen');
+        const chosen = normalAccount(body.address);
+        if (!chosen) return send(res, 400, 'not an SS58 address');
+        account = chosen;
+        send(res, 200, JSON.stringify({ address: chosen }), 'application/json');
+        settleAccount.resolve(chosen);
+        return;
+      }
       if (rest === 'error') {
         send(res, 200, '{}', 'application/json');
         const why = typeof body.message === 'string' ? body.message.slice(0, 200) : 'cancelled';
         return finish({ error: new AppFailure('wallet-locked', `The browser wallet did not sign (${why}): nothing was sent; try again or use the btcli coldkey.`) });
       }
+      if (!payload) return send(res, 409, 'nothing to sign yet');
       const sig = body.signature;
       if (typeof sig !== 'string' || !/^0x[0-9a-fA-F]{128,200}$/.test(sig)) return send(res, 400, 'bad signature');
-      if (r.verify && !r.verify(sig as `0x${string}`)) return send(res, 422, 'the signature does not match the request');
+      if (verify && !verify(sig as `0x${string}`)) return send(res, 422, 'the signature does not match the request');
       send(res, 200, '{}', 'application/json');
       return finish({ signature: sig as `0x${string}` });
     }
@@ -132,12 +259,35 @@ export async function startBrowserSigningSession(r: BrowserSigningRequest): Prom
   origin = `http://127.0.0.1:${address.port}`;
   const timer = setTimeout(
     () => finish({ error: new AppFailure('timeout', 'Nobody signed in the browser in time: nothing was sent; start the signing again.') }),
-    r.timeoutMs ?? 10 * 60_000,
+    o.timeoutMs ?? 10 * 60_000,
   );
   timer.unref?.();
   return {
     url: `${origin}${base}/`,
-    result,
+    account: accountPromise,
+    sign(p, check) {
+      if (done) return Promise.reject(failure ?? new AppFailure('wallet-locked', 'The signing page is closed: start the signing again.'));
+      if (settleSig) return Promise.reject(new AppFailure('bad-request', 'This signing page signs one transaction only.'));
+      if (!account || normalAccount(p.address) !== account) return Promise.reject(new AppFailure('bad-request', 'The payload is for another account than the one chosen to sign.'));
+      const result = new Promise<`0x${string}`>((resolve, reject) => (settleSig = { resolve, reject }));
+      payload = p;
+      verify = check;
+      answerWaiters();
+      return result;
+    },
+    fail: (error) => finish({ error }),
     cancel: () => finish({ error: new AppFailure('wallet-locked', 'Browser signing was cancelled: nothing was sent.') }),
   };
+}
+
+/** One signature for a known account and payload (the account is fixed, the page signs at once). */
+export async function startBrowserSigningSession(r: BrowserSigningRequest): Promise<BrowserSigningSession> {
+  if (r.payload.address !== r.address) throw new AppFailure('bad-request', 'The payload is for another account than the one asked to sign.');
+  const page = await openSigningPage({
+    address: r.address,
+    description: r.description,
+    ...(r.timeoutMs !== undefined ? { timeoutMs: r.timeoutMs } : {}),
+    ...(r.pageDir ? { pageDir: r.pageDir } : {}),
+  });
+  return { url: page.url, result: page.sign(r.payload, r.verify), cancel: page.cancel };
 }

@@ -131,8 +131,9 @@ export function App() {
           </button>
         ))}
         <div className="sidebar-foot">
-          <span className={`badge ${connection === 'open' ? 'ok' : connection === 'connecting' ? 'warn' : 'bad'}`} data-testid="connection">
-            engine {connection === 'open' ? 'connected' : connection === 'connecting' ? 'connecting' : 'away'}
+          <span className={`badge ${connection === 'open' ? 'ok' : connection === 'connecting' ? 'warn' : 'bad'}`} data-testid="connection" title={`engine ${connection === 'open' ? 'connected' : connection === 'connecting' ? 'connecting' : 'away'}`}>
+            <span className="conn-what">engine </span>
+            <span className="conn-state">{connection === 'open' ? 'connected' : connection === 'connecting' ? 'connecting' : 'away'}</span>
           </span>
           {info && (
             <span>

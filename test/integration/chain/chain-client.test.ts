@@ -244,6 +244,10 @@ describe('PolkadotChainClient connection', () => {
     expect(err).toMatchObject({ code: 'chain-unreachable' });
     expect((err as AppFailure).message).toContain(url);
     expect((err as AppFailure).message).not.toContain('[object');
+    // The causes alone, for sentences that name the URL themselves (said once, never "..").
+    expect((err as AppFailure).detail).toBeTruthy();
+    expect((err as AppFailure).detail).not.toContain(url);
+    expect((err as AppFailure).detail).not.toMatch(/ECONNREFUSED|\.$/);
   });
 
   it('tries the endpoints in order and uses the first that answers', async () => {

@@ -4,6 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EarningsService, type EarningsChain } from '../../../electron/engine/earnings/earnings-service.ts';
 import { Database } from '../../../electron/engine/store/database.ts';
 import { silentLogger } from '../../../electron/engine/lib/logger.ts';
+import { AppFailure } from '../../../shared/errors.ts';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startProviderDouble, type ProviderDouble } from '../../doubles/provider.ts';
 
 const ME = '5Gme11111111111111111111111111111111111111111111';
@@ -70,5 +73,60 @@ describe('earnings service', () => {
     provider.mode = 'ok';
     const back = await svc.refresh(Date.UTC(2026, 0, 5, 4));
     expect(back.epochs.map((e) => e.epochIndex)).toEqual([4, 3, 2, 1]);
+  });
+
+  it('says in words why the provider or the chain cannot be read: each URL once, no errno, no "fetch failed"', async () => {
+    // A port nothing listens on: the provider is refused at once.
+    const closed = await new Promise<number>((resolve) => {
+      const srv = createServer();
+      srv.listen(0, '127.0.0.1', () => {
+        const port = (srv.address() as AddressInfo).port;
+        srv.close(() => resolve(port));
+      });
+    });
+    const providerUrl = `http://127.0.0.1:${closed}`;
+    const chainUrl = 'wss://chain.example.invalid:443';
+    const dns = Object.assign(new Error('getaddrinfo ENOTFOUND chain.example.invalid'), { code: 'ENOTFOUND' });
+    const failures: unknown[] = [
+      new TypeError('fetch failed', { cause: dns }),
+      new AppFailure('chain-unreachable', `Could not reach the chain (${chainUrl}: the name does not resolve). Check the internet connection.`, 'the name does not resolve: this machine looks offline, or the address is mistyped'),
+    ];
+    for (const failure of failures) {
+      const local = new Database(':memory:');
+      const s = new EarningsService(
+        () => ({ hotkey: () => ME, providerUrl, masterHotkey: provider.masterHotkey, netuid: 53, ownerHotkey: OWNER, chainUrl }),
+        local,
+        async () => {
+          throw failure;
+        },
+        silentLogger,
+      );
+      try {
+        const snap = await s.refresh(Date.UTC(2026, 0, 6));
+        const words = [snap.error ?? '', snap.sources.provider.error ?? '', snap.sources.chain.error ?? ''];
+        for (const w of words) {
+          expect(w).not.toMatch(/fetch failed|ENOTFOUND|ECONNREFUSED|\.\.|getaddrinfo/);
+        }
+        expect(snap.error).toMatch(/^The provider at http:\/\/127\.0\.0\.1:\d+ could not be read: nothing is listening at that address\. /);
+        expect(snap.error!.split(providerUrl)).toHaveLength(2);
+        expect(snap.sources.provider.error).toBe('nothing is listening at that address');
+        expect(snap.sources.chain.error).toBe('the name does not resolve: this machine looks offline, or the address is mistyped');
+      } finally {
+        s.dispose();
+        local.close();
+      }
+    }
+    // Only the chain down: its sentence names the chain once, with what to do.
+    const onlyChain = new EarningsService(
+      () => ({ hotkey: () => ME, providerUrl: provider.url, masterHotkey: provider.masterHotkey, netuid: 53, ownerHotkey: OWNER, chainUrl }),
+      new Database(':memory:'),
+      async () => {
+        throw failures[1];
+      },
+      silentLogger,
+    );
+    const snap = await onlyChain.refresh(Date.UTC(2026, 0, 6));
+    onlyChain.dispose();
+    expect(snap.error).toBe(`The chain at ${chainUrl} could not be read: the name does not resolve: this machine looks offline, or the address is mistyped. On-chain emission is not shown until it answers; if this lasts, check the connection or choose another chain endpoint in Settings.`);
   });
 });

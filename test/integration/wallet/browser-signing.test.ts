@@ -7,16 +7,19 @@ import { stringToU8a, u8aConcat, u8aToHex } from '@polkadot/util';
 import { cryptoWaitReady, signatureVerify } from '@polkadot/util-crypto';
 import type { KeyringPair } from '@polkadot/keyring/types';
 import type { SignerPayloadJSON } from '@polkadot/types/types';
-import { startBrowserSigningSession } from '../../../electron/engine/wallet/browser-signing-session.ts';
-import { browserColdkeySigner, browserPayloadSigner, isPayloadKeySigner } from '../../../electron/engine/wallet/browser-signer.ts';
+import { openSigningPage, startBrowserSigningSession } from '../../../electron/engine/wallet/browser-signing-session.ts';
+import { browserColdkeySigner, browserPayloadSigner, isPayloadKeySigner, signingPageColdkeySigner } from '../../../electron/engine/wallet/browser-signer.ts';
+import { AppFailure } from '../../../shared/errors.ts';
 import { launchBrowser } from '../../helpers/browser.ts';
 
 let coldkey: KeyringPair;
+let other: KeyringPair;
 let browser: Browser;
 
 beforeAll(async () => {
   await cryptoWaitReady();
   coldkey = new Keyring({ type: 'sr25519', ss58Format: 42 }).addFromUri('//EngyBrowserColdkey');
+  other = new Keyring({ type: 'sr25519', ss58Format: 42 }).addFromUri('//EngyBrowserOther');
   browser = await launchBrowser();
 });
 afterAll(async () => {
@@ -109,6 +112,119 @@ describe('browser signing session', () => {
     } finally {
       await context.close();
     }
+  });
+});
+
+/** WALLET EXTENSION DOUBLE with two accounts: each signature is made in Node by the key of payload.address. */
+async function twoAccountExtension(context: import('playwright-core').BrowserContext, accounts: KeyringPair[], shownPrefix: number): Promise<void> {
+  const keys = new Map(accounts.map((k) => [k.address, k]));
+  await context.exposeFunction('extensionDoubleSign', (payload: { address: string }) => {
+    const key = [...keys.values()].find((k) => new Keyring({ type: 'sr25519', ss58Format: 42 }).encodeAddress(k.publicKey, 42) === payload.address);
+    if (!key) throw new Error(`no such account ${payload.address}`);
+    return u8aToHex(u8aConcat(new Uint8Array([1]), key.sign(signable(payload))));
+  });
+  // The extension shows addresses under another SS58 prefix (as polkadot{.js} set to Polkadot does).
+  const shown = accounts.map((k, i) => ({ address: new Keyring({ type: 'sr25519', ss58Format: shownPrefix }).encodeAddress(k.publicKey, shownPrefix), name: `account ${i + 1}` }));
+  await context.addInitScript((list: { address: string; name: string }[]) => {
+    (window as unknown as { injectedWeb3: unknown }).injectedWeb3 = {
+      'polkadot-js': {
+        version: '0.63.1',
+        enable: async () => ({
+          accounts: { get: async () => list },
+          signer: {
+            signPayload: async (p: unknown) => ({
+              id: 1,
+              signature: await (window as unknown as { extensionDoubleSign: (p: unknown) => Promise<string> }).extensionDoubleSign(p),
+            }),
+          },
+        }),
+      },
+    };
+  }, shown);
+}
+
+describe('signing page where the user picks the account', () => {
+  it('lists the extension\'s accounts with balances against the cost, preselects, and signs with the picked one', async () => {
+    const context = await browser.newContext();
+    try {
+      await twoAccountExtension(context, [coldkey, other], 0);
+      const page = await openSigningPage({
+        description: 'Register hotkey 5F… on subnet 53 for at most 1.05 τ',
+        preselect: other.address,
+        costTao: '1.0000 τ',
+        fundsOf: async (a) => (a === coldkey.address ? { balanceTao: '0.2000 τ', enough: false } : a === other.address ? { balanceTao: '3.0000 τ', enough: true } : null),
+      });
+      const tab = await context.newPage();
+      await tab.goto(page.url);
+      await tab.waitForFunction(() => [...document.querySelectorAll('.funds')].every((e) => !/looking/.test(e.textContent ?? '')) && document.querySelectorAll('.account').length === 2);
+      const labels = await tab.$$eval('.account', (els) => els.map((e) => e.textContent ?? ''));
+      expect(labels[0]).toMatch(/account 1.*0\.2000 τ \(less than the cost\)/s);
+      expect(labels[1]).toMatch(/account 2.*3\.0000 τ/s);
+      expect(await tab.textContent('#cost')).toMatch(/Registration costs 1\.0000 τ/);
+      // The preselection matched although the extension shows another prefix; the user picks account 1 instead.
+      expect(await tab.$$eval('input[name=account]', (els) => els.map((e) => (e as HTMLInputElement).checked))).toEqual([false, true]);
+      await tab.check('input[name=account][value="0"]');
+      await tab.click('text=Sign with this account');
+      const chosen = await page.account;
+      expect(chosen).toBe(coldkey.address);
+      const signer = signingPageColdkeySigner(page, chosen, (p, sig) => signatureVerify(signable(p), sig, chosen).isValid);
+      const { signature } = await signer.signPayload(payloadFor(chosen));
+      expect(signatureVerify(signable(payloadFor(chosen)), signature, coldkey.address).isValid).toBe(true);
+      await tab.waitForSelector('#status.ok');
+      // One signature per page.
+      await expect(page.sign(payloadFor(chosen))).rejects.toThrow();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows the engine\'s refusal on the page when the picked account cannot pay', async () => {
+    const context = await browser.newContext();
+    try {
+      await twoAccountExtension(context, [coldkey, other], 42);
+      const page = await openSigningPage({ description: 'Register', costTao: '1.0000 τ', fundsOf: async () => { throw new Error('chain down'); } });
+      const tab = await context.newPage();
+      await tab.goto(page.url);
+      await tab.waitForFunction(() => [...document.querySelectorAll('.funds')].length === 2 && [...document.querySelectorAll('.funds')].every((e) => /unknown/.test(e.textContent ?? '')));
+      await tab.click('text=Sign with this account');
+      expect(await tab.textContent('#status')).toMatch(/Pick an account first/);
+      await tab.check('input[name=account][value="1"]');
+      await tab.click('text=Sign with this account');
+      expect(await page.account).toBe(other.address);
+      page.fail(new AppFailure('chain-rejected', 'Coldkey has 0.2 τ, less than the 1 τ registration costs: add TAO and try again.'));
+      await tab.waitForFunction(() => /add TAO and try again/.test(document.getElementById('status')?.textContent ?? ''));
+      await expect(page.sign(payloadFor(other.address))).rejects.toThrow(/closed|add TAO/);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('refuses hostile requests: junk accounts, early signatures, lookups beyond the cap, a second pick', async () => {
+    let lookups = 0;
+    const page = await openSigningPage({ description: 'x', fundsOf: async () => ((lookups += 1), { balanceTao: '1 τ', enough: null }) });
+    const origin = new URL(page.url).origin;
+    const postJson = (path: string, body: string) => fetch(`${page.url}${path}`, { method: 'POST', headers: { origin }, body });
+    expect((await postJson('account', JSON.stringify({ address: 'not-an-address' }))).status).toBe(400);
+    expect((await postJson('account', JSON.stringify({ address: { toString: 1 } }))).status).toBe(400);
+    expect((await postJson('account', '{"__proto__":{"address":"x"}}')).status).toBe(400);
+    expect((await postJson('account', 'null')).status).toBe(400);
+    expect((await postJson('account', 'x'.repeat(20_000))).status).toBe(400);
+    expect((await postJson('signature', JSON.stringify({ signature: u8aToHex(new Uint8Array(65)) }))).status).toBe(409);
+    expect((await fetch(`${page.url}funds?address=%00`)).status).toBe(400);
+    expect((await fetch(`${page.url}funds?address=${coldkey.address}`)).status).toBe(200);
+    expect((await fetch(`${page.url}funds?address=${coldkey.address}`)).status).toBe(200);
+    expect(lookups).toBe(1);
+    await expect(page.sign(payloadFor(coldkey.address))).rejects.toThrow(/another account/);
+    const req = (await (await fetch(`${page.url}request`)).json()) as { phase: string };
+    expect(req.phase).toBe('pick');
+    expect((await postJson('account', JSON.stringify({ address: other.address }))).status).toBe(200);
+    expect((await postJson('account', JSON.stringify({ address: coldkey.address }))).status).toBe(409);
+    expect(await page.account).toBe(other.address);
+    page.cancel();
+    await expect(page.account).resolves.toBe(other.address);
+    const closed = (await (await fetch(`${page.url}request`)).json()) as { phase: string; error: string };
+    expect(closed).toMatchObject({ phase: 'failed', error: expect.stringMatching(/cancelled: nothing was sent/) });
+    expect((await postJson('signature', JSON.stringify({ signature: u8aToHex(new Uint8Array(65)) }))).status).toBe(404);
   });
 });
 

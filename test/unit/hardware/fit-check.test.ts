@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { queryNvidiaSmi } from '../../../electron/engine/hardware/nvidia-smi.ts';
-import { checkFit } from '../../../electron/engine/hardware/fit-check.ts';
+import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkFit, withCheckpointSpace } from '../../../electron/engine/hardware/fit-check.ts';
+import { bytesStillToDownload, checkFolderSpace } from '../../../electron/engine/serve/checkpoint/folder-space.ts';
 import { minerModel } from '../../../electron/engine/lib/model-catalog.ts';
 import type { HostInfo } from '../../../shared/hardware.ts';
 import { fakeSmiExec } from '../../helpers/fake-nvidia-smi.ts';
@@ -100,9 +104,61 @@ describe('hardware fit check against nvidia-smi fixtures', () => {
     expect(r.suggestValidator).toBe(true);
   });
 
-  it('low disk and RAM warn without changing a ready verdict', async () => {
+  it('low RAM warns without changing a ready verdict (the disk is judged by the checkpoint folder, below)', async () => {
     const r = await report('2x4090', { ...roomyHost, ramGiB: 16, diskFreeGiB: 20 });
     expect(r.verdict).toBe('ready');
-    expect(r.reasons.filter((x) => x.severity === 'warn')).toHaveLength(2);
+    expect(r.reasons.filter((x) => x.severity === 'warn')).toHaveLength(1);
+  });
+
+  describe('room for the checkpoint still to download (folder-space.ts verdict)', () => {
+    const GiB = 1024 ** 3;
+    const NEED = spec.memory.minDiskGiB * GiB;
+    const folder = () => mkdtempSync(join(tmpdir(), 'engy-fit-space-'));
+
+    it('75.6 GiB free against ~80 GiB is not "Ready to mine": a limit says how much to free', async () => {
+      const space = checkFolderSpace({ dir: folder(), needBytes: NEED, freeBytes: () => 75.6 * GiB });
+      const r = withCheckpointSpace(await report('2x4090'), space);
+      expect(r.verdict).toBe('ready-with-limits');
+      const limit = r.reasons.find((x) => x.severity === 'limit');
+      expect(limit?.text).toMatch(/Checkpoint disk: 75\.6 GiB free .* still needs about 80\.0 GiB: free 4\.4 GiB more/);
+      expect(r.reasons.some((x) => x.text.startsWith('Ready: '))).toBe(false);
+      expect(r.space).toBe(space);
+    });
+
+    it('counts a partly downloaded checkpoint: whole files and resumable parts are not asked for again', async () => {
+      const dir = folder();
+      const files = [
+        { path: 'config.json', size: 100, sha256: null },
+        { path: 'model-1.safetensors', size: 40 * GiB, sha256: null },
+        { path: 'model-2.safetensors', size: 40 * GiB, sha256: null },
+      ];
+      writeFileSync(join(dir, '.engy-manifest.json'), JSON.stringify({ repo: 'r', revision: 'main', files }));
+      writeFileSync(join(dir, 'config.json'), 'x'.repeat(100));
+      // Sparse files: the sizes count, not the blocks.
+      writeFileSync(join(dir, 'model-1.safetensors'), '');
+      truncateSync(join(dir, 'model-1.safetensors'), 40 * GiB);
+      writeFileSync(join(dir, 'model-2.safetensors.incomplete'), '');
+      truncateSync(join(dir, 'model-2.safetensors.incomplete'), 30 * GiB);
+      const space = checkFolderSpace({ dir, needBytes: NEED, freeBytes: () => 12 * GiB });
+      expect(space).toMatchObject({ ok: true, needBytes: 10 * GiB });
+      expect(space.sentence).toMatch(/still needs about 10\.0 GiB \(70\.0 GiB already downloaded\)/);
+      expect(withCheckpointSpace(await report('2x4090'), space).verdict).toBe('ready');
+      const short = checkFolderSpace({ dir, needBytes: NEED, freeBytes: () => 8 * GiB });
+      expect(withCheckpointSpace(await report('2x4090'), short).reasons.at(-1)?.text).toMatch(/free 2\.0 GiB more/);
+    });
+
+    it('a hostile listing (wrong types, odd paths) is counted as far as it can be read', () => {
+      const dir = folder();
+      writeFileSync(join(dir, '.engy-manifest.json'), JSON.stringify({ files: [null, { path: 7, size: 5 }, { path: '../../etc/passwd', size: 'big' }, { path: '__proto__', size: 10 }] }));
+      expect(bytesStillToDownload(dir, NEED)).toEqual({ still: 10, have: 0 });
+      writeFileSync(join(dir, '.engy-manifest.json'), '{not json');
+      expect(bytesStillToDownload(dir, NEED)).toEqual({ still: NEED, have: 0 });
+    });
+
+    it('an unsupported rig stays unsupported; a complete checkpoint needs no room', async () => {
+      const short = checkFolderSpace({ dir: folder(), needBytes: NEED, freeBytes: () => GiB });
+      expect(withCheckpointSpace(await report('1x3090'), short).verdict).toBe('unsupported');
+      expect(withCheckpointSpace(await report('2x4090'), null).verdict).toBe('ready');
+    });
   });
 });

@@ -1,6 +1,7 @@
 // "fetch failed" and raw errno codes never reach the user: the cause, dug out of the error chain, in words.
 import { describe, expect, it } from 'vitest';
-import { describeNetworkError } from '../../../electron/engine/lib/network-words.ts';
+import { describeChainError, describeNetworkError } from '../../../electron/engine/lib/network-words.ts';
+import { AppFailure } from '../../../shared/errors.ts';
 
 const fetchFailed = (code: string) => new TypeError('fetch failed', { cause: Object.assign(new Error(`getaddrinfo ${code} api.engy.ai`), { code }) });
 
@@ -27,5 +28,14 @@ describe('network errors in words', () => {
     cyclic.cause = cyclic;
     expect(describeNetworkError(cyclic)).toBe('loop');
     expect(describeNetworkError(new Error('x'.repeat(5000) + '\nsecond line')).length).toBeLessThanOrEqual(160);
+  });
+
+  it('the chain client\'s refusal gives only its causes, so a sentence naming the URL says it once', () => {
+    const url = 'wss://entrypoint-finney.opentensor.ai:443';
+    const refusal = new AppFailure('chain-unreachable', `Could not reach the chain (${url}: nothing is listening at that address). Check the internet connection.`, 'nothing is listening at that address');
+    const sentence = `Cannot reach the chain at ${url}: ${describeChainError(refusal)}.`;
+    expect(sentence).toBe(`Cannot reach the chain at ${url}: nothing is listening at that address.`);
+    expect(describeChainError(new AppFailure('chain-unreachable', 'no detail here'))).toBe('no detail here');
+    expect(describeChainError(fetchFailed('ECONNREFUSED'))).toBe('nothing is listening at that address');
   });
 });

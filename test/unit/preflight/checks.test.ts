@@ -29,6 +29,17 @@ const hw = (plan: boolean): HardwareReport => ({
   suggestValidator: !plan,
 });
 
+/** A checkpoint-folder verdict as folder-space.ts words it (its own tests cover the wording). */
+const room = (free: number, need: number, path = '/data'): PreflightFacts['disk'] => ({
+  ok: free >= need,
+  usable: true,
+  exists: true,
+  complete: false,
+  freeBytes: free,
+  needBytes: need,
+  sentence: `${(free / GIB).toFixed(1)} GiB free at ${path}, the download still needs about ${(need / GIB).toFixed(1)} GiB`,
+});
+
 function facts(p: Partial<PreflightFacts> = {}): PreflightFacts {
   return {
     settings: settings(),
@@ -40,8 +51,7 @@ function facts(p: Partial<PreflightFacts> = {}): PreflightFacts {
     registration: { registration: { netuid: 53, hotkey: ADDR, registered: true, uid: 7, validatorPermit: true, stakeRao: '0', block: 1 }, quote: { netuid: 53, costRao: '1', coldkey: null, coldkeyFreeRao: null, canAfford: null, block: 1 } },
     registrationError: null,
     minerKey: { present: true, masked: 'mk_…0001', storage: 'file' },
-    disk: { freeBytes: 500 * GIB, path: '/data' },
-    fullDownloadBytes: 35 * GIB,
+    disk: room(500 * GIB, 80 * GIB),
     ...p,
   };
 }
@@ -56,7 +66,7 @@ describe('pre-flight checks', () => {
   });
 
   it('a rig with no GPU and nothing set up lists every blocker at once, each with its own Fix', () => {
-    const f = facts({ hardware: hw(false), runtimes: { ...runtimes, python: null, notes: ['No Python here has sglang.'] }, checkpoint: { ...complete, state: 'absent', identity: null }, disk: { freeBytes: 10 * GIB, path: '/data' }, minerKey: { present: false, masked: null, storage: 'file' } });
+    const f = facts({ hardware: hw(false), runtimes: { ...runtimes, python: null, notes: ['No Python here has sglang.'] }, checkpoint: { ...complete, state: 'absent', identity: null }, disk: room(10 * GIB, 35 * GIB), minerKey: { present: false, masked: null, storage: 'file' } });
     const r = report('mine', mineChecks(f), 1);
     expect(r.ready).toBe(false);
     const blocked = Object.fromEntries(r.checks.filter((c) => c.state !== 'ok').map((c) => [c.id, c]));
@@ -97,8 +107,8 @@ describe('pre-flight checks', () => {
   it('a download in progress: the checkpoint blocks with its percentage, the disk check counts only what is left', () => {
     const downloading: CheckpointSnapshot = { ...complete, state: 'downloading', progress: { bytesDone: 30 * GIB, bytesTotal: 35 * GIB, filesDone: 1, filesTotal: 2, rateBps: 1, etaS: 1, currentFile: null } };
     expect(checkpointCheck(facts({ checkpoint: downloading })).sentence).toMatch(/downloading 85 %/);
-    expect(diskCheck(facts({ checkpoint: downloading, disk: { freeBytes: 6 * GIB, path: '/d' } })).state).toBe('ok');
-    expect(diskCheck(facts({ checkpoint: downloading, disk: { freeBytes: 4 * GIB, path: '/d' } })).state).toBe('blocked');
+    expect(diskCheck(facts({ checkpoint: downloading, disk: room(6 * GIB, 5 * GIB, '/d') })).state).toBe('ok');
+    expect(diskCheck(facts({ checkpoint: downloading, disk: room(4 * GIB, 5 * GIB, '/d') }))).toMatchObject({ state: 'blocked', sentence: expect.stringMatching(/4\.0 GiB free at \/d/) });
     expect(checkpointCheck(facts({ checkpoint: { ...complete, state: 'failed', error: 'disk full' } })).sentence).toMatch(/failed: disk full/);
     expect(checkpointCheck(facts({ checkpoint: { ...complete, state: 'incomplete', missing: ['a', 'b'] } })).sentence).toMatch(/2 file\(s\) missing/);
   });

@@ -15,6 +15,7 @@ import type { RegistrationStatusSnapshot } from '../../../shared/wallet.ts';
 import { Emitter } from '../../../electron/engine/lib/emitter.ts';
 import { silentLogger } from '../../../electron/engine/lib/logger.ts';
 import { PreflightService } from '../../../electron/engine/preflight/preflight-service.ts';
+import { checkFolderSpace } from '../../../electron/engine/serve/checkpoint/folder-space.ts';
 
 const runtimes = RUNTIMES;
 const registered = (hotkey: string): RegistrationStatusSnapshot => ({
@@ -62,15 +63,14 @@ function rig(opts: { chainAnswers?: boolean; checkpoint?: CheckpointSnapshot['st
       calls.detect++;
       return runtimes;
     },
-    freeBytes: async () => {
+    space: (dir) => {
       calls.disk++;
-      return 100 * 1024 ** 3;
+      return checkFolderSpace({ dir, needBytes: 35 * 1024 ** 3, freeBytes: () => 100 * 1024 ** 3 });
     },
     hotkeyAddress: () => {
       if (opts.hotkeyReadable === false) throw new Error('no hotkey file at ~/.bittensor/wallets/w/hotkeys/h');
       return ADDR;
     },
-    fullDownloadBytes: 35 * 1024 ** 3,
     log: silentLogger,
     registrationTimeoutMs: 2_000,
   });
@@ -158,9 +158,8 @@ describe('PreflightService at Start', () => {
         state = 'complete';
       },
       detectRuntimes: async () => runtimes,
-      freeBytes: async () => 1,
+      space: (dir) => checkFolderSpace({ dir, needBytes: 10, freeBytes: () => 1 }),
       hotkeyAddress: () => ADDR,
-      fullDownloadBytes: 10,
       log: silentLogger,
     });
     expect(svc.snapshot().mine.checks.find((c) => c.id === 'checkpoint')?.state).toBe('blocked');

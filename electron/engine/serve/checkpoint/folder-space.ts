@@ -1,15 +1,16 @@
 // Can the checkpoint go here? The folder must exist or be creatable, be writable, and have room for
 // what is still to download; a complete checkpoint needs no room. Answers with a sentence either way.
 import { accessSync, constants, statSync, statfsSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { CheckpointFolderVerdict } from '../../../../shared/sglang-setup.ts';
-import { checkCheckpointFolder } from './checkpoint-folder.ts';
+import { checkCheckpointFolder, readManifest } from './checkpoint-folder.ts';
+import { INCOMPLETE_SUFFIX } from './hub-download.ts';
 
 const GiB = 1024 ** 3;
 
 export interface FolderSpaceOptions {
   dir: string;
-  /** Bytes the full download needs on disk (the model catalog's minDiskGiB). */
+  /** Bytes the full download needs on disk (the model catalog's minDiskGiB); less is asked when part is already there. */
   needBytes: number;
   /** Tests: the free bytes at a path. */
   freeBytes?: (path: string) => number;
@@ -31,6 +32,36 @@ function existingAncestor(p: string): string {
 
 const gib = (b: number) => `${(b / GiB).toFixed(1)} GiB`;
 
+function fileSize(path: string): number {
+  try {
+    const s = statSync(path);
+    return s.isFile() ? s.size : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * What a download into `dir` still has to write. With our listing (written when a download starts):
+ * each listed file's size less what is already there, whole or as a resumable `.incomplete` part.
+ * Without one: the full catalog size (nothing known about a folder we did not start).
+ */
+export function bytesStillToDownload(dir: string, fullBytes: number): { still: number; have: number } {
+  const listing = readManifest(dir);
+  if (!listing) return { still: fullBytes, have: 0 };
+  let still = 0;
+  let have = 0;
+  for (const f of listing) {
+    if (typeof f?.path !== 'string') continue; // a listing someone edited: count what can be read
+    const size = Number.isFinite(f.size) && f.size > 0 ? f.size : 0;
+    const whole = fileSize(join(dir, f.path));
+    const got = whole === size ? size : Math.min(size, fileSize(join(dir, f.path + INCOMPLETE_SUFFIX)));
+    have += got;
+    still += size - got;
+  }
+  return { still, have };
+}
+
 export function checkFolderSpace(o: FolderSpaceOptions): CheckpointFolderVerdict {
   const dir = o.dir.trim();
   if (!isAbsolute(dir)) return { ok: false, usable: false, exists: false, complete: false, freeBytes: null, needBytes: o.needBytes, sentence: `"${dir}" is not a full path: give the folder from the root, e.g. /data/qwen3.6-fp8.` };
@@ -45,11 +76,13 @@ export function checkFolderSpace(o: FolderSpaceOptions): CheckpointFolderVerdict
   }
   const complete = exists && checkCheckpointFolder(abs).complete;
   if (complete) return { ok: true, usable: true, exists, complete, freeBytes: null, needBytes: 0, sentence: `${abs} holds a complete checkpoint: nothing to download.` };
+  const { still, have } = exists ? bytesStillToDownload(abs, o.needBytes) : { still: o.needBytes, have: 0 };
+  const already = have > 0 ? ` (${gib(have)} already downloaded)` : '';
   const base = existingAncestor(abs);
   try {
     accessSync(base, constants.W_OK);
   } catch {
-    return { ok: false, usable: false, exists, complete, freeBytes: null, needBytes: o.needBytes, sentence: `${exists ? abs : `${abs} does not exist and`} cannot be written by this user (${base} is read-only for it): choose a folder you own, or fix its permissions.` };
+    return { ok: false, usable: false, exists, complete, freeBytes: null, needBytes: still, sentence: `${exists ? abs : `${abs} does not exist and`} cannot be written by this user (${base} is read-only for it): choose a folder you own, or fix its permissions.` };
   }
   let free: number;
   try {
@@ -58,9 +91,9 @@ export function checkFolderSpace(o: FolderSpaceOptions): CheckpointFolderVerdict
       return s.bavail * s.bsize;
     })();
   } catch {
-    return { ok: false, usable: false, exists, complete, freeBytes: null, needBytes: o.needBytes, sentence: `The free space at ${base} could not be read: check that the disk is mounted.` };
+    return { ok: false, usable: false, exists, complete, freeBytes: null, needBytes: still, sentence: `The free space at ${base} could not be read: check that the disk is mounted.` };
   }
-  if (free < o.needBytes)
-    return { ok: false, usable: true, exists, complete, freeBytes: free, needBytes: o.needBytes, sentence: `${gib(free)} free at ${base}, but the download needs about ${gib(o.needBytes)}: free ${gib(o.needBytes - free)} or choose a folder on a bigger disk.` };
-  return { ok: true, usable: true, exists, complete, freeBytes: free, needBytes: o.needBytes, sentence: `${exists ? abs : `${abs} will be created`}: ${gib(free)} free, the download needs about ${gib(o.needBytes)}.` };
+  if (free < still)
+    return { ok: false, usable: true, exists, complete, freeBytes: free, needBytes: still, sentence: `${gib(free)} free at ${base}, but the download still needs about ${gib(still)}${already}: free ${gib(still - free)} more, or choose a checkpoint folder on a bigger disk (Settings > Mining rig > Checkpoint folder).` };
+  return { ok: true, usable: true, exists, complete, freeBytes: free, needBytes: still, sentence: `${exists ? abs : `${abs} will be created`}: ${gib(free)} free, the download still needs about ${gib(still)}${already}.` };
 }

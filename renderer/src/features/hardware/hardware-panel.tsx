@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { FitReason, GpuInfo, HardwareReport, ServeEnginePlan } from '../../../../shared/hardware.ts';
 import { engineApi, useSnapshot } from '../../stores/engine-store.ts';
 import { gib, kTokens, num } from '../common/format.ts';
+import { goToFix } from '../preflight/fix-target.ts';
 
 const VERDICT_TEXT = { ready: 'Ready to mine', 'ready-with-limits': 'Ready, with limits', unsupported: 'Cannot mine on this hardware' } as const;
 const VERDICT_CLASS = { ready: 'ready', 'ready-with-limits': 'limits', unsupported: 'unsupported' } as const;
@@ -164,6 +165,10 @@ export function HardwarePanel() {
       </div>
     );
   }
+  // A rig whose only limit is the disk can mine once there is room: say that, not "with limits".
+  const diskShort = report.space != null && !report.space.ok && report.verdict !== 'unsupported';
+  const onlyDisk = diskShort && report.reasons.filter((r) => r.severity === 'limit').length === 1;
+  const headline = onlyDisk ? 'Ready to mine once the checkpoint fits on disk' : VERDICT_TEXT[report.verdict];
   return (
     <section className="stack" aria-label="Hardware check" data-testid="hardware">
       <div className="card">
@@ -174,7 +179,7 @@ export function HardwarePanel() {
             </div>
             <div>
               <h2 style={{ margin: 0 }} data-testid="verdict">
-                {VERDICT_TEXT[report.verdict]}
+                {headline}
               </h2>
               <div className="muted small">
                 {report.host.hostname} · {report.host.os} · {report.host.cpus} cores · {report.host.ramGiB.toFixed(0)} GiB RAM ·{' '}
@@ -188,8 +193,17 @@ export function HardwarePanel() {
           </button>
         </div>
         <div style={{ marginTop: 14 }}>
-          <Reasons reasons={report.reasons} />
+          {/* The disk limit is said once, in the box below with its button. */}
+          <Reasons reasons={diskShort ? report.reasons.filter((r) => !r.text.startsWith('Checkpoint disk: ')) : report.reasons} />
         </div>
+        {diskShort && (
+          <p className="error-box" data-testid="hardware-disk">
+            {report.space!.sentence}{' '}
+            <button className="btn" onClick={() => goToFix({ page: 'settings', field: 'checkpointDir' })}>
+              Choose the checkpoint folder
+            </button>
+          </p>
+        )}
         {error && <p className="error-box">{error}</p>}
       </div>
       {report.gpus.length > 0 && (

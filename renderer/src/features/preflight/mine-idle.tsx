@@ -24,16 +24,17 @@ function Gpus({ external }: { external: boolean }) {
       <thead>
         <tr>
           <th>GPU</th>
-          <th className="num">VRAM used / total</th>
+          <th className="num">VRAM used</th>
           <th className="num">Temp.</th>
-          <th>In the plan</th>
+          <th>Plan</th>
         </tr>
       </thead>
       <tbody>
         {nvidia.map((g) => (
           <tr key={g.uuid || g.index}>
-            <td>
-              {g.index}: {g.name}
+            {/* "RTX 4090", not "NVIDIA GeForce RTX 4090": the column stays readable beside three others at 800 px. */}
+            <td title={g.name} style={{ minWidth: 90 }}>
+              {g.index}: {g.name.replace(/^NVIDIA\s+(GeForce\s+)?/i, '')}
             </td>
             <td className="num">
               {gib(g.memoryUsedMiB)} / {gib(g.memoryTotalMiB)}
@@ -108,7 +109,8 @@ export function MineIdle() {
   const settings = useSnapshot('settings');
   return (
     <div className="grid cols-2">
-      <section className="card stack" aria-label="GPUs" style={{ gap: 10, alignContent: 'start' }}>
+      {/* The GPU table wants more than half of an 800 px window: it scrolls sideways rather than clip. */}
+      <section className="card stack" aria-label="GPUs" style={{ gap: 10, alignContent: 'start', overflowX: 'auto' }}>
         <h3 style={{ margin: 0 }}>GPUs</h3>
         <Gpus external={settings?.mining.runtime === 'external'} />
       </section>

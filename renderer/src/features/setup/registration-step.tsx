@@ -92,7 +92,7 @@ export function RegistrationStep({ wallet, settings }: { wallet: WalletView; set
             <dt>Cost now</dt>
             <dd data-testid="registration-cost">{q ? `${formatTao(q.costRao)} (block ${q.block}; moves every block, refreshed while this step is open)` : 'asking the chain…'}</dd>
             <dt>Coldkey</dt>
-            <dd className="mono small">{q?.coldkey ?? cold?.coldkeyAddress ?? 'none yet: add it in the Coldkey step, or name the browser-wallet account below'}</dd>
+            <dd className="mono small">{q?.coldkey ?? cold?.coldkeyAddress ?? 'none yet: add it in the Coldkey step, or sign in a browser wallet below and pick the account there'}</dd>
             <dt>Its balance</dt>
             <dd>
               {q?.coldkeyFreeRao == null ? 'unknown' : formatTao(q.coldkeyFreeRao)}{' '}
@@ -116,12 +116,12 @@ export function RegistrationStep({ wallet, settings }: { wallet: WalletView; set
             <input
               type="text"
               aria-label="Browser-wallet account"
-              placeholder={cold?.coldkeyAddress ? 'Another account? (default: this coldkey)' : 'Browser-wallet account (5…)'}
+              placeholder={cold?.coldkeyAddress ? 'Optional: preselect another account (default: this coldkey)' : 'Optional: preselect an account (5…); you pick it on the page'}
               value={browserAccount}
               onChange={(e) => setBrowserAccount(e.target.value)}
               style={{ flex: 1, minWidth: 240 }}
             />
-            <button className={`btn ${hasColdkeyFile ? '' : 'primary'}`} disabled={busy || !cap || (!cold?.coldkeyAddress && browserAccount.trim().length < 40)} onClick={() => void registerWithBrowser()}>
+            <button className={`btn ${hasColdkeyFile ? '' : 'primary'}`} disabled={busy || !cap} title={!cap ? 'Set the most you agree to pay first.' : undefined} onClick={() => void registerWithBrowser()}>
               Sign in a browser wallet
             </button>
             {wallet.signingUrl && (
@@ -131,7 +131,7 @@ export function RegistrationStep({ wallet, settings }: { wallet: WalletView; set
             )}
           </div>
           <p className="muted small">
-            With a coldkey file, its password unlocks it inside the engine for this one registration and is then dropped (never stored or logged). With a browser wallet (polkadot.js, Talisman, SubWallet), no file is needed: the engine serves a one-shot page on this machine where the extension signs.
+            With a coldkey file, its password unlocks it inside the engine for this one registration and is then dropped (never stored or logged). With a browser wallet (polkadot.js, Talisman, SubWallet), no file is needed: the engine serves a one-shot page on this machine that lists the extension's accounts with their balance against the cost; you pick the one that pays and the extension signs.
           </p>
         </div>
       )}

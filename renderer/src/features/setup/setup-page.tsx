@@ -1,4 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
+import type { HardwareReport } from '../../../../shared/hardware.ts';
 import type { Role } from '../../../../shared/settings.ts';
 import { formatTao } from '../../../../shared/wallet.ts';
 import { useSnapshot } from '../../stores/engine-store.ts';
@@ -63,6 +64,12 @@ export function withCurrent<S extends { state: StageState }>(stages: S[]): S[] {
   });
 }
 
+/** The hardware verdict in words (the panel below gives the reasons). */
+function verdictWords(hw: HardwareReport): string {
+  if (hw.space && !hw.space.ok && hw.verdict !== 'unsupported') return 'The GPUs can mine, but the disk cannot hold the checkpoint yet: free space or choose another folder (below).';
+  return hw.verdict === 'ready' ? 'Ready to mine.' : hw.verdict === 'ready-with-limits' ? 'Ready, with limits (below).' : 'Cannot mine on this hardware.';
+}
+
 export function SetupPage() {
   const settings = useSnapshot('settings');
   const hw = useSnapshot('hardware');
@@ -108,7 +115,7 @@ export function SetupPage() {
     { id: 'role', title: 'Role', state: role ? 'done' : 'todo', detail: role ? `This machine will ${role === 'both' ? 'mine and validate' : role}.` : 'Choose what this machine does.', body: <RolePicker role={role} /> },
     // Before a role is chosen the hardware verdict helps choose it; a validator needs no GPU, so no step.
     ...(role === null
-      ? [{ id: 'hardware', title: 'Hardware check', state: 'todo' as const, detail: !hw ? 'Checking…' : hw.verdict === 'unsupported' ? 'This machine cannot mine: it can validate.' : `Verdict: ${hw.verdict}: it can mine.`, body: <HardwarePanel /> }]
+      ? [{ id: 'hardware', title: 'Hardware check', state: 'todo' as const, detail: !hw ? 'Checking…' : hw.verdict === 'unsupported' ? 'This machine cannot mine: it can validate.' : `${verdictWords(hw)} It can mine.`, body: <HardwarePanel /> }]
       : []),
     ...(mining
       ? [
@@ -126,7 +133,7 @@ export function SetupPage() {
                     ? 'This machine cannot mine: see why below, validate instead, or see what hardware works.'
                     : hwSlow
                       ? 'Only with weights offloaded to RAM: too slow to qualify. Validate instead, see what works, or mine anyway.'
-                      : `Verdict: ${hw.verdict}.`,
+                      : verdictWords(hw),
             body: (
               <div className="stack">
                 {hw && !miningRuns && !external && tooSmall(hw) && <HardwareChoices report={hw} onMineAnyway={hwBlocked || slowAccepted ? null : () => setSlowAccepted(true)} />}
