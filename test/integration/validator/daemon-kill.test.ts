@@ -1,11 +1,9 @@
 // The headless daemon as a real child process (`engy-panel validate`) against the provider double and
 // the dev chain over real sockets, through the @polkadot/api chain client: killed with SIGKILL while its
 // set_weights is in flight, then restarted: it resumes from the state file without advancing twice.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { dataPaths } from '../../../electron/engine/lib/paths.ts';
 import { Database } from '../../../electron/engine/store/database.ts';
@@ -15,34 +13,7 @@ import type { RunningDevChain } from '../../doubles/dev-chain/index.ts';
 import { startProviderDouble, type ProviderDouble } from '../../doubles/provider.ts';
 import { MINER_A, MINER_B } from './harness.ts';
 import { startValidatorRig } from '../../helpers/validator-rig.ts';
-
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-const bin = join(root, 'bin', 'engy-panel.mjs');
-
-interface Child {
-  proc: ChildProcess;
-  out: string[];
-  exited: Promise<number | null>;
-}
-
-function startDaemon(args: string[]): Child {
-  const proc = spawn(process.execPath, [bin, 'validate', ...args], {
-    env: { PATH: process.env.PATH, HOME: mkdtempSync(join(tmpdir(), 'engy-home-')), ENGY_FROM_SOURCE: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const out: string[] = [];
-  let buf = '';
-  const take = (d: Buffer) => {
-    buf += d.toString('utf8');
-    const lines = buf.split('\n');
-    buf = lines.pop() ?? '';
-    out.push(...lines);
-  };
-  proc.stdout?.on('data', take);
-  proc.stderr?.on('data', take);
-  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
-  return { proc, out, exited };
-}
+import { startDaemon, type Child } from './daemon-child.ts';
 
 let dev: RunningDevChain | null = null;
 let provider: ProviderDouble | null = null;
