@@ -41,11 +41,10 @@ export function startDaemon(args: string[]): Child {
   return { proc, out, exited };
 }
 
-/** Wallet `val`, hotkey `hk` (mnemonic, unencrypted, btcli's JSON) in a fresh temp wallet path. */
-export function makeHotkeyWallet(): { hot: KeyringPair; walletPath: string } {
+/** Wallet `val`, hotkey `hk` (mnemonic, unencrypted, btcli's JSON) in `walletPath` (default: a fresh temp folder). */
+export function makeHotkeyWallet(walletPath = mkdtempSync(join(tmpdir(), 'engy-wallets-'))): { hot: KeyringPair; walletPath: string } {
   const phrase = mnemonicGenerate();
   const hot = new Keyring({ type: 'sr25519', ss58Format: 42 }).addFromMnemonic(phrase);
-  const walletPath = mkdtempSync(join(tmpdir(), 'engy-wallets-'));
   mkdirSync(join(walletPath, 'val', 'hotkeys'), { recursive: true });
   const hex = `0x${Buffer.from(hot.publicKey).toString('hex')}`;
   writeFileSync(join(walletPath, 'val', 'hotkeys', 'hk'), JSON.stringify({ secretPhrase: phrase, ss58Address: hot.address, publicKey: hex, accountId: hex }));
