@@ -10,7 +10,7 @@ import { tlockEncrypt } from '../../../electron/engine/chain/tlock/ibe.ts';
 import { readState } from '../../../electron/engine/validator/state-file.ts';
 import { startDevChain, type RunningDevChain } from '../../doubles/dev-chain/index.ts';
 import { devKey, startProviderDouble, type ProviderDouble } from '../../doubles/provider.ts';
-import { devChainService, MINER_A, MINER_B, OWNER } from './harness.ts';
+import { devChainService, MINER_A, MINER_B, validatorSeed } from './harness.ts';
 
 const validator = devKey('//EngyCommitRevealValidator');
 let dev: RunningDevChain;
@@ -22,19 +22,7 @@ beforeAll(async () => {
     port: 0,
     blockMs: 0,
     startBlocks: 5,
-    seed: {
-      balances: { [validator.address]: '1000000000' },
-      subnets: [
-        {
-          netuid: 53,
-          tempo: 20,
-          weightsRateLimit: 3,
-          commitRevealEnabled: true,
-          ownerHotkey: OWNER.address,
-          neurons: [{ hotkey: OWNER.address, validatorPermit: true }, { hotkey: validator.address, validatorPermit: true, stakeRao: '1000000000000' }, { hotkey: MINER_A }, { hotkey: MINER_B }],
-        },
-      ],
-    },
+    seed: validatorSeed(validator.address, { tempo: 20, weightsRateLimit: 3, commitRevealEnabled: true }),
   });
   provider = await startProviderDouble();
   // Blocks come while a submission waits for inclusion, as on a live chain.

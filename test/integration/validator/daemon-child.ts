@@ -9,9 +9,9 @@ import { Keyring } from '@polkadot/keyring';
 import type { KeyringPair } from '@polkadot/keyring/types';
 import { mnemonicGenerate } from '@polkadot/util-crypto';
 import { afterAll } from 'vitest';
-import { startDevChain, type DevChainSeed, type RunningDevChain, type SeedSubnet } from '../../doubles/dev-chain/index.ts';
+import { startDevChain, type RunningDevChain, type SeedSubnet } from '../../doubles/dev-chain/index.ts';
 import type { ProviderDouble } from '../../doubles/provider.ts';
-import { MINER_A, MINER_B, OWNER } from './harness.ts';
+import { validatorSeed } from './harness.ts';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const bin = join(root, 'bin', 'engy-panel.mjs');
@@ -51,30 +51,14 @@ export function makeHotkeyWallet(walletPath = mkdtempSync(join(tmpdir(), 'engy-w
   return { hot, walletPath };
 }
 
-/** Subnet 53 with the owner, the daemon's hotkey (permit, stake, funded) and two miners. */
-export function daemonSeed(hot: string, subnet: Partial<SeedSubnet> = {}): DevChainSeed {
-  return {
-    balances: { [hot]: '1000000000' },
-    subnets: [
-      {
-        netuid: 53,
-        weightsRateLimit: 5,
-        ownerHotkey: OWNER.address,
-        neurons: [{ hotkey: OWNER.address, validatorPermit: true }, { hotkey: hot, validatorPermit: true, stakeRao: '1000000000000' }, { hotkey: MINER_A }, { hotkey: MINER_B }],
-        ...subnet,
-      },
-    ],
-  };
-}
-
 /** SIGKILL whatever child is still running. */
 export function killAll(children: readonly Child[]): void {
   for (const c of children) if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill('SIGKILL');
 }
 
-/** The dev chain the daemon tests use: manual blocks (the test drives them), 10 blocks of history, daemonSeed. */
+/** The dev chain the daemon tests use: manual blocks (the test drives them), 10 blocks of history, validatorSeed. */
 export function startDaemonChain(hot: string, subnet: Partial<SeedSubnet> = {}): Promise<RunningDevChain> {
-  return startDevChain({ port: 0, blockMs: 0, startBlocks: 10, seed: daemonSeed(hot, subnet) });
+  return startDevChain({ port: 0, blockMs: 0, startBlocks: 10, seed: validatorSeed(hot, subnet) });
 }
 
 /** Registers the suite's cleanup: block timer, children, dev chain and provider, read when the suite ends. */

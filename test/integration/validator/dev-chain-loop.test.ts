@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readState } from '../../../electron/engine/validator/state-file.ts';
 import { startDevChain, type RunningDevChain } from '../../doubles/dev-chain/index.ts';
 import { devKey, startProviderDouble, type ProviderDouble } from '../../doubles/provider.ts';
-import { devChainService, MINER_A, MINER_B, OWNER, STRANGER } from './harness.ts';
+import { devChainService, MINER_A, MINER_B, STRANGER, validatorSeed } from './harness.ts';
 
 const validator = devKey('//EngyDevChainValidator');
 let dev: RunningDevChain;
@@ -18,17 +18,7 @@ beforeAll(async () => {
     port: 0,
     blockMs: 0,
     startBlocks: 5,
-    seed: {
-      balances: { [validator.address]: '1000000000' },
-      subnets: [
-        {
-          netuid: 53,
-          weightsRateLimit: 3,
-          ownerHotkey: OWNER.address,
-          neurons: [{ hotkey: OWNER.address, validatorPermit: true }, { hotkey: validator.address, validatorPermit: false, stakeRao: '1000000000000' }, { hotkey: MINER_A }, { hotkey: MINER_B }],
-        },
-      ],
-    },
+    seed: validatorSeed(validator.address, { weightsRateLimit: 3 }, { permit: false }),
   });
   provider = await startProviderDouble();
 });

@@ -11,7 +11,7 @@ import { ValidatorService } from '../../../electron/engine/validator/validator-s
 import type { TickReport } from '../../../electron/engine/validator/tick.ts';
 import { startDevChain, type RunningDevChain } from '../../doubles/dev-chain/index.ts';
 import { devKey, startProviderDouble, type ProviderDouble } from '../../doubles/provider.ts';
-import { captureLogger, MINER_A, MINER_B, OWNER } from './harness.ts';
+import { captureLogger, MINER_A, MINER_B, validatorSeed } from './harness.ts';
 
 const validator = devKey('//EngyFastChainValidator');
 const INTERVAL = 120;
@@ -30,10 +30,7 @@ beforeAll(async () => {
     port: 0,
     blockMs: 100,
     startBlocks: 2,
-    seed: {
-      balances: { [validator.address]: '1000000000' },
-      subnets: [{ netuid: 53, weightsRateLimit: 50, ownerHotkey: OWNER.address, neurons: [{ hotkey: OWNER.address, validatorPermit: true }, { hotkey: validator.address, validatorPermit: true, stakeRao: '1000000000000' }, { hotkey: MINER_A }, { hotkey: MINER_B }] }],
-    },
+    seed: validatorSeed(validator.address, { weightsRateLimit: 50 }),
   });
   provider = await startProviderDouble();
   // Timestamps of real 100 ms blocks behind the head, to measure from.

@@ -8,6 +8,7 @@ import type { Clock } from '../../../electron/engine/lib/clock.ts';
 import type { Logger } from '../../../electron/engine/lib/logger.ts';
 import { MemoryValidatorHistory, type ValidatorHistory } from '../../../electron/engine/validator/history.ts';
 import { ValidatorService, type ValidatorServiceOptions } from '../../../electron/engine/validator/validator-service.ts';
+import type { DevChainSeed, SeedSubnet } from '../../doubles/dev-chain/index.ts';
 import { MemoryChain } from '../../doubles/memory-chain.ts';
 import { devKey, startProviderDouble, type DevKey, type ProviderDouble } from '../../doubles/provider.ts';
 
@@ -16,6 +17,22 @@ export const MINER_A = devKey('//MinerA').address;
 export const MINER_B = devKey('//MinerB').address;
 export const MINER_C = devKey('//MinerC').address;
 export const STRANGER = devKey('//NotRegistered').address;
+
+/** Subnet 53 on the dev chain: the owner, the validator's hotkey (funded, staked, permit unless told) and two miners. */
+export function validatorSeed(hot: string, subnet: Partial<SeedSubnet> = {}, o: { permit?: boolean } = {}): DevChainSeed {
+  return {
+    balances: { [hot]: '1000000000' },
+    subnets: [
+      {
+        netuid: 53,
+        weightsRateLimit: 5,
+        ownerHotkey: OWNER.address,
+        neurons: [{ hotkey: OWNER.address, validatorPermit: true }, { hotkey: hot, validatorPermit: o.permit ?? true, stakeRao: '1000000000000' }, { hotkey: MINER_A }, { hotkey: MINER_B }],
+        ...subnet,
+      },
+    ],
+  };
+}
 
 export interface Harness {
   provider: ProviderDouble;
