@@ -51,53 +51,68 @@ export function postGenerate(
   const url = new URL('/generate', serveUrl);
   const payload = Buffer.from(JSON.stringify(body), 'utf8');
   return new Promise<void>((resolve, reject) => {
-    const req = transport(url).request(
-      url,
-      {
-        method: 'POST',
-        agent: url.protocol === 'https:' ? undefined : agent,
-        headers: { 'content-type': 'application/json', 'content-length': payload.length },
-        timeout: opts.timeoutMs,
-        signal: opts.signal,
-      },
-      (res) => {
-        const status = res.statusCode ?? 0;
-        if (status < 200 || status >= 300) {
-          const parts: Buffer[] = [];
-          let size = 0;
+    const attempt = (retried: boolean): void => {
+      let answered = false;
+      const req = transport(url).request(
+        url,
+        {
+          method: 'POST',
+          agent: url.protocol === 'https:' ? undefined : agent,
+          headers: { 'content-type': 'application/json', 'content-length': payload.length },
+          timeout: opts.timeoutMs,
+          signal: opts.signal,
+        },
+        (res) => {
+          answered = true;
+          const status = res.statusCode ?? 0;
+          if (status < 200 || status >= 300) {
+            const parts: Buffer[] = [];
+            let size = 0;
+            res.on('data', (c: Buffer) => {
+              if (size < 64 * 1024) parts.push(c);
+              size += c.length;
+            });
+            res.on('end', () => reject(new ServeHttpError(status, serveErrorMessage(status, Buffer.concat(parts).toString('utf8')))));
+            res.on('error', reject);
+            return;
+          }
           res.on('data', (c: Buffer) => {
-            if (size < 64 * 1024) parts.push(c);
-            size += c.length;
+            try {
+              const wait = onBytes(c);
+              // Backpressure: the parser is behind, so stop reading the socket until it catches up.
+              if (wait) {
+                res.pause();
+                wait.then(
+                  () => res.resume(),
+                  (e: unknown) => req.destroy(e as Error),
+                );
+              }
+            } catch (e) {
+              req.destroy(e as Error);
+            }
           });
-          res.on('end', () => reject(new ServeHttpError(status, serveErrorMessage(status, Buffer.concat(parts).toString('utf8')))));
+          res.on('end', () => resolve());
           res.on('error', reject);
+          res.on('aborted', () => reject(new Error('the serve closed the response before its end')));
+        },
+      );
+      req.on('timeout', () => req.destroy(new Error(`no answer from the serve within ${Math.round(opts.timeoutMs / 1000)} s`)));
+      req.on('error', (e: NodeJS.ErrnoException) => {
+        // A kept-alive socket the serve closed while idle (uvicorn drops them after 5 s) fails the next request
+        // before any byte comes back; the serve never saw it, so one retry on a fresh socket is safe.
+        if (!retried && !answered && req.reusedSocket && !opts.signal?.aborted && staleSocketCodes.has(e.code ?? '')) {
+          attempt(true);
           return;
         }
-        res.on('data', (c: Buffer) => {
-          try {
-            const wait = onBytes(c);
-            // Backpressure: the parser is behind, so stop reading the socket until it catches up.
-            if (wait) {
-              res.pause();
-              wait.then(
-                () => res.resume(),
-                (e: unknown) => req.destroy(e as Error),
-              );
-            }
-          } catch (e) {
-            req.destroy(e as Error);
-          }
-        });
-        res.on('end', () => resolve());
-        res.on('error', reject);
-        res.on('aborted', () => reject(new Error('the serve closed the response before its end')));
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error(`no answer from the serve within ${Math.round(opts.timeoutMs / 1000)} s`)));
-    req.on('error', reject);
-    req.end(payload);
+        reject(e);
+      });
+      req.end(payload);
+    };
+    attempt(false);
   });
 }
+
+const staleSocketCodes = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
 
 /** Best effort: the cancel flag already stops us; this stops the GPU burning tokens for nobody. */
 export function postAbort(serveUrl: string, rid: string, agent: http.Agent, timeoutMs = 10_000): Promise<number> {
