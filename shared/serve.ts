@@ -29,6 +29,10 @@ export const SERVE_CAUSE_CODES = [
   'never-ready',
   'unhealthy',
   'runtime-missing',
+  'docker-unavailable',
+  'docker-no-gpu',
+  'docker-pull-failed',
+  'disk-full',
   'exited',
 ] as const;
 

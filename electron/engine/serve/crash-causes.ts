@@ -100,6 +100,30 @@ export const CAUSES: Record<ServeCauseCode, CauseText> = {
     fix: 'Install sglang (the panel can set up its own Python environment) or Docker, then start again.',
     retryable: false,
   },
+  'docker-unavailable': {
+    code: 'docker-unavailable',
+    cause: 'Docker is installed but its daemon is not running, or this user may not talk to it.',
+    fix: 'Start Docker (sudo systemctl start docker); if it says permission denied, add this user to the docker group and log in again. Or choose the Python runtime in Settings.',
+    retryable: false,
+  },
+  'docker-no-gpu': {
+    code: 'docker-no-gpu',
+    cause: 'Docker could not give the container the GPUs: the NVIDIA Container Toolkit is missing or not set up for Docker.',
+    fix: 'Install the NVIDIA Container Toolkit, run sudo nvidia-ctk runtime configure --runtime=docker and restart Docker, then start again.',
+    retryable: false,
+  },
+  'docker-pull-failed': {
+    code: 'docker-pull-failed',
+    cause: 'Docker could not download the sglang image (offline, the registry refused, or Docker Hub rate-limited this address).',
+    fix: 'Check the internet connection; on "toomanyrequests" sign in with docker login. Running docker pull with the image named in the command shows the registry\'s own answer.',
+    retryable: false,
+  },
+  'disk-full': {
+    code: 'disk-full',
+    cause: 'The disk filled up while the serve was starting (the sglang image is about 20 GB, the checkpoint about 35 GB).',
+    fix: 'Free space on the disk that holds Docker\'s images or the checkpoint (df -h shows which), then start again.',
+    retryable: false,
+  },
   exited: {
     code: 'exited',
     cause: 'The serve stopped unexpectedly.',
@@ -121,6 +145,11 @@ const SIGNATURES: ReadonlyArray<readonly [RegExp, ServeCauseCode | 'oom']> = [
   [/Scheduler watchdog timeout/i, 'watchdog-timeout'],
   [/(?:OSError|FileNotFoundError|ValueError|RepositoryNotFoundError|HFValidationError).*(?:config\.json|model[_ ]path|does not appear to have a file|Repo id must be|No such file or directory)|Can't load the configuration of|is not a local folder and is not a valid model identifier/i, 'model-path-missing'],
   [/CUDA out of memory|torch\.OutOfMemoryError|OutOfMemoryError/i, 'oom'],
+  // Docker's own failures print before any sglang line, on the CLI's stderr.
+  [/Cannot connect to the Docker daemon|permission denied while trying to connect to the Docker daemon/i, 'docker-unavailable'],
+  [/could not select device driver .*capabilities: \[\[gpu\]\]|unknown or invalid runtime name: nvidia|nvidia-container-cli: /i, 'docker-no-gpu'],
+  [/pull access denied|manifest unknown|toomanyrequests|error pulling image|failed to resolve reference|Error response from daemon: Get "https:\/\/registry/i, 'docker-pull-failed'],
+  [/No space left on device|\bENOSPC\b/i, 'disk-full'],
 ];
 
 /** Matches one log line against the known failure signatures. */

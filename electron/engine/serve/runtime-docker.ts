@@ -19,7 +19,9 @@ export async function probeDocker(docker: string, image: string, exec: ExecText 
         ? 'Docker is not installed.'
         : /permission denied/i.test(said(e))
           ? 'Docker is installed but this user may not use it: add the user to the docker group, then log in again.'
-          : `Docker is installed but its daemon does not answer: ${said(e)}`;
+          : /Cannot connect to the Docker daemon|Is the docker daemon running/i.test(said(e))
+            ? 'Docker is installed but its daemon is not running: start it (sudo systemctl start docker, or open Docker Desktop), then check again.'
+            : `Docker is installed but its daemon does not answer (it said: ${said(e)}): start or restart Docker, then check again.`;
     return { ...base, available: false, serverVersion: null, problem };
   }
   let nvidiaRuntime: boolean | null = null;

@@ -24,6 +24,26 @@ const execWith =
       execFile(file, args, { timeout: timeoutMs, env: { ...process.env, ...env } }, (e, out, err) => (e ? reject(Object.assign(e, { stderr: String(err) })) : resolve(String(out))));
     });
 
+/** One engine on GPU `gpu` run through the fake docker CLI; removed (container records, trim dir) after the test. */
+async function dockerFleet(gpu: number, extraArgs: string[], env: Record<string, string> = {}) {
+  const stateDir = mkdtempSync(join(tmpdir(), 'engy-docker-'));
+  const trimDir = fakeTrimDir();
+  const plan: ServePlan = { modelId: 'qwen3.6-35b-a3b', engines: [enginePlan({ gpuIndices: [gpu], tp: 1, env: {}, extraArgs })], maxInflight: 24, rationale: [] };
+  const specs = await planLaunches(plan, {
+    modelPath: CHECKPOINT,
+    target: { kind: 'docker', docker: FAKE_DOCKER, image: PINNED_DOCKER_IMAGE, shmSize: '16g' },
+    trimDir,
+    basePort: 20000 + Math.floor(Math.random() * 20000),
+  });
+  const fleet = createServeFleet(plan, specs, trimDir, { env: fakeEnv({ FAKE_DOCKER_STATE: stateDir, ...env }), timings: FAST });
+  cleanups.push(async () => {
+    await fleet.dispose();
+    rmSync(stateDir, { recursive: true, force: true });
+    rmSync(trimDir, { recursive: true, force: true });
+  });
+  return { fleet, engine: fleet.engines[0]!, stateDir, specs };
+}
+
 describe('docker runtime (against the fake docker CLI)', () => {
   it('is detected and recommended when no Python has sglang', async () => {
     const r = await detectRuntimes({ dataDir: '/nonexistent', pythonCandidates: [FAKE_PYTHON], docker: FAKE_DOCKER, exec: execWith({ FAKE_PYTHON_SGLANG: 'none' }) });
@@ -32,26 +52,11 @@ describe('docker runtime (against the fake docker CLI)', () => {
     expect(r.notes.join(' ')).toMatch(/pulled on first start/);
     const down = await detectRuntimes({ dataDir: '/nonexistent', pythonCandidates: [FAKE_PYTHON], docker: FAKE_DOCKER, exec: execWith({ FAKE_PYTHON_SGLANG: 'none', FAKE_DOCKER_DAEMON: 'down' }) });
     expect(down.recommended).toBeNull();
-    expect(down.docker.problem).toMatch(/daemon does not answer/);
+    expect(down.docker.problem).toBe('Docker is installed but its daemon is not running: start it (sudo systemctl start docker, or open Docker Desktop), then check again.');
   });
 
   it('runs the engine in a container, and removes a container its killed CLI left behind', async () => {
-    const stateDir = mkdtempSync(join(tmpdir(), 'engy-docker-'));
-    const trimDir = fakeTrimDir();
-    const plan: ServePlan = { modelId: 'qwen3.6-35b-a3b', engines: [enginePlan({ gpuIndices: [1], tp: 1, env: {}, extraArgs: ['--slow-start-ms', '200'] })], maxInflight: 24, rationale: [] };
-    const specs = await planLaunches(plan, {
-      modelPath: CHECKPOINT,
-      target: { kind: 'docker', docker: FAKE_DOCKER, image: PINNED_DOCKER_IMAGE, shmSize: '16g' },
-      trimDir,
-      basePort: 20000 + Math.floor(Math.random() * 20000),
-    });
-    const fleet = createServeFleet(plan, specs, trimDir, { env: fakeEnv({ FAKE_DOCKER_STATE: stateDir }), timings: FAST });
-    cleanups.push(async () => {
-      await fleet.dispose();
-      rmSync(stateDir, { recursive: true, force: true });
-      rmSync(trimDir, { recursive: true, force: true });
-    });
-    const engine = fleet.engines[0]!;
+    const { fleet, engine, stateDir, specs } = await dockerFleet(1, ['--slow-start-ms', '200']);
     fleet.start();
     const ready = await waitFor(engine, (s) => s.status.state === 'ready');
     expect(ready.runtime).toBe('docker');
@@ -72,5 +77,15 @@ describe('docker runtime (against the fake docker CLI)', () => {
     expect(pidAlive(back.status.pid!)).toBe(false);
     expect(pidAlive(second)).toBe(false);
     expect(existsSync(record)).toBe(false);
+  });
+
+  it('names a stopped Docker daemon as the cause and does not restart into it', async () => {
+    const { fleet, engine } = await dockerFleet(0, [], { FAKE_DOCKER_DAEMON: 'down' });
+    fleet.start();
+    const failed = await waitFor(engine, (s) => s.status.state === 'failed');
+    if (failed.status.state !== 'failed') throw new Error('unreachable');
+    expect(failed.status.cause.code).toBe('docker-unavailable');
+    expect(failed.status.cause.fix).toMatch(/systemctl start docker/);
+    expect(failed.status.restarts).toBe(0);
   });
 });

@@ -41,6 +41,13 @@ describe('crash causes from log signatures', () => {
     ['Scheduler watchdog timeout (self.watchdog_timeout=300, self.soft=False)', 'watchdog-timeout'],
     ["OSError: /models/none does not appear to have a file named config.json.", 'model-path-missing'],
     ['The server is not configured to return the hidden states. Please set `--enable-return-hidden-states`', 'hidden-states-disabled'],
+    ['docker: Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?', 'docker-unavailable'],
+    ['docker: permission denied while trying to connect to the Docker daemon socket at unix:///var/run/docker.sock: Head "http://%2Fvar%2Frun%2Fdocker.sock/_ping": dial unix /var/run/docker.sock: connect: permission denied.', 'docker-unavailable'],
+    ['docker: Error response from daemon: could not select device driver "" with capabilities: [[gpu]].', 'docker-no-gpu'],
+    ['docker: Error response from daemon: unknown or invalid runtime name: nvidia.', 'docker-no-gpu'],
+    ["docker: Error response from daemon: pull access denied for lmsysorg/sglang, repository does not exist or may require 'docker login'.", 'docker-pull-failed'],
+    ['docker: Error response from daemon: toomanyrequests: You have reached your unauthenticated pull rate limit.', 'docker-pull-failed'],
+    ['docker: failed to register layer: write /usr/lib/x86_64-linux-gnu/libcudnn.so.9: no space left on device.', 'disk-full'],
   ];
   it.each(cases)('%s', (line, code) => {
     const ev = new CrashEvidence();
