@@ -3,22 +3,13 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { CommitRevealCard } from '../../../renderer/src/features/validate/commit-reveal-card.tsx';
-import type { CommitRevealView } from '../../../shared/validator.ts';
+import { pendingCommitReveal } from '../../fixtures/validator/commit-reveal.ts';
 
 const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
 
 describe('commit-reveal card', () => {
   it('shows the commit path, pending commits soonest first, and a failed reveal', () => {
-    const cr: CommitRevealView = {
-      path: 'commit-reveal',
-      version: 4,
-      revealPeriodEpochs: 1,
-      pending: [
-        { epochIndex: 9, revealRound: 22_000_240, expectedRevealBlock: 1460, commitBlock: 1120, uids: 12 },
-        { epochIndex: 8, revealRound: 22_000_000, expectedRevealBlock: 1100, commitBlock: 1000, uids: 12 },
-      ],
-      lastReveal: { epochIndex: 7, revealRound: 21_999_000, checkedBlock: 1050, landed: false, detail: 'the weights on chain differ from the commit' },
-    };
+    const cr = pendingCommitReveal();
     const t = text(renderToStaticMarkup(<CommitRevealCard cr={cr} chainBlock={1050} />));
     expect(t).toContain('commit-reveal v4');
     expect(t).toContain('reveals 1 epoch later');

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { EngyMetrics } from '../../../electron/engine/metrics/engy-metrics.ts';
 import { SnapshotFeeds } from '../../../electron/engine/metrics/snapshot-feeds.ts';
 import type { CommitRevealView, ValidatorSnapshot } from '../../../shared/validator.ts';
+import { pendingCommitReveal } from '../../fixtures/validator/commit-reveal.ts';
 
 function snapshot(cr: CommitRevealView | undefined): ValidatorSnapshot {
   return {
@@ -35,23 +36,12 @@ describe('commit-reveal metrics', () => {
   it('shows the path, the pending commits with the earliest reveal, and whether the last reveal landed', async () => {
     const m = new EngyMetrics();
     const feeds = new SnapshotFeeds(m);
-    feeds.validator(
-      snapshot({
-        path: 'commit-reveal',
-        version: 4,
-        revealPeriodEpochs: 1,
-        pending: [
-          { epochIndex: 5, revealRound: 900, expectedRevealBlock: 1463, commitBlock: 1100, uids: 3 },
-          { epochIndex: 4, revealRound: 800, expectedRevealBlock: 1103, commitBlock: 1000, uids: 3 },
-        ],
-        lastReveal: { epochIndex: 3, revealRound: 700, checkedBlock: 1050, landed: false, detail: 'failed' },
-      }),
-    );
+    feeds.validator(snapshot(pendingCommitReveal()));
     const text = (await m.renderMetrics());
     expect(line(text, 'engy_validator_commit_reveal')).toBe('engy_validator_commit_reveal 1');
     expect(line(text, 'engy_validator_pending_commits')).toBe('engy_validator_pending_commits 2');
-    expect(line(text, 'engy_validator_next_reveal_block')).toBe('engy_validator_next_reveal_block 1103');
-    expect(line(text, 'engy_validator_next_reveal_round')).toBe('engy_validator_next_reveal_round 800');
+    expect(line(text, 'engy_validator_next_reveal_block')).toBe('engy_validator_next_reveal_block 1100');
+    expect(line(text, 'engy_validator_next_reveal_round')).toBe('engy_validator_next_reveal_round 22000000');
     expect(line(text, 'engy_validator_last_reveal_landed')).toBe('engy_validator_last_reveal_landed 0');
 
     // Back on plain weights with nothing pending: the reveal series disappear instead of going stale.
