@@ -106,7 +106,7 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
   const spec = minerModel(settings.get().mining.modelId);
   const checkpointDir = () => settings.get().mining.checkpointDir ?? defaultCheckpointDir(paths.checkpoints, spec.checkpoint);
   const fullDownloadBytes = spec.memory.minDiskGiB * 1024 ** 3;
-  const checkpointSpace = (dir?: string) => checkFolderSpace({ dir: dir ?? checkpointDir(), needBytes: fullDownloadBytes });
+  const checkpointSpace = (dir?: string) => checkFolderSpace({ dir: dir ?? checkpointDir(), needBytes: fullDownloadBytes, filesBytes: spec.memory.downloadGB * 1e9 });
   const hardware = new HardwareService(
     () => ({ dataDir: paths.root, modelId: settings.get().mining.modelId, allowedGpus: settings.get().mining.gpus }),
     logs.logger('hardware'),
@@ -144,7 +144,7 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
   const validating = stack.add(new ValidatingController({ settings, logs, db, paths, version: `engy-panel ${version}`, openChain, preflight: { gate } }));
   stack.add(hub.bind('validator', () => validating.snapshot(), (l) => validating.onDidChange(l)));
   const checkpoint = stack.add(
-    new CheckpointFollower(checkpointDir(), (dir) => new CheckpointService({ repo: spec.checkpoint, dir, publishedRoot: spec.modelRoot, logger: logs.logger('checkpoint') }), log),
+    new CheckpointFollower(checkpointDir(), (dir) => new CheckpointService({ repo: spec.checkpoint, dir, publishedRoot: spec.modelRoot, downloadBytes: spec.memory.downloadGB * 1e9, logger: logs.logger('checkpoint') }), log),
   );
   // A key-check hello says what a real one would: model, checkpoint identity (when known), hardware.
   const helloContext = async () => {

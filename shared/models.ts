@@ -17,6 +17,9 @@ export interface MinerModelSpec {
     kvBytesPerTokenPerCardTpN: number;
     stateMiBPerRequestTp1: number;
     minComputeCap: string;
+    /** Size of the checkpoint's files (PROTOCOL: about 35 GB of FP8 weights), shown until a listing gives the exact total. */
+    downloadGB: number;
+    /** Free space asked for before a first download: the files plus room for the serve's image, caches and logs. */
     minDiskGiB: number;
     minDriver: string;
   };

@@ -171,6 +171,8 @@ export interface CheckpointSnapshot {
   publishedRoot: string | null;
   missing: string[];
   error: string | null;
+  /** Bytes of the checkpoint's files: exact once a hub listing is known, else the catalog's estimate (null: neither). */
+  downloadBytes: number | null;
 }
 
 // ---- runtimes ----

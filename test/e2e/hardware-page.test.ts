@@ -49,7 +49,7 @@ describe('headless shell + hardware page (Chromium, fake 2x RTX 4090)', () => {
     const st = statfsSync(engine.dataDir);
     const roomy = st.bavail * st.bsize >= 80 * 1024 ** 3;
     expect(await page.getByTestId('verdict').textContent()).toBe(roomy ? 'Ready to mine' : 'Ready to mine once the checkpoint fits on disk');
-    if (!roomy) expect(await page.getByTestId('hardware-disk').textContent()).toMatch(/still needs about 80\.0 GiB: free \d+\.\d GiB more/);
+    if (!roomy) expect(await page.getByTestId('hardware-disk').textContent()).toMatch(/a first download asks for 80\.0 GiB free \(the files are about 35 GB; .*\): free \d+\.\d GiB more/);
     expect(await page.getByTestId('gpu-card').count()).toBe(2);
     expect(await page.getByTestId('gpu-card').first().textContent()).toContain('NVIDIA GeForce RTX 4090');
     const plan = await page.getByTestId('engine-plan').textContent();

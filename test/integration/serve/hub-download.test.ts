@@ -126,15 +126,17 @@ describe('checkpoint service', () => {
     await hub.start();
     const root = mkdtempSync(join(tmpdir(), 'engy-ckpt-svc-'));
     const dir = join(root, 'Qwen', 'Qwen3.6-35B-A3B-FP8');
-    const svc = new CheckpointService({ repo: REPO, dir, publishedRoot: 'f'.repeat(64), env: { HF_ENDPOINT: hub.url }, freeBytes: plenty });
+    const svc = new CheckpointService({ repo: REPO, dir, publishedRoot: 'f'.repeat(64), downloadBytes: 35e9, env: { HF_ENDPOINT: hub.url }, freeBytes: plenty });
     try {
-      expect((await svc.refresh()).state).toBe('absent');
+      // The catalog's estimate until the hub's listing is known, then the listing's exact total.
+      expect(await svc.refresh()).toMatchObject({ state: 'absent', downloadBytes: 35e9 });
       const states: string[] = [];
       svc.onDidChange((s) => states.push(s.state));
       await svc.download();
       const s = svc.snapshot();
       expect(s).toMatchObject({ state: 'complete', identity: identityOf(FILES), publishedRoot: 'f'.repeat(64), missing: [], error: null });
       expect(s.progress?.bytesDone).toBe(s.progress?.bytesTotal);
+      expect(s.downloadBytes).toBe(s.progress?.bytesTotal);
       expect(states).toEqual(expect.arrayContaining(['listing', 'downloading', 'verifying', 'complete']));
     } finally {
       await svc.dispose();

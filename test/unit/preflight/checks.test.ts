@@ -15,7 +15,7 @@ function settings(patch: Partial<Settings> = {}, mining: Partial<Settings['minin
   return { ...d, role: 'mine', wallet: { path: null, name: 'w', hotkey: 'h' }, ...patch, mining: { ...d.mining, runtime: 'python', ...mining } };
 }
 
-const complete: CheckpointSnapshot = { repo: 'r', dir: '/ckpt', state: 'complete', progress: null, identity: 'abcdef0123456789', publishedRoot: null, missing: [], error: null };
+const complete: CheckpointSnapshot = { repo: 'r', dir: '/ckpt', state: 'complete', progress: null, identity: 'abcdef0123456789', publishedRoot: null, missing: [], error: null, downloadBytes: null };
 const runtimes = RUNTIMES;
 const hw = (plan: boolean): HardwareReport => ({
   at: 0,

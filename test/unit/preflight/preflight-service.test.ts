@@ -36,7 +36,7 @@ function rig(opts: { chainAnswers?: boolean; checkpoint?: CheckpointSnapshot['st
     at: 0, gpus: [], host: { hostname: 'h', os: 'l', cpuModel: 'c', cpus: 1, ramGiB: 64, diskFreeGiB: 1, diskPath: '/' }, cudaVersion: null, nvidiaSmi: 'ok',
     verdict: 'ready', reasons: [], plan: { modelId: 'm', engines: [{ gpuIndices: [0] } as never], maxInflight: 24, rationale: [] }, suggestValidator: false,
   };
-  const checkpoint: CheckpointSnapshot = { repo: 'r', dir: '/c', state: opts.checkpoint ?? 'complete', progress: null, identity: 'x', publishedRoot: null, missing: [], error: null };
+  const checkpoint: CheckpointSnapshot = { repo: 'r', dir: '/c', state: opts.checkpoint ?? 'complete', progress: null, identity: 'x', publishedRoot: null, missing: [], error: null, downloadBytes: null };
   const wallet = {
     snapshot: (): WalletView => ({ listing: null, minerKey: { present: true, masked: 'mk…1', storage: 'file' }, registration, registrationError, signingUrl: null, minerKeyCheck: null }),
     refreshRegistration: async () => {
@@ -151,7 +151,7 @@ describe('PreflightService at Start', () => {
         refreshRegistration: async () => registered(ADDR),
         onDidChange: none.event,
       },
-      checkpoint: { snapshot: () => ({ repo: 'r', dir: '/c', state, progress: null, identity: 'x', publishedRoot: null, missing: [], error: null }), onDidChange: none.event },
+      checkpoint: { snapshot: () => ({ repo: 'r', dir: '/c', state, progress: null, identity: 'x', publishedRoot: null, missing: [], error: null, downloadBytes: null }), onDidChange: none.event },
       checkpointDir: () => tmpdir(),
       refreshCheckpoint: async () => {
         looked++;

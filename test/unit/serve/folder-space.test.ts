@@ -28,6 +28,16 @@ describe('checkpoint folder space', () => {
     expect(v.sentence).toMatch(/75\.6 GiB free .* needs about 80\.0 GiB: free 4\.4 GiB/);
   });
 
+  it('names the files beside the larger free-space ask, so the two figures do not read as a contradiction', () => {
+    const v = checkFolderSpace({ dir: temp(), needBytes: NEED, filesBytes: 35e9, freeBytes: () => 75.6 * GiB });
+    expect(v).toMatchObject({ ok: false, usable: true, needBytes: NEED });
+    expect(v.sentence).toContain('a first download asks for 80.0 GiB free (the files are about 35 GB;');
+    expect(v.sentence).toContain('The download itself checks the exact size and starts when the files fit.');
+    const roomy = checkFolderSpace({ dir: temp(), needBytes: NEED, filesBytes: 35e9, freeBytes: () => 200 * GiB });
+    expect(roomy.ok).toBe(true);
+    expect(roomy.sentence).toContain('200.0 GiB free, a first download asks for 80.0 GiB free (the files are about 35 GB;');
+  });
+
   it('accepts a folder that does not exist yet when its parent has room, and says it will be created', () => {
     const v = checkFolderSpace({ dir: join(temp(), 'a', 'b'), needBytes: NEED, freeBytes: () => 200 * GiB });
     expect(v).toMatchObject({ ok: true, exists: false });

@@ -15,6 +15,8 @@ export interface CheckpointServiceOptions {
   dir: string;
   /** The catalog's published Merkle root, shown beside the folder's identity. */
   publishedRoot: string | null;
+  /** The catalog's size of the files, shown until the hub listing gives the exact total. */
+  downloadBytes?: number;
   revision?: string;
   env?: NodeJS.ProcessEnv;
   fetch?: FetchFn;
@@ -36,6 +38,7 @@ export class CheckpointService implements Disposable {
   private identity: string | null = null;
   private missing: string[] = [];
   private error: string | null = null;
+  private listedBytes: number | null = null;
   private abort: AbortController | null = null;
   private job: Promise<void> | null = null;
 
@@ -54,6 +57,7 @@ export class CheckpointService implements Disposable {
       publishedRoot: this.opts.publishedRoot,
       missing: [...this.missing],
       error: this.error,
+      downloadBytes: this.listedBytes ?? this.opts.downloadBytes ?? null,
     };
   }
 
@@ -68,6 +72,7 @@ export class CheckpointService implements Disposable {
     this.set('verifying');
     const check = checkCheckpointFolder(this.opts.dir);
     this.missing = check.problems;
+    this.listedBytes = check.expectedBytes;
     this.identity = check.complete ? await checkpointIdentity(this.opts.dir) : null;
     const absent = check.problems.length === 1 && check.problems[0]!.endsWith('does not exist');
     this.set(check.complete ? 'complete' : absent ? 'absent' : 'incomplete');

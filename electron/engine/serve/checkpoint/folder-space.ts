@@ -12,6 +12,8 @@ export interface FolderSpaceOptions {
   dir: string;
   /** Bytes the full download needs on disk (the model catalog's minDiskGiB); less is asked when part is already there. */
   needBytes: number;
+  /** The files themselves (the catalog's downloadGB): named beside the larger free-space ask, so the two never read as a contradiction. */
+  filesBytes?: number;
   /** Tests: the free bytes at a path. */
   freeBytes?: (path: string) => number;
 }
@@ -76,8 +78,11 @@ export function checkFolderSpace(o: FolderSpaceOptions): CheckpointFolderVerdict
   }
   const complete = exists && checkCheckpointFolder(abs).complete;
   if (complete) return { ok: true, usable: true, exists, complete, freeBytes: null, needBytes: 0, sentence: `${abs} holds a complete checkpoint: nothing to download.` };
-  const { still, have } = exists ? bytesStillToDownload(abs, o.needBytes) : { still: o.needBytes, have: 0 };
+  const listed = exists && readManifest(abs) !== null;
+  const { still, have } = listed ? bytesStillToDownload(abs, o.needBytes) : { still: o.needBytes, have: 0 };
   const already = have > 0 ? ` (${gib(have)} already downloaded)` : '';
+  // Before a listing exists the need is the catalog's free-space ask, larger than the files: say both.
+  const needWords = listed || o.filesBytes === undefined ? `the download still needs about ${gib(still)}${already}` : `a first download asks for ${gib(still)} free (the files are about ${Math.round(o.filesBytes / 1e9)} GB; the rest is room for the serve's image, caches and logs)`;
   const base = existingAncestor(abs);
   try {
     accessSync(base, constants.W_OK);
@@ -94,6 +99,6 @@ export function checkFolderSpace(o: FolderSpaceOptions): CheckpointFolderVerdict
     return { ok: false, usable: false, exists, complete, freeBytes: null, needBytes: still, sentence: `The free space at ${base} could not be read: check that the disk is mounted.` };
   }
   if (free < still)
-    return { ok: false, usable: true, exists, complete, freeBytes: free, needBytes: still, sentence: `${gib(free)} free at ${base}, but the download still needs about ${gib(still)}${already}: free ${gib(still - free)} more, or choose a checkpoint folder on a bigger disk (Settings > Mining rig > Checkpoint folder).` };
-  return { ok: true, usable: true, exists, complete, freeBytes: free, needBytes: still, sentence: `${exists ? abs : `${abs} will be created`}: ${gib(free)} free, the download still needs about ${gib(still)}${already}.` };
+    return { ok: false, usable: true, exists, complete, freeBytes: free, needBytes: still, sentence: `${gib(free)} free at ${base}, but ${needWords}: free ${gib(still - free)} more, or choose a checkpoint folder on a bigger disk (Settings > Mining rig > Checkpoint folder).${listed ? '' : ' The download itself checks the exact size and starts when the files fit.'}` };
+  return { ok: true, usable: true, exists, complete, freeBytes: free, needBytes: still, sentence: `${exists ? abs : `${abs} will be created`}: ${gib(free)} free, ${needWords}.` };
 }

@@ -56,7 +56,7 @@ export function CheckpointCard({ c, canDownload = true, whyNot = null }: { c: Ch
           </button>
         ) : c.state !== 'complete' ? (
           <button className="btn primary" disabled={!canDownload} title={whyNot ?? undefined} onClick={() => void invoke('checkpoint.download', null)}>
-            {c.state === 'incomplete' || c.state === 'failed' ? 'Resume download' : 'Download (~35 GB)'}
+            {c.state === 'incomplete' || c.state === 'failed' ? 'Resume download' : c.downloadBytes ? `Download (about ${Math.round(c.downloadBytes / 1e9)} GB)` : 'Download'}
           </button>
         ) : null}
         <button className="btn" onClick={() => void invoke('checkpoint.refresh', null)}>
