@@ -24,6 +24,12 @@ export function devKey(uri: string): DevKey {
 
 export type Weights = Array<[string, number]>;
 
+/** The span an epoch scored, as instants (ms). */
+export interface EpochWindow {
+  startMs: number;
+  endMs: number;
+}
+
 export interface SignedPayload {
   v: number;
   netuid: number;
@@ -41,11 +47,12 @@ export interface SignedPayload {
 const sha256Hex = (s: string) => createHash('sha256').update(Buffer.from(s, 'utf8')).digest('hex');
 
 /** A payload exactly as the provider signs it: the master signs sha256(result_json), not the display weights. */
-export function signedPayload(opts: { epochIndex: number; weights: Weights; netuid?: number; signer?: DevKey; resultExtra?: Record<string, unknown> }): SignedPayload {
+export function signedPayload(opts: { epochIndex: number; weights: Weights; netuid?: number; signer?: DevKey; resultExtra?: Record<string, unknown>; window?: EpochWindow }): SignedPayload {
   const netuid = opts.netuid ?? 53;
   const signer = opts.signer ?? devKey(DEV_MASTER_URI);
-  const start = new Date(Date.UTC(2026, 0, 1) + opts.epochIndex * 86_400_000).toISOString();
-  const end = new Date(Date.UTC(2026, 0, 1) + (opts.epochIndex + 1) * 86_400_000).toISOString();
+  // Without a window: daily epochs counted from 2026-01-01, as production dates them (fixed, so vectors stay stable).
+  const start = new Date(opts.window?.startMs ?? Date.UTC(2026, 0, 1) + opts.epochIndex * 86_400_000).toISOString();
+  const end = new Date(opts.window?.endMs ?? Date.UTC(2026, 0, 1) + (opts.epochIndex + 1) * 86_400_000).toISOString();
   const result = {
     v: 1,
     netuid,
@@ -107,7 +114,7 @@ export interface ProviderDouble {
   /** Requests to /epoch/latest, including failed ones. */
   readonly latestHits: number;
   /** `resultExtra` adds (or overrides) result_json fields, e.g. the scored `miners` rows. */
-  publish(epochIndex: number, weights: Weights, resultExtra?: Record<string, unknown>): SignedPayload;
+  publish(epochIndex: number, weights: Weights, resultExtra?: Record<string, unknown>, window?: EpochWindow): SignedPayload;
   latest(): SignedPayload | null;
   /** Close the listening socket: connections are refused until `resume()` listens on the same port. */
   refuse(): Promise<void>;
@@ -283,8 +290,8 @@ export async function startProviderDouble(opts: { port?: number; host?: string; 
     get latestHits() {
       return hits;
     },
-    publish(epochIndex, weights, resultExtra) {
-      const p = signedPayload({ epochIndex, weights, netuid, signer: master, ...(resultExtra ? { resultExtra } : {}) });
+    publish(epochIndex, weights, resultExtra, window) {
+      const p = signedPayload({ epochIndex, weights, netuid, signer: master, ...(resultExtra ? { resultExtra } : {}), ...(window ? { window } : {}) });
       epochs.set(epochIndex, p);
       if (latestIndex === null || epochIndex > latestIndex) latestIndex = epochIndex;
       return p;

@@ -63,6 +63,11 @@ describe('dashboards on the simulated network (Chromium, axe, 1280/800 px, dark/
       return s.epochs.length >= 3 ? s : null;
     });
     expect(e.epochs.some((x) => x.weight > 0)).toBe(true);
+    // The simulated epochs are dated by the minutes they scored: all inside the last 24 h, and the
+    // tokens this rig served fall inside their windows, as Earnings shows them per epoch.
+    expect(e.totals.day).toEqual(e.totals.all);
+    expect(e.epochs.some((x) => (x.tokens?.requests ?? 0) > 0)).toBe(true);
+    expect(e.epochs.reduce((n, x) => n + (x.tokens?.requests ?? 0), 0)).toBeLessThanOrEqual(e.local.all.requests);
     // Let the miner's figures and chart history fill (samples every 15 s).
     await new Promise((r) => setTimeout(r, 20_000));
   });

@@ -174,6 +174,9 @@ export async function startSimulatedNetwork(opts: SimNetworkOptions): Promise<Si
 
     // Epochs: the first right after the rig qualified and served a few paying requests, then on the clock.
     const epochs: PublishedEpoch[] = [];
+    // Each epoch's window is the time it scored (the previous end to now), so Earnings matches its τ and
+    // the tokens served to the same minutes the requests happened in, as on the live network.
+    let windowStart = Date.now();
     const listeners = new Set<(e: PublishedEpoch) => void>();
     const publishEpoch = () => {
       const tallies = traffic.takeTallies();
@@ -190,8 +193,10 @@ export async function startSimulatedNetwork(opts: SimNetworkOptions): Promise<Si
       tallies.push({ hotkey: hotkeys.otherMiner, ok: peerOk, failed: 0, promptTokens: peerOk * 9, completionTokens: peerOk * 7, verdicts: { pass: Math.ceil(peerOk / 2), cheat: 0, unproven: 0 }, ttftP99Ms: 900 });
       const { rows, weights } = scoreEpoch(tallies, RULES, hotkeys.owner);
       const index = epochs.length + 1;
-      provider.publish(index, weights, { miners: rows, params: { score_rate: { 'qwen3.6-35b-a3b': RULES.scoreRate }, simulated: true } });
-      const e: PublishedEpoch = { index, at: Date.now(), rows, weights };
+      const now = Date.now();
+      provider.publish(index, weights, { miners: rows, params: { score_rate: { 'qwen3.6-35b-a3b': RULES.scoreRate }, simulated: true } }, { startMs: windowStart, endMs: now });
+      windowStart = now;
+      const e: PublishedEpoch = { index, at: now, rows, weights };
       epochs.push(e);
       for (const l of listeners) l(e);
     };
