@@ -28,6 +28,7 @@ import { queryLogs } from './engine/lib/log-query.ts';
 import { openRuntime } from './runtime.ts';
 import { EarningsService } from './engine/earnings/earnings-service.ts';
 import { NotificationService } from './engine/notify/notification-service.ts';
+import { NotificationStore } from './engine/notify/notification-store.ts';
 import { CheckpointService } from './engine/serve/checkpoint/checkpoint-service.ts';
 import { CheckpointFollower } from './engine/roles/checkpoint-follower.ts';
 import { defaultCheckpointDir } from './engine/serve/checkpoint/checkpoint-folder.ts';
@@ -221,7 +222,7 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
     }),
   );
 
-  const notifications = new NotificationService(() => settings.get().mutedNotifications);
+  const notifications = new NotificationService(() => settings.get().mutedNotifications, Date.now, new NotificationStore(db));
   stack.add(hub.bind('notifications', () => notifications.snapshot(), (l) => notifications.onDidChange(l)));
   stack.add(
     mining.onDidChange(() => {

@@ -12,6 +12,8 @@ export interface AppNotification {
   /** While the condition lasts; false once it cleared (then `endedAt` says when). */
   active: boolean;
   endedAt: number | null;
+  /** Set when the engine stopped while this was ongoing (its end was not seen); a condition that remains opens a new one. */
+  interruptedAt?: number;
   kind: NotificationKind;
   severity: 'warn' | 'error';
   title: string;

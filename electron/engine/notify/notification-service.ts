@@ -2,6 +2,7 @@ import type { AppNotification, NotificationsSnapshot } from '../../../shared/not
 import type { NotificationKind } from '../../../shared/settings.ts';
 import { Emitter } from '../lib/emitter.ts';
 import { actionOf, type Alert } from './alert-rules.ts';
+import type { NotificationStore } from './notification-store.ts';
 
 const KEEP = 200;
 
@@ -21,10 +22,19 @@ export class NotificationService {
   readonly onNotification = this.fresh.event;
   private readonly muted: () => readonly NotificationKind[];
   private readonly now: () => number;
+  private readonly store: NotificationStore | null;
 
-  constructor(muted: () => readonly NotificationKind[], now: () => number = Date.now) {
+  /** With a store, the history of earlier runs is loaded; alerts ongoing when the engine stopped are closed as interrupted. */
+  constructor(muted: () => readonly NotificationKind[], now: () => number = Date.now, store: NotificationStore | null = null) {
     this.muted = muted;
     this.now = now;
+    this.store = store;
+    if (!store) return;
+    const started = now();
+    this.recent = store.load(KEEP).map((n) => (n.active ? { ...n, active: false, interruptedAt: started } : n));
+    for (const n of this.recent) if (n.interruptedAt === started) store.save(n);
+    this.nextId = this.recent.reduce((m, n) => Math.max(m, n.id), 0) + 1;
+    store.prune(KEEP);
   }
 
   snapshot(): NotificationsSnapshot {
@@ -41,7 +51,12 @@ export class NotificationService {
   }
 
   private patch(id: number, f: (n: AppNotification) => AppNotification): void {
-    this.recent = this.recent.map((n) => (n.id === id ? f(n) : n));
+    this.recent = this.recent.map((n) => {
+      if (n.id !== id) return n;
+      const next = f(n);
+      this.store?.save(next);
+      return next;
+    });
   }
 
   /** Feed the current alerts of one source (miner, serve, validator, earnings); cleared conditions re-arm. */
@@ -65,6 +80,8 @@ export class NotificationService {
       const n: AppNotification = { id: this.nextId++, at: now, updatedAt: now, active: true, endedAt: null, kind: a.kind, severity: a.severity, title: a.title, body: a.body, action: a.action ?? actionOf(a.kind) };
       next.set(a.key, n.id);
       this.recent = [n, ...this.recent].slice(0, KEEP);
+      this.store?.save(n);
+      if (this.store && n.id % KEEP === 0) this.store.prune(KEEP);
       this.fresh.fire(n);
       changed = true;
     }

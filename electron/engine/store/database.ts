@@ -228,3 +228,8 @@ export function openDatabase(path: string, now: () => number = Date.now): { db: 
     return { db: new Database(path), recovered: { movedTo, reason: errorMessage(e) } };
   }
 }
+
+/** A domain whose schema is still its first version: one migration running these statements. */
+export function firstSchema(domain: string, description: string, ...statements: string[]): DomainMigrations {
+  return { domain, migrations: [{ version: 1, description, up: (db) => statements.forEach((sql) => db.exec(sql)) }] };
+}

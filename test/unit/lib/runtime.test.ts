@@ -69,6 +69,13 @@ describe('the runtime every entry builds from', () => {
     } finally {
       await engine.dispose();
     }
+    // The Alerts history is kept in the (fresh) database: the next start still lists it.
+    const again = await composeEngine({ dataDir: root, shell: 'headless' });
+    try {
+      expect(again.notifications.snapshot().recent.filter((n) => n.kind === 'data-recovered')).toHaveLength(1);
+    } finally {
+      await again.dispose();
+    }
   });
 
   it('sweeps temp files a killed writer left (beside the miner key too), keeps a live writer\'s', async () => {

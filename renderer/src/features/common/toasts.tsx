@@ -9,7 +9,9 @@ const SEEN_KEY = 'engy-dismissed-notifications';
 
 /** The live text of a notification: its body, how long it has lasted, or when it cleared. */
 export function notificationStatus(n: AppNotification, now: number): string {
-  return n.active ? `ongoing for ${duration(now - n.at)}` : `cleared after ${duration((n.endedAt ?? n.updatedAt) - n.at)}`;
+  if (n.active) return `ongoing for ${duration(now - n.at)}`;
+  if (n.interruptedAt !== undefined) return `still ongoing after ${duration(n.updatedAt - n.at)} when the engine stopped; a new alert opens if it remains`;
+  return `cleared after ${duration((n.endedAt ?? n.updatedAt) - n.at)}`;
 }
 
 /**

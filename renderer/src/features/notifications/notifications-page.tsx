@@ -5,7 +5,7 @@ import { clock } from '../common/format.ts';
 import { notificationStatus } from '../common/toasts.tsx';
 import { useNow } from '../common/use-now.ts';
 
-/** Every alert this session raised, ongoing first, each with what to do and the page that explains it. */
+/** Every alert kept (the newest 200, across restarts), ongoing first, each with what to do and the page that explains it. */
 export function NotificationsPage() {
   const n = useSnapshot('notifications');
   const go = useUi((s) => s.go);
@@ -18,7 +18,7 @@ export function NotificationsPage() {
       <div className="page-head">
         <div>
           <h1>Alerts</h1>
-          <p>Every notification since the engine started: what happened, what to do, how long it lasted. Ongoing ones update as the condition changes. Mute kinds in Settings.</p>
+          <p>Every notification, kept across restarts (the newest 200): what happened, what to do, how long it lasted. Ongoing ones update as the condition changes. Mute kinds in Settings.</p>
         </div>
         <div className="row" role="group" aria-label="Show">
           <button className={`btn ${only === 'all' ? 'primary' : ''}`} aria-pressed={only === 'all'} onClick={() => setOnly('all')}>
@@ -32,13 +32,13 @@ export function NotificationsPage() {
       {list.length === 0 ? (
         <div className="empty">
           <h2>No alerts</h2>
-          <p>{only === 'active' ? 'Nothing is wrong right now.' : 'Nothing has needed your attention since the engine started.'}</p>
+          <p>{only === 'active' ? 'Nothing is wrong right now.' : 'Nothing has needed your attention yet.'}</p>
         </div>
       ) : (
         <ul className="notif-list" data-testid="notification-history">
           {list.map((x) => (
             <li key={x.id} className="card notif">
-              <span className={`badge ${x.active ? (x.severity === 'error' ? 'bad' : 'warn') : 'neutral'}`}>{x.active ? (x.severity === 'error' ? 'error, ongoing' : 'warning, ongoing') : 'cleared'}</span>
+              <span className={`badge ${x.active ? (x.severity === 'error' ? 'bad' : 'warn') : 'neutral'}`}>{x.active ? (x.severity === 'error' ? 'error, ongoing' : 'warning, ongoing') : x.interruptedAt !== undefined ? 'interrupted' : 'cleared'}</span>
               <div>
                 <h2 className="notif-title">{x.title}</h2>
                 <p className="small">{x.body}</p>
