@@ -77,7 +77,7 @@ export function MinePage() {
   const [chosen, setChosen] = useState(0);
   const [windowMs, setWindowMs] = useState<number>(CHART_WINDOWS[1]!.ms);
   const now = useNow(1000);
-  const history = useSeriesHistory(windowMs);
+  const { history, error: historyError } = useSeriesHistory(windowMs);
   const several = miners !== undefined && miners.length > 1;
   const miner = several ? (miners[chosen] ?? miners[0]!) : first;
   // A worker in 'failed' keeps retrying on its own: it still counts as started, so the button offers Stop.
@@ -142,6 +142,7 @@ export function MinePage() {
             <h2>Charts</h2>
             <WindowPicker value={windowMs} onChange={setWindowMs} />
           </div>
+          {historyError && <p className="small muted" role="status">{historyError}</p>}
           <MinerCharts m={miner} worker={several ? chosen : 0} windowMs={windowMs} history={history} />
           <div className="grid cols-2">
             <section className="card" aria-label="State timeline">
