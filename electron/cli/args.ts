@@ -39,10 +39,11 @@ export interface ParsedCommand<T extends OptionTable> {
 
 /** Bad command line: exit 2 with the usage. */
 export class UsageError extends Error {
+  override readonly name = 'UsageError';
+  /** The command's usage text, printed under the message. */
   readonly usage: string;
   constructor(message: string, usage: string) {
     super(message);
-    this.name = 'UsageError';
     this.usage = usage;
   }
 }

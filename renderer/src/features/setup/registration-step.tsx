@@ -5,6 +5,7 @@ import { formatTao } from '../../../../shared/wallet.ts';
 import { engineApi } from '../../stores/engine-store.ts';
 import { currentRegistration, selectedWallet } from './wallet-steps.tsx';
 import { ActionError, useAction } from '../common/use-action.tsx';
+import { SecretInput } from '../common/secret-input.tsx';
 
 /** The burn moves every block: while the step is open the quote is refreshed this often. */
 const LIVE_QUOTE_MS = 24_000;
@@ -106,7 +107,7 @@ export function RegistrationStep({ wallet, settings }: { wallet: WalletView; set
           </div>
           {hasColdkeyFile && (
             <div className="row">
-              <input type="password" aria-label="Coldkey password" placeholder="Coldkey password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="off" />
+              <SecretInput label="Coldkey password" value={password} onChange={setPassword} />
               <button className="btn primary" disabled={busy || !cap || !password || Boolean(short)} title={short ? 'The coldkey holds less than the cost: send TAO to it first, then Check again.' : undefined} onClick={() => void register()}>
                 {busy ? 'Unlocking and sending…' : 'Register with this coldkey'}
               </button>

@@ -5,6 +5,7 @@ import type { WalletEntry } from '../../../../shared/wallet.ts';
 import { engineApi } from '../../stores/engine-store.ts';
 import type { SecretWords } from '../common/secret-words-dialog.tsx';
 import { ActionError, useAction } from '../common/use-action.tsx';
+import { SecretInput } from '../common/secret-input.tsx';
 import { PROVIDER_HOST } from '../../../../shared/network.ts';
 
 /** Hands fresh words to the page's show-once dialog; `after` runs once the user confirmed writing them down. */
@@ -99,13 +100,13 @@ export function ColdkeyStep({ wallet, settings, showWords }: { wallet: WalletVie
         {taken && (taken.coldkeyAddress || taken.coldkeyEncryption !== 'missing') && <span className="small" style={{ color: 'var(--warn)' }}>Wallet {taken.name} already has a coldkey: pick another name, or use it above.</span>}
       </div>
       {way === 'import' && (
-        <input type="password" aria-label="Coldkey recovery words or seed" placeholder="The coldkey's recovery words (12 or 24), or its 0x seed" value={secret} onChange={(e) => setSecret(e.target.value)} autoComplete="off" />
+        <SecretInput label="Coldkey recovery words or seed" placeholder="The coldkey's recovery words (12 or 24), or its 0x seed" value={secret} onChange={setSecret} />
       )}
       {way !== 'browser' ? (
         <>
           <div className="row">
-            <input type="password" aria-label="New coldkey password" placeholder="Password (8+ characters)" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="new-password" />
-            <input type="password" aria-label="Repeat the password" placeholder="Repeat the password" value={repeat} onChange={(e) => setRepeat(e.target.value)} autoComplete="new-password" />
+            <SecretInput label="New coldkey password" placeholder="Password (8+ characters)" value={password} onChange={setPassword} newPassword />
+            <SecretInput label="Repeat the password" value={repeat} onChange={setRepeat} newPassword />
             <button
               className="btn primary"
               disabled={busy || password.length < 8 || password !== repeat || (way === 'import' && secret.trim().length < 16)}
@@ -218,15 +219,7 @@ export function HotkeyStep({ wallet, settings, showWords }: { wallet: WalletView
         </button>
       </div>
       <div className="row">
-        <input
-          type="password"
-          aria-label="Mnemonic or seed to import"
-          placeholder="Or import: the hotkey's recovery words, or its 0x seed"
-          value={secret}
-          onChange={(e) => setSecret(e.target.value)}
-          style={{ flex: 1, minWidth: 240 }}
-          autoComplete="off"
-        />
+        <SecretInput label="Mnemonic or seed to import" placeholder="Or import: the hotkey's recovery words, or its 0x seed" value={secret} onChange={setSecret} wide />
         <button className="btn" disabled={busy || secret.trim().length < 16} onClick={() => void importKey()}>
           Import into {newWallet}/{newHotkey}
         </button>
@@ -291,7 +284,7 @@ export function MinerKeyStep({ wallet }: { wallet: WalletView }) {
       )}
       {k.warning && <p className="small" style={{ color: 'var(--warn)' }}>{k.warning}</p>}
       <div className="row">
-        <input type="password" aria-label="Miner key" placeholder={k.present ? 'Paste a new key to replace it' : 'Paste your miner key'} value={key} onChange={(e) => setKey(e.target.value)} style={{ flex: 1, minWidth: 240 }} autoComplete="off" />
+        <SecretInput label="Miner key" placeholder={k.present ? 'Paste a new key to replace it' : 'Paste your miner key'} value={key} onChange={setKey} wide />
         <button className="btn primary" disabled={busy || key.trim().length < 8} onClick={() => void save()}>
           Save and check
         </button>
