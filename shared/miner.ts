@@ -103,7 +103,9 @@ export interface GateForecast {
 }
 
 export interface LoopHealth {
+  /** p99 over the probe's recent samples (`windowMs` of them); max and stalls count since the miner started. */
   lagP99Ms: number;
+  windowMs: number;
   lagMaxMs: number;
   /** Samples where the event loop stalled for at least 1 s. */
   stalls: number;

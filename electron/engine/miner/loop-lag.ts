@@ -51,6 +51,6 @@ export class LoopLagProbe {
 
   health(): LoopHealth {
     const sorted = [...this.samples].sort((a, b) => a - b);
-    return { lagP99Ms: Math.round(percentile(sorted, 99) ?? 0), lagMaxMs: Math.round(this.max), stalls: this.stalls, inflightAtMaxLag: this.inflightAtMax };
+    return { lagP99Ms: Math.round(percentile(sorted, 99) ?? 0), windowMs: this.keep * this.intervalMs, lagMaxMs: Math.round(this.max), stalls: this.stalls, inflightAtMaxLag: this.inflightAtMax };
   }
 }

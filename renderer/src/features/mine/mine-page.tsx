@@ -38,7 +38,7 @@ function Stats({ m }: { m: MinerSnapshot }) {
     ...minerFigures(s, m.targets).map((f) => ({ id: f.id, k: f.label, v: `${f.value} ${f.unit}`, ...(f.gate ? { sub: f.gate } : {}) })),
     { id: 'inflight', k: 'In flight, now', v: `${s.inflight} request${s.inflight === 1 ? '' : 's'}`, sub: `peak ${s.inflightPeak} since start` },
     { id: 'requests', k: `Requests, ${w}`, v: `${num(s.ok)} ok`, sub: `${num(s.errors)} failed · ${num(s.cancelled)} cancelled` },
-    { id: 'lag', k: 'Event-loop lag p99', v: `${m.loop.lagP99Ms.toFixed(1)} ms`, sub: `${m.loop.stalls} stalls of 1 s or more` },
+    { id: 'lag', k: `Event-loop lag p99, ${windowLabel(m.loop.windowMs)}`, v: `${num(m.loop.lagP99Ms)} ms`, sub: `max ${num(m.loop.lagMaxMs)} ms · ${num(m.loop.stalls)} stalls of 1 s or more since start` },
   ];
   return (
     <div className="grid cols-4" data-testid="miner-cards">
