@@ -9,6 +9,7 @@ import { MINER_MIGRATIONS } from '../miner/request-records.ts';
 import { fetchJsonCapped, type FetchFailure } from '../validator/payload-fetch.ts';
 import { describeChainError, describeNetworkError } from '../lib/network-words.ts';
 import { verifyPayload } from '../validator/payload-verify.ts';
+import { BLOCK_S } from '../validator/constants.ts';
 import { epochEarnings } from './epoch-row.ts';
 import { EarningsStore, type StoredEpoch } from './earnings-store.ts';
 import { estimatePerDay, findGaps, projectTao, realiseTao, toInstant, totalSince, type ChainRead } from './tau.ts';
@@ -16,6 +17,8 @@ import { estimatePerDay, findGaps, projectTao, realiseTao, toInstant, totalSince
 export interface EarningsChain {
   neuron(netuid: number, hotkey: string): Promise<NeuronFacts>;
   earningsFacts(netuid: number, uid: number): Promise<EarningsFacts>;
+  /** The chain's measured block time (absent or null: finney's nominal 12 s). */
+  blockTimeMs?(): Promise<number | null>;
   close(): Promise<void>;
 }
 
@@ -195,7 +198,8 @@ export class EarningsService {
           const f = await chain.earningsFacts(cfg.netuid, n.uid);
           const alpha = Number(f.emissionRao) / 1e9;
           const tao = alpha * f.alphaPriceTao;
-          const alphaPerSec = f.tempo > 0 ? alpha / (f.tempo * 12) : 0;
+          // Emission is per tempo: its seconds follow the chain's own pace (a local fast chain is not 12 s a block).
+          const alphaPerSec = f.tempo > 0 ? alpha / (f.tempo * (await blockSeconds(chain))) : 0;
           this.store.saveChainRead(hotkey, { at: now, alphaPerSec, poolAlphaPerSec: f.incentive > 0 ? alphaPerSec / f.incentive : null, priceTao: f.alphaPriceTao });
           onChain = {
             block: f.block,
@@ -234,5 +238,15 @@ export class EarningsService {
     };
     this.changes.fire();
     return this.snap;
+  }
+}
+
+/** Seconds per block of this chain, measured from its timestamps; the nominal 12 s when it cannot say. */
+async function blockSeconds(chain: EarningsChain): Promise<number> {
+  try {
+    const ms = chain.blockTimeMs ? await chain.blockTimeMs() : null;
+    return ms !== null && Number.isFinite(ms) && ms > 0 ? ms / 1000 : BLOCK_S;
+  } catch {
+    return BLOCK_S;
   }
 }

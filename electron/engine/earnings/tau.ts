@@ -5,7 +5,7 @@ import type { EpochEarnings, EpochGap, Outage, TauTotal } from '../../../shared/
 /** One read of the chain: my uid's emission rate and the α price at that moment. */
 export interface ChainRead {
   at: number;
-  /** α per second emitted to my uid: Emission[uid] / (tempo x 12 s). */
+  /** α per second emitted to my uid: Emission[uid] / (tempo x the chain's block time, 12 s on finney). */
   alphaPerSec: number;
   /** α per second to all miners of the subnet, estimated as my emission / my incentive share (null when my incentive is 0). */
   poolAlphaPerSec: number | null;

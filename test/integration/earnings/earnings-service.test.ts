@@ -54,6 +54,24 @@ describe('earnings service', () => {
     expect(s.estimatePerDay.tao).toBeGreaterThan(0);
   });
 
+  it('times the emission by the measured block time of the chain, so a fast local chain is not read as finney', async () => {
+    const fastDb = new Database(':memory:');
+    const fast = new EarningsService(
+      () => ({ hotkey: () => ME, providerUrl: provider.url, masterHotkey: provider.masterHotkey, netuid: 53, ownerHotkey: OWNER }),
+      fastDb,
+      async () => ({ ...chain(), blockTimeMs: async () => 250 }),
+      silentLogger,
+    );
+    try {
+      const s = await fast.refresh(Date.UTC(2026, 0, 5));
+      // 36 α per tempo of 360 blocks at 250 ms (90 s), where finney's 12 s blocks make it 4320 s.
+      expect(s.epochs[0]!.projectedTao).toBeCloseTo((49151 / 65535) * (36 / 90 / 0.5) * 86_400 * 0.01, 6);
+    } finally {
+      fast.dispose();
+      fastDb.close();
+    }
+  });
+
   it('an outage is tracked and a refused payload is never shown', async () => {
     await provider.refuse();
     const down = await svc.refresh(Date.UTC(2026, 0, 5, 1));
