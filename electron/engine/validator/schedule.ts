@@ -100,6 +100,8 @@ export function effectiveInterval(configured: number, weightsRateLimit: number |
   return Math.max(configured, weightsRateLimit + RATE_LIMIT_MARGIN_BLOCKS);
 }
 
+/** A wait in words: seconds under a minute and a half (a fast local chain), minutes beyond. */
 export function minutesText(ms: number): string {
-  return `~${Math.max(0, Math.round(ms / 60_000))} min`;
+  const v = Math.max(0, ms);
+  return v < 90_000 ? `~${Math.round(v / 1000)} s` : `~${Math.round(v / 60_000)} min`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decide, effectiveInterval, pregateSkip } from '../../../electron/engine/validator/schedule.ts';
+import { decide, effectiveInterval, minutesText, pregateSkip } from '../../../electron/engine/validator/schedule.ts';
 
 const base = { epochIndex: 5, lastApplied: 5, currentBlock: 1000, lastSubmitBlock: 900, nowMs: 0, lastSubmitMs: 0, intervalBlocks: 120 };
 
@@ -41,5 +41,13 @@ describe('schedule', () => {
     expect(effectiveInterval(300, 100)).toBe(300);
     expect(effectiveInterval(120, 150)).toBe(170);
     expect(effectiveInterval(120, null)).toBe(120);
+  });
+
+  it('says a wait in seconds on a fast chain and in minutes on finney', () => {
+    expect(minutesText(22 * 250)).toBe('~6 s');
+    expect(minutesText(-5)).toBe('~0 s');
+    expect(minutesText(89_000)).toBe('~89 s');
+    expect(minutesText(90_000)).toBe('~2 min');
+    expect(minutesText(120 * 12_000)).toBe('~24 min');
   });
 });
