@@ -109,6 +109,9 @@ export async function startSimulatedNetwork(opts: SimNetworkOptions): Promise<Si
     const chain = await startDevChain({
       port: 0,
       blockMs: opts.blockMs ?? 1000,
+      // Chain time is the wall clock: the validator measures the real (fast) block time, so its ETAs
+      // ("next resubmit in ...") match what the demo does. Commit-reveal, which needs nominal time, is off here.
+      clock: 'wall',
       startBlocks: 5,
       seed: {
         balances: { [cold]: (10n * TAO).toString() },
