@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CheckpointProgress } from '../../../shared/serve.ts';
-import { checkCheckpointFolder, checkpointIdentity } from '../../../electron/engine/serve/checkpoint/checkpoint-folder.ts';
-import { DiskFullError, downloadFromHub } from '../../../electron/engine/serve/checkpoint/hub-download.ts';
+import { checkCheckpointFolder, checkpointIdentity, readManifest } from '../../../electron/engine/serve/checkpoint/checkpoint-folder.ts';
+import { DiskFullError, downloadFromHub, MANIFEST_NAME } from '../../../electron/engine/serve/checkpoint/hub-download.ts';
 import { hubLocation } from '../../../electron/engine/serve/checkpoint/hub-files.ts';
 import { CheckpointService } from '../../../electron/engine/serve/checkpoint/checkpoint-service.ts';
 import { findHfCli } from '../../../electron/engine/serve/checkpoint/hf-cli-download.ts';
@@ -117,6 +117,62 @@ describe('checkpoint identity of the fixture folder', () => {
     for (const name of readdirSync(fx)) if (name === 'config.json' || name.endsWith('.safetensors')) files[name] = readFileSync(join(fx, name));
     expect(Object.keys(files).some((n) => n.endsWith('.safetensors'))).toBe(true);
     expect(await checkpointIdentity(fx)).toBe(identityOf(files));
+  });
+});
+
+describe('hostile listings', () => {
+  it('refuses a Hub listing whose path leaves the folder, and writes nothing', async () => {
+    const hub = new HfHubDouble({ repo: REPO, files: { 'config.json': '{}', '../escape.bin': 'x' } });
+    await hub.start();
+    const root = mkdtempSync(join(tmpdir(), 'engy-ckpt-escape-'));
+    const dir = join(root, 'ckpt');
+    try {
+      await expect(downloadFromHub({ location: hubLocation(REPO, { HF_ENDPOINT: hub.url }), dir, freeBytes: plenty })).rejects.toThrow(
+        /The Hub listed "\.\.\/escape\.bin" \(1 bytes\), which is not a file this app can place inside the checkpoint folder: nothing was downloaded/,
+      );
+      expect(existsSync(join(root, 'escape.bin'))).toBe(false);
+      expect(hub.requests.filter((r) => r.path.includes('/resolve/'))).toEqual([]);
+    } finally {
+      await hub.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('ignores a kept listing someone edited (or that is not ours) instead of trusting or throwing on it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'engy-ckpt-manifest-'));
+    const good = { path: 'model-00001-of-00001.safetensors', size: 5, sha256: 'a'.repeat(64) };
+    const write = (body: string) => writeFileSync(join(dir, MANIFEST_NAME), body);
+    try {
+      writeFileSync(join(dir, 'config.json'), '{}');
+      write(JSON.stringify({ files: [good] }));
+      expect(readManifest(dir)).toEqual([good]);
+      expect(checkCheckpointFolder(dir)).toMatchObject({ complete: false, expectedBytes: 5 });
+      const hostile = [
+        'not json',
+        'null',
+        JSON.stringify({ files: 'all of them' }),
+        JSON.stringify({ files: [{ ...good, path: 7 }] }),
+        JSON.stringify({ files: [{ ...good, path: '../../etc/passwd' }] }),
+        JSON.stringify({ files: [{ ...good, path: '/etc/passwd' }] }),
+        JSON.stringify({ files: [{ ...good, path: 'a//b' }] }),
+        JSON.stringify({ files: [{ ...good, size: '5' }] }),
+        JSON.stringify({ files: [{ ...good, size: -1 }] }),
+        JSON.stringify({ files: [{ ...good, size: 1e300 }] }),
+        JSON.stringify({ files: [{ ...good, sha256: 'not-a-hash' }] }),
+        JSON.stringify({ files: [null] }),
+        `{"files":[{"path":"x","size":1,"__proto__":{"path":"../y"}}],"__proto__":{"files":[]}}`,
+        JSON.stringify({ files: [good] }) + ' '.repeat(5 * 1024 * 1024),
+      ];
+      for (const body of hostile) {
+        write(body);
+        const listing = readManifest(dir);
+        if (body.includes('__proto__')) expect(listing, body.slice(0, 80)).toEqual([{ path: 'x', size: 1, sha256: null }]);
+        else expect(listing, body.slice(0, 80)).toBeNull();
+        expect(() => checkCheckpointFolder(dir)).not.toThrow();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

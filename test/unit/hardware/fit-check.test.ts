@@ -147,9 +147,11 @@ describe('hardware fit check against nvidia-smi fixtures', () => {
       expect(withCheckpointSpace(await report('2x4090'), short).reasons.at(-1)?.text).toMatch(/free 2\.0 GiB more/);
     });
 
-    it('a hostile listing (wrong types, odd paths) is counted as far as it can be read', () => {
+    it('a hostile listing (wrong types, odd paths) is no listing: the catalog size is asked for', () => {
       const dir = folder();
       writeFileSync(join(dir, '.engy-manifest.json'), JSON.stringify({ files: [null, { path: 7, size: 5 }, { path: '../../etc/passwd', size: 'big' }, { path: '__proto__', size: 10 }] }));
+      expect(bytesStillToDownload(dir, NEED)).toEqual({ still: NEED, have: 0 });
+      writeFileSync(join(dir, '.engy-manifest.json'), JSON.stringify({ files: [{ path: '__proto__', size: 10 }] }));
       expect(bytesStillToDownload(dir, NEED)).toEqual({ still: 10, have: 0 });
       writeFileSync(join(dir, '.engy-manifest.json'), '{not json');
       expect(bytesStillToDownload(dir, NEED)).toEqual({ still: NEED, have: 0 });

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkpointModelRoot } from '../../miner/identity.ts';
-import type { HubFile } from './hub-files.ts';
+import { checkedHubFile, type HubFile } from './hub-files.ts';
 import { MANIFEST_NAME } from './hub-download.ts';
 
 export interface FolderCheck {
@@ -12,10 +12,23 @@ export interface FolderCheck {
   expectedBytes: number | null;
 }
 
+/** Far above a real listing (a few dozen files): a larger file is not ours. */
+const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The listing a download of ours wrote into the folder. Anything else (missing, too large, not JSON, an
+ * entry that is not a relative path with a size) is no listing: the folder is then checked without one,
+ * and the next download writes a fresh one.
+ */
 export function readManifest(dir: string): HubFile[] | null {
   try {
-    const m = JSON.parse(readFileSync(join(dir, MANIFEST_NAME), 'utf8')) as { files?: unknown };
-    return Array.isArray(m.files) ? (m.files as HubFile[]) : null;
+    const file = join(dir, MANIFEST_NAME);
+    if (statSync(file).size > MAX_MANIFEST_BYTES) return null;
+    const m = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    const files = typeof m === 'object' && m !== null ? (m as Record<string, unknown>).files : undefined;
+    if (!Array.isArray(files)) return null;
+    const listed = files.map(checkedHubFile);
+    return listed.every((f): f is HubFile => f !== null) ? listed : null;
   } catch {
     return null;
   }

@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import type { FetchFn } from '../../lib/fetch.ts';
 
 /** One file of a Hub repo, with the size of the real content (not of an LFS pointer). */
@@ -59,6 +60,19 @@ function nextLink(header: string | null): string | null {
   return null;
 }
 
+/**
+ * A listed file we may write or check: a relative path that stays inside the checkpoint folder, a byte
+ * size, a sha256 (lower-case hex) or none. Used on the Hub's listing and on the copy we keep of it.
+ */
+export function checkedHubFile(f: unknown): HubFile | null {
+  if (typeof f !== 'object' || f === null || Array.isArray(f)) return null;
+  const { path, size, sha256 } = f as Record<string, unknown>;
+  if (typeof path !== 'string' || path.length === 0 || path.length > 1024 || isAbsolute(path) || path.split(/[\\/]/).some((seg) => seg === '..' || seg === '' || seg === '.')) return null;
+  if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0) return null;
+  if (sha256 !== undefined && sha256 !== null && (typeof sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(sha256))) return null;
+  return { path, size, sha256: typeof sha256 === 'string' ? sha256 : null };
+}
+
 interface TreeEntry {
   type?: string;
   path?: string;
@@ -79,7 +93,10 @@ export async function listHubFiles(loc: HubLocation, fetchFn: FetchFn, signal?: 
       if (e.type !== 'file' || typeof e.path !== 'string') continue;
       const size = e.lfs?.size ?? e.size;
       if (typeof size !== 'number') continue;
-      files.push({ path: e.path, size, sha256: e.lfs?.oid ?? null });
+      const file = checkedHubFile({ path: e.path, size, sha256: e.lfs?.oid ?? null });
+      // A path that leaves the folder (or a size or hash that is not one) is not a checkpoint file: never written.
+      if (!file) throw new HubError(res.status, `The Hub listed "${e.path.slice(0, 200)}" (${String(size).slice(0, 40)} bytes), which is not a file this app can place inside the checkpoint folder: nothing was downloaded. Check HF_ENDPOINT and the repository.`);
+      files.push(file);
     }
     url = nextLink(res.headers.get('link'));
   }
