@@ -8,6 +8,7 @@ import type { Logger } from '../lib/logger.ts';
 import type { AuditSample } from './request-pipeline.ts';
 import { TOPK, TOPLOC_V, type ProofPort } from './proof-port.ts';
 import { postGenerate } from './serve-http.ts';
+import { AUDIT_RID_PREFIX } from '../serve/trim-module.ts';
 
 /** The auditor's per-chunk cut as a score: toploc_v mismatches of k, from the model spec (resources/models.json). */
 export function cheatScoreOf(spec: { toploc: { k: number; v: number } }): number {
@@ -149,7 +150,10 @@ export class SelfAuditor {
       const usable = rows.slice(first * t.decode_batching_size - missing);
       if (proofs.length === 0 || usable.length === 0) {
         // After a successful flush nothing is cached: no rows means the serve trims prefill hidden states.
-        const why = other === sample.serveUrl ? 'the serve returned no prefill rows after a flush: it trims prefill hidden states (the hidden-state trim), so an audit cannot re-run on it' : 'the serve returned no fresh rows (prefix cache or trimmed prefill)';
+        const why =
+          other === sample.serveUrl
+            ? `the serve returned no prefill rows after a flush: its hidden-state trim does not leave the audit's request (rid ${AUDIT_RID_PREFIX}...) untrimmed, as this panel's engy_trim does (another hook, such as the upstream miner's, or an older one)`
+            : 'the serve returned no fresh rows (prefix cache, or a hidden-state trim that does not spare the audit)';
         this.skip(why);
         this.o.onResult?.(sample.requestId, null, 0, `prefill gave ${rows.length} rows for ${t.n_tokens} tokens: ${why}`);
         return null;
@@ -177,7 +181,7 @@ export class SelfAuditor {
     const body = {
       input_ids: ids,
       sampling_params: { temperature: 0.0, max_new_tokens: 1 },
-      rid: `engy-audit-${globalThis.crypto.randomUUID().replace(/-/g, '')}`,
+      rid: `${AUDIT_RID_PREFIX}${globalThis.crypto.randomUUID().replace(/-/g, '')}`,
       return_hidden_states: true,
     };
     await postGenerate(serveUrl, body, this.o.agent, (c) => void parts.push(Buffer.from(c)), { timeoutMs: 600_000 });

@@ -9,6 +9,12 @@ import { fileURLToPath } from 'node:url';
  */
 export const SUPPORTED_SGLANG_VERSIONS: readonly string[] = ['0.5.12.post1'];
 
+/**
+ * The self-audit's request ids start with this: engy_trim leaves a prefill batch holding one untrimmed,
+ * so the audit gets every row it re-checks (`AUDIT_RID_PREFIX` in engy_trim/logic.py; a unit test compares).
+ */
+export const AUDIT_RID_PREFIX = 'engy-audit-';
+
 export interface TrimLogLine {
   armed: boolean;
   /** The serve's sglang version, or 'unknown' when the line (e.g. the upstream hook's) omits it. */

@@ -5,6 +5,8 @@ The trim keeps what the engy proof needs and drops the rest:
     (the hidden state that sampled output token 0);
   * streaming / periodic flushes: hidden states only on a request's finishing step, where
     they are complete; every earlier step carries an empty list.
+A prefill batch holding the panel's self-audit request (rid prefix below) is left as stock
+sglang handles it: the audit needs every row, and it runs rarely, on an idle serve.
 """
 
 import re
@@ -33,6 +35,22 @@ def version_problem(version, supported):
     if version not in supported:
         return "version not in the supported list " + ", ".join(supported)
     return None
+
+
+# The panel's own self-audit re-runs a served request as one prefill and needs every row of it
+# (electron/engine/miner/self-audit.ts sends this prefix in `rid`; a unit test keeps the two equal).
+AUDIT_RID_PREFIX = "engy-audit-"
+
+
+def has_audit_request(batch):
+    """True when a request of this prefill batch is the panel's self-audit: that batch stays untrimmed."""
+    reqs = getattr(batch, "reqs", None)
+    if not reqs:
+        return False
+    try:
+        return any(isinstance(getattr(r, "rid", None), str) and r.rid.startswith(AUDIT_RID_PREFIX) for r in reqs)
+    except TypeError:
+        return False
 
 
 def _rows(t):

@@ -3,7 +3,8 @@
 Two in-memory wraps, nothing on disk is touched:
   1. SchedulerOutputProcessorMixin.process_batch_result_prefill: runs with
      logits_output.hidden_states seen through LastRowView, so each request's prefill block
-     is copied out as its last row only (no 13k x 2048 .tolist()).
+     is copied out as its last row only (no 13k x 2048 .tolist()); a batch holding the
+     panel's self-audit request (rid "engy-audit-...") is left untrimmed.
   2. The BatchTokenIDOutput name inside scheduler_output_processor_mixin: batches built by
      stream_output_generation get hidden states only for requests that are finishing.
 Every check runs before either wrap is installed: on any surprise nothing is patched.
@@ -46,7 +47,7 @@ def _wrap_prefill(original):
     def process_batch_result_prefill(self, batch, result, *args, **kwargs):
         logits_output = getattr(result, "logits_output", None)
         hidden = getattr(logits_output, "hidden_states", None)
-        if hidden is None or isinstance(hidden, logic.LastRowView):
+        if hidden is None or isinstance(hidden, logic.LastRowView) or logic.has_audit_request(batch):
             return original(self, batch, result, *args, **kwargs)
         logits_output.hidden_states = logic.LastRowView(hidden)
         try:

@@ -72,6 +72,22 @@ class LogicTests(unittest.TestCase):
         self.assertEqual(view.shape, (2, 1))
         self.assertEqual(len(view), 2)
 
+    def test_audit_request_is_recognised_by_its_rid_prefix_only(self):
+        class R(object):
+            def __init__(self, rid):
+                self.rid = rid
+
+        class B(object):
+            def __init__(self, reqs):
+                self.reqs = reqs
+
+        self.assertTrue(logic.has_audit_request(B([R("x"), R("engy-audit-0123")])))
+        self.assertFalse(logic.has_audit_request(B([R("x"), R("audit-engy-1"), R(None), R(7)])))
+        self.assertFalse(logic.has_audit_request(B([])))
+        self.assertFalse(logic.has_audit_request(B(None)))
+        self.assertFalse(logic.has_audit_request(object()))
+        self.assertFalse(logic.has_audit_request(B(5)))
+
     def test_blank_unfinished_keeps_only_finishing_requests(self):
         out = logic.blank_unfinished([None, {"type": "stop"}], [[[1.0]], [[2.0], [3.0]]])
         self.assertEqual(out, [[], [[2.0], [3.0]]])
@@ -202,7 +218,7 @@ class NS:
         self.__dict__.update(kw)
 
 s = sched.Scheduler()
-a, b = Req("a", 3), Req("b", 2)
+a, b = Req(sys.argv[2] if len(sys.argv) > 2 else "a", 3), Req("b", 2)
 rows = FakeTensor([[float(i)] for i in range(5)])
 result = NS(logits_output=NS(hidden_states=rows))
 s.process_batch_result_prefill(NS(reqs=[a, b]), result)
@@ -237,7 +253,7 @@ def _write_fake_sglang(root, version, mixin_src=FAKE_MIXIN):
             f.write(textwrap.dedent(text))
 
 
-def _run_driver(version, mixin_src=FAKE_MIXIN, env_extra=None):
+def _run_driver(version, mixin_src=FAKE_MIXIN, env_extra=None, rid_a="a"):
     with tempfile.TemporaryDirectory() as tmp:
         _write_fake_sglang(tmp, version, mixin_src)
         env = dict(os.environ)
@@ -245,7 +261,7 @@ def _run_driver(version, mixin_src=FAKE_MIXIN, env_extra=None):
         env.pop("ENGY_TRIM_DISABLE", None)
         env.update(env_extra or {})
         proc = subprocess.run(
-            [sys.executable, "-c", DRIVER, HERE], env=env, capture_output=True, text=True, timeout=60
+            [sys.executable, "-c", DRIVER, HERE, rid_a], env=env, capture_output=True, text=True, timeout=60
         )
         if proc.returncode != 0:
             raise AssertionError("driver failed: " + proc.stderr)
@@ -264,6 +280,14 @@ class HookAgainstFakeSglangTests(unittest.TestCase):
         self.assertEqual(out["events"][0], [[], []])
         self.assertEqual(out["events"][1], [[], [[[4.0]], [8.0]]])
         self.assertEqual(out["types"], ["BatchTokenIDOutput", "BatchTokenIDOutput"])
+
+    def test_a_batch_holding_the_self_audit_keeps_every_prefill_row(self):
+        out, _ = _run_driver("0.5.12.post1", rid_a="engy-audit-0f0f")
+        # Stock behaviour for that batch: a gets rows 0..2, b rows 3..4.
+        self.assertEqual(out["prefill"], [[[0.0], [1.0], [2.0]], [[3.0], [4.0]]])
+        self.assertTrue(out["restored"])
+        # Streaming is still trimmed: nothing while running, the whole list at the finish.
+        self.assertEqual(out["events"][0], [[], []])
 
     def test_inert_on_an_unsupported_version_and_changes_nothing(self):
         out, err = _run_driver("0.5.15.post1")

@@ -7,6 +7,7 @@ import type { PrefixCache } from './prefix-cache.ts';
 import type { Detokenizer } from './detokenizer.ts';
 import { perturbRow } from './perturb.ts';
 import { log } from './startup-log.ts';
+import { AUDIT_RID_PREFIX } from '../../../electron/engine/serve/trim-module.ts';
 
 // sglang's default --decode-log-interval.
 const DECODE_LOG_INTERVAL = 40;
@@ -201,8 +202,9 @@ export class FakeEngine {
     const firstRow = uncached <= 0 ? ids.length : ids.length - (((uncached - 1) % chunk) + 1);
     for (let i = 0; i < ids.length; i++) {
       m.advance(st, ids[i]!);
-      // Trimmed serves never materialise the block: only the last prompt row survives.
-      const wanted = i >= firstRow && (!this.trimPrefill || i === ids.length - 1);
+      // Trimmed serves never materialise the block: only the last prompt row survives, except for the
+      // panel's self-audit request, which engy_trim leaves untrimmed (it spares that prefill batch).
+      const wanted = i >= firstRow && (!this.trimPrefill || i === ids.length - 1 || req.rid.startsWith(AUDIT_RID_PREFIX));
       if (req.returnHiddenStates && wanted) p.prefillRows.push(this.emitRow(m.hiddenRow(st), st.pos));
     }
     let row = m.hiddenRow(st);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  AUDIT_RID_PREFIX,
   formatTrimArmedLine,
   formatTrimInertLine,
   parseTrimLogLine,
@@ -36,6 +37,7 @@ describe('trim module helpers', () => {
     expect(logic).toContain('"(prefill keeps its last row; hidden states ride only the finishing step)"');
     expect(formatTrimArmedLine('{version}')).toBe('[engy] hidden-states trim armed on sglang {version} (prefill keeps its last row; hidden states ride only the finishing step)');
     expect(logic).toContain(`INERT_TEMPLATE = "${formatTrimInertLine('{version}', '{reason}')}"`);
+    expect(logic).toContain(`AUDIT_RID_PREFIX = "${AUDIT_RID_PREFIX}"`);
   });
 
   it('prefers a packaged resources path and fails loudly when nothing is there', () => {
