@@ -33,7 +33,12 @@ export interface ChartProps {
   note?: string;
   /** Re-render on this clock (ms) so the window slides with time. */
   now?: number;
+  /** A count (requests): ticks only at whole numbers, never "0.3 req". */
+  counts?: boolean;
 }
+
+/** Tick steps for counts: whole numbers only. */
+const COUNT_INCRS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000];
 
 /** The document theme, re-read whenever `data-theme` changes, so charts switch colours with the app. */
 export function useChartTheme(): ChartTheme {
@@ -88,7 +93,7 @@ function gatePlugin(gate: ChartProps['gate'], color: string, format: (v: number)
  * theme colours, a fixed time window, fixed y ranges where they exist, gates as reference lines.
  * The legend shows the latest value of each series, or the value under the cursor.
  */
-export function UplotChart({ title, unit, series, windowMs, range, log, gate, height = 190, format = (v) => v.toFixed(v >= 100 ? 0 : 1), note, now: nowProp }: ChartProps) {
+export function UplotChart({ title, unit, series, windowMs, range, log, gate, height = 190, format = (v) => v.toFixed(v >= 100 ? 0 : 1), note, now: nowProp, counts = false }: ChartProps) {
   const ticking = useNow(5000);
   const now = nowProp ?? ticking;
   const box = useRef<HTMLDivElement>(null);
@@ -125,6 +130,7 @@ export function UplotChart({ title, unit, series, windowMs, range, log, gate, he
           size: 62,
           grid: { stroke: theme.grid, width: 1 },
           ticks: { stroke: theme.grid },
+          ...(counts ? { incrs: COUNT_INCRS } : {}),
           values: (_u, vals) => vals.map((v) => (v === null ? '' : `${format(v)}${unit === '%' ? ' %' : ''}`)),
         },
       ],

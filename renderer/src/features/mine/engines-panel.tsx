@@ -108,7 +108,7 @@ export function EnginesPanel({ serve, ttftTargetMs, windowMs, history }: { serve
       <p className="small muted">The serve charts plot what sglang itself reports on /metrics; the cards above the engines are computed from the requests this miner answered.</p>
       <div className="grid charts">
         <UplotChart title="Generation throughput (serve)" unit="tok/s" windowMs={windowMs} series={engineSeries('tps', (p) => p.genTokensPerS)} />
-        <UplotChart title="Requests running (serve)" unit="req" windowMs={windowMs} series={engineSeries('running', (p) => p.runningReqs)} format={(v) => (Number.isInteger(v) ? v.toFixed(0) : v.toFixed(1))} />
+        <UplotChart title="Requests running (serve)" unit="req" counts windowMs={windowMs} series={engineSeries('running', (p) => p.runningReqs)} format={(v) => (Number.isInteger(v) ? v.toFixed(0) : v.toFixed(1))} />
         <UplotChart
           title="TTFT p99 (serve), log scale"
           unit="s"
