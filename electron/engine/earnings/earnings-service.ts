@@ -10,15 +10,14 @@ import { fetchJsonCapped, type FetchFailure } from '../validator/payload-fetch.t
 import { describeChainError, describeNetworkError } from '../lib/network-words.ts';
 import { verifyPayload } from '../validator/payload-verify.ts';
 import { BLOCK_S } from '../validator/constants.ts';
+import { readBlockTimeMs, type BlockTimeSource } from '../chain/block-time.ts';
 import { epochEarnings } from './epoch-row.ts';
 import { EarningsStore, type StoredEpoch } from './earnings-store.ts';
 import { estimatePerDay, findGaps, projectTao, realiseTao, toInstant, totalSince, type ChainRead } from './tau.ts';
 
-export interface EarningsChain {
+export interface EarningsChain extends BlockTimeSource {
   neuron(netuid: number, hotkey: string): Promise<NeuronFacts>;
   earningsFacts(netuid: number, uid: number): Promise<EarningsFacts>;
-  /** The chain's measured block time (absent or null: finney's nominal 12 s). */
-  blockTimeMs?(): Promise<number | null>;
   close(): Promise<void>;
 }
 
@@ -199,7 +198,8 @@ export class EarningsService {
           const alpha = Number(f.emissionRao) / 1e9;
           const tao = alpha * f.alphaPriceTao;
           // Emission is per tempo: its seconds follow the chain's own pace (a local fast chain is not 12 s a block).
-          const alphaPerSec = f.tempo > 0 ? alpha / (f.tempo * (await blockSeconds(chain))) : 0;
+          const blockS = ((await readBlockTimeMs(chain)).ms ?? BLOCK_S * 1000) / 1000;
+          const alphaPerSec = f.tempo > 0 ? alpha / (f.tempo * blockS) : 0;
           this.store.saveChainRead(hotkey, { at: now, alphaPerSec, poolAlphaPerSec: f.incentive > 0 ? alphaPerSec / f.incentive : null, priceTao: f.alphaPriceTao });
           onChain = {
             block: f.block,
@@ -238,15 +238,5 @@ export class EarningsService {
     };
     this.changes.fire();
     return this.snap;
-  }
-}
-
-/** Seconds per block of this chain, measured from its timestamps; the nominal 12 s when it cannot say. */
-async function blockSeconds(chain: EarningsChain): Promise<number> {
-  try {
-    const ms = chain.blockTimeMs ? await chain.blockTimeMs() : null;
-    return ms !== null && Number.isFinite(ms) && ms > 0 ? ms / 1000 : BLOCK_S;
-  } catch {
-    return BLOCK_S;
   }
 }

@@ -16,6 +16,7 @@ import { decide, effectiveInterval, estimateBlockMs, minutesText, pregateBlockMs
 import { chooseStandby, lands, soleRecipient } from './standby.ts';
 import { readState, writeState, type ValidatorState } from './state-file.ts';
 import { errorMessage } from '../../../shared/errors.ts';
+import { readBlockTimeMs } from '../chain/block-time.ts';
 
 export interface TickConfig {
   providerUrl: string;
@@ -185,13 +186,9 @@ export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickRepo
   }
   report.chain.block = block;
   // Refreshed on every contact: the pre-gate's next decisions use the chain's own pace.
-  try {
-    const ms = chain.blockTimeMs ? await chain.blockTimeMs() : null;
-    report.blockMs = ms !== null && Number.isFinite(ms) && ms > 0 ? ms : 'unreadable';
-  } catch (e) {
-    report.blockMs = 'unreadable';
-    log.warn(`[chain] block time unreadable (${errorMessage(e)}): assuming 12 s blocks`);
-  }
+  const measured = await readBlockTimeMs(chain);
+  report.blockMs = measured.ms ?? 'unreadable';
+  if (measured.ms === null && measured.error !== null) log.warn(`[chain] block time unreadable (${measured.error}): assuming 12 s blocks`);
   const blockMs = typeof report.blockMs === 'number' ? report.blockMs : estimateBlockMs(undefined);
   try {
     facts = await chain.subnetFacts(cfg.netuid);
