@@ -1,7 +1,8 @@
 import type { NotificationKind } from './settings.ts';
 
 /** The page that explains a notification (its action button opens it). */
-export type NotificationPage = 'mine' | 'validate' | 'earnings' | 'history' | 'logs' | 'settings' | 'setup';
+export const NOTIFICATION_PAGES = ['mine', 'validate', 'earnings', 'history', 'logs', 'settings', 'setup'] as const;
+export type NotificationPage = (typeof NOTIFICATION_PAGES)[number];
 
 export interface AppNotification {
   id: number;

@@ -2,7 +2,7 @@
 // a reboot of a rig left alone) does not wipe what happened while nobody watched. Rows are read back
 // through one schema: a row someone edited, or one from a newer version, is skipped, never trusted.
 import * as v from 'valibot';
-import type { AppNotification } from '../../../shared/notifications.ts';
+import { NOTIFICATION_PAGES, type AppNotification } from '../../../shared/notifications.ts';
 import { NOTIFICATION_KINDS } from '../../../shared/settings.ts';
 import { firstSchema, type Database } from '../store/database.ts';
 
@@ -12,7 +12,6 @@ export const NOTIFICATION_MIGRATIONS = firstSchema(
   'CREATE TABLE notifications (id INTEGER PRIMARY KEY, at INTEGER NOT NULL, json TEXT NOT NULL)',
 );
 
-const PAGES = ['mine', 'validate', 'earnings', 'history', 'logs', 'settings', 'setup'] as const;
 const instant = v.pipe(v.number(), v.integer(), v.minValue(0));
 const text = (max: number) => v.pipe(v.string(), v.maxLength(max));
 
@@ -27,7 +26,7 @@ const StoredNotification = v.strictObject({
   severity: v.picklist(['warn', 'error']),
   title: text(500),
   body: text(4000),
-  action: v.nullable(v.strictObject({ page: v.picklist(PAGES), label: text(200) })),
+  action: v.nullable(v.strictObject({ page: v.picklist(NOTIFICATION_PAGES), label: text(200) })),
 });
 
 export class NotificationStore {
