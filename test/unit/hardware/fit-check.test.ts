@@ -150,11 +150,11 @@ describe('hardware fit check against nvidia-smi fixtures', () => {
     it('a hostile listing (wrong types, odd paths) is no listing: the catalog size is asked for', () => {
       const dir = folder();
       writeFileSync(join(dir, '.engy-manifest.json'), JSON.stringify({ files: [null, { path: 7, size: 5 }, { path: '../../etc/passwd', size: 'big' }, { path: '__proto__', size: 10 }] }));
-      expect(bytesStillToDownload(dir, NEED)).toEqual({ still: NEED, have: 0 });
+      expect(bytesStillToDownload(dir, NEED)).toEqual({ still: NEED, have: 0, listed: false });
       writeFileSync(join(dir, '.engy-manifest.json'), JSON.stringify({ files: [{ path: '__proto__', size: 10 }] }));
-      expect(bytesStillToDownload(dir, NEED)).toEqual({ still: 10, have: 0 });
+      expect(bytesStillToDownload(dir, NEED)).toEqual({ still: 10, have: 0, listed: true });
       writeFileSync(join(dir, '.engy-manifest.json'), '{not json');
-      expect(bytesStillToDownload(dir, NEED)).toEqual({ still: NEED, have: 0 });
+      expect(bytesStillToDownload(dir, NEED)).toEqual({ still: NEED, have: 0, listed: false });
     });
 
     it('an unsupported rig stays unsupported; a complete checkpoint needs no room', async () => {

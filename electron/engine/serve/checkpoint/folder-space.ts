@@ -48,20 +48,19 @@ function fileSize(path: string): number {
  * each listed file's size less what is already there, whole or as a resumable `.incomplete` part.
  * Without one: the full catalog size (nothing known about a folder we did not start).
  */
-export function bytesStillToDownload(dir: string, fullBytes: number): { still: number; have: number } {
-  const listing = readManifest(dir);
-  if (!listing) return { still: fullBytes, have: 0 };
+export function bytesStillToDownload(dir: string, fullBytes: number): { still: number; have: number; listed: boolean } {
+  const listing = readManifest(dir); // checked entry by entry: relative paths, byte sizes
+  if (!listing) return { still: fullBytes, have: 0, listed: false };
   let still = 0;
   let have = 0;
   for (const f of listing) {
-    if (typeof f?.path !== 'string') continue; // a listing someone edited: count what can be read
-    const size = Number.isFinite(f.size) && f.size > 0 ? f.size : 0;
+    const size = f.size;
     const whole = fileSize(join(dir, f.path));
     const got = whole === size ? size : Math.min(size, fileSize(join(dir, f.path + INCOMPLETE_SUFFIX)));
     have += got;
     still += size - got;
   }
-  return { still, have };
+  return { still, have, listed: true };
 }
 
 export function checkFolderSpace(o: FolderSpaceOptions): CheckpointFolderVerdict {
@@ -78,8 +77,7 @@ export function checkFolderSpace(o: FolderSpaceOptions): CheckpointFolderVerdict
   }
   const complete = exists && checkCheckpointFolder(abs).complete;
   if (complete) return { ok: true, usable: true, exists, complete, freeBytes: null, needBytes: 0, sentence: `${abs} holds a complete checkpoint: nothing to download.` };
-  const listed = exists && readManifest(abs) !== null;
-  const { still, have } = listed ? bytesStillToDownload(abs, o.needBytes) : { still: o.needBytes, have: 0 };
+  const { still, have, listed } = exists ? bytesStillToDownload(abs, o.needBytes) : { still: o.needBytes, have: 0, listed: false };
   const already = have > 0 ? ` (${gib(have)} already downloaded)` : '';
   // Before a listing exists the need is the catalog's free-space ask, larger than the files: say both.
   const needWords = listed || o.filesBytes === undefined ? `the download still needs about ${gib(still)}${already}` : `a first download asks for ${gib(still)} free (the files are about ${Math.round(o.filesBytes / 1e9)} GB; the rest is room for the serve's image, caches and logs)`;
