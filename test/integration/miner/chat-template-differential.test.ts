@@ -8,12 +8,11 @@ import { join } from 'node:path';
 import { Template } from '@huggingface/jinja';
 import { describe, expect, it } from 'vitest';
 import { renderChatTemplate, type ChatRequest } from '../../../electron/engine/miner/prompt-builder.ts';
+import { sharedVectorPath } from '../../helpers/shared-vectors.ts';
 import { xorshiftRandom } from '../../helpers/xorshift.ts';
 import { ROOT } from './harness.ts';
 
-// CI lays shared/ beside the clone: <root>/../shared/vectors.
-const VECTORS = join(ROOT, '..', 'shared', 'vectors');
-const TEMPLATE = join(VECTORS, 'qwen3.6', 'chat_template.jinja');
+const TEMPLATE = sharedVectorPath('qwen3.6', 'chat_template.jinja');
 const HELPER = join(ROOT, 'test', 'helpers', 'render_chat_template.py');
 
 function pythonWithJinja(): string {
@@ -109,7 +108,7 @@ function request(r: () => number, i: number): ChatRequest {
 
 describe('Qwen3.6 chat template: miner vs transformers-style jinja2', () => {
   it('renders 240 generated requests byte for byte alike', { timeout: 120_000 }, () => {
-    if (!existsSync(TEMPLATE)) throw new Error(`the shared vectors are not beside the project: ${TEMPLATE} is missing (CI lays shared/ beside the clone)`);
+    if (!existsSync(TEMPLATE)) throw new Error(`the shared vectors have no Qwen3.6 chat template: ${TEMPLATE} is missing`);
     const source = readFileSync(TEMPLATE, 'utf8');
     const r = xorshiftRandom(0x5eed17);
     const requests = Array.from({ length: 240 }, (_, i) => request(r, i));
