@@ -1,18 +1,10 @@
 import { useState } from 'react';
-import type { AppNotification } from '../../../../shared/notifications.ts';
 import { useSnapshot } from '../../stores/engine-store.ts';
 import { useUi } from '../../stores/ui-store.ts';
-import { duration } from './format.ts';
+import { notificationStatus } from './notification-status.ts';
 import { useNow } from './use-now.ts';
 
 const SEEN_KEY = 'engy-dismissed-notifications';
-
-/** The live text of a notification: its body, how long it has lasted, or when it cleared. */
-export function notificationStatus(n: AppNotification, now: number): string {
-  if (n.active) return `ongoing for ${duration(now - n.at)}`;
-  if (n.interruptedAt !== undefined) return `still ongoing after ${duration(n.updatedAt - n.at)} when the engine stopped; a new alert opens if it remains`;
-  return `cleared after ${duration((n.endedAt ?? n.updatedAt) - n.at)}`;
-}
 
 /**
  * In-page notifications: an ongoing condition stays until it clears or is dismissed, its text follows

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useSnapshot } from '../../stores/engine-store.ts';
 import { useUi } from '../../stores/ui-store.ts';
 import { clock } from '../common/format.ts';
-import { notificationStatus } from '../common/toasts.tsx';
+import { notificationStatus } from '../common/notification-status.ts';
 import { useNow } from '../common/use-now.ts';
 
 /** Every alert kept (the newest 200, across restarts), ongoing first, each with what to do and the page that explains it. */
