@@ -1,23 +1,16 @@
 // Verified epochs and chain reads kept in the database: totals over 7 days and all time survive a
 // restart, and realised τ needs the reads taken while an epoch's weights applied.
 import type { EpochEarnings } from '../../../shared/earnings.ts';
-import type { Database, DomainMigrations } from '../store/database.ts';
+import { firstSchema, type Database } from '../store/database.ts';
 import type { ChainRead } from './tau.ts';
 
-export const EARNINGS_MIGRATIONS: DomainMigrations = {
-  domain: 'earnings',
-  migrations: [
-    {
-      version: 1,
-      description: 'verified epochs per hotkey, chain emission reads',
-      up: (db) => {
-        db.exec('CREATE TABLE earnings_epochs (hotkey TEXT NOT NULL, epoch_index INTEGER NOT NULL, body TEXT NOT NULL, saved_at INTEGER NOT NULL, PRIMARY KEY (hotkey, epoch_index))');
-        db.exec('CREATE TABLE earnings_chain_reads (hotkey TEXT NOT NULL, at INTEGER NOT NULL, alpha_per_sec REAL NOT NULL, pool_alpha_per_sec REAL, price_tao REAL NOT NULL)');
-        db.exec('CREATE INDEX earnings_chain_reads_hotkey_at ON earnings_chain_reads (hotkey, at)');
-      },
-    },
-  ],
-};
+export const EARNINGS_MIGRATIONS = firstSchema(
+  'earnings',
+  'verified epochs per hotkey, chain emission reads',
+  'CREATE TABLE earnings_epochs (hotkey TEXT NOT NULL, epoch_index INTEGER NOT NULL, body TEXT NOT NULL, saved_at INTEGER NOT NULL, PRIMARY KEY (hotkey, epoch_index))',
+  'CREATE TABLE earnings_chain_reads (hotkey TEXT NOT NULL, at INTEGER NOT NULL, alpha_per_sec REAL NOT NULL, pool_alpha_per_sec REAL, price_tao REAL NOT NULL)',
+  'CREATE INDEX earnings_chain_reads_hotkey_at ON earnings_chain_reads (hotkey, at)',
+);
 
 /** What the signed result says about my hotkey; τ and tokens are derived at read time. */
 export type StoredEpoch = Pick<EpochEarnings, 'epochIndex' | 'digest' | 'epochStart' | 'epochEnd' | 'weight' | 'weightShare' | 'gate' | 'row' | 'burn'>;

@@ -2,22 +2,15 @@
 // window. Samples are thinned on write (one per key per `minGapMs`), pruned past `keepMs`, and
 // read back averaged into buckets so a 24 h window stays a few hundred points per series.
 import type { SeriesHistoryResponse } from '../../../shared/miner.ts';
-import type { Database, DomainMigrations } from './database.ts';
+import { firstSchema, type Database } from './database.ts';
 
-export const SERIES_MIGRATIONS: DomainMigrations = {
-  domain: 'series',
-  migrations: [
-    {
-      version: 1,
-      description: 'chart samples: key, time, value',
-      up: (db) => {
-        db.exec('CREATE TABLE series_samples (key TEXT NOT NULL, at INTEGER NOT NULL, v REAL NOT NULL)');
-        db.exec('CREATE INDEX series_samples_key_at ON series_samples (key, at)');
-        db.exec('CREATE INDEX series_samples_at ON series_samples (at)');
-      },
-    },
-  ],
-};
+export const SERIES_MIGRATIONS = firstSchema(
+  'series',
+  'chart samples: key, time, value',
+  'CREATE TABLE series_samples (key TEXT NOT NULL, at INTEGER NOT NULL, v REAL NOT NULL)',
+  'CREATE INDEX series_samples_key_at ON series_samples (key, at)',
+  'CREATE INDEX series_samples_at ON series_samples (at)',
+);
 
 /** Keys look like `gpu.0.util` or `miner.rig.ttft`: short, printable, never user text. */
 const KEY = /^[A-Za-z0-9_.:-]{1,80}$/;
