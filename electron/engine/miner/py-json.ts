@@ -33,15 +33,8 @@ function value(p: { s: string; i: number }, depth: number): PyValue {
   if (depth > MAX_DEPTH) fail();
   const c = p.s[p.i];
   if (c === '{') {
-    p.i += 1;
     const out = new Map<string, PyValue>();
-    ws(p);
-    if (p.s[p.i] === '}') {
-      p.i += 1;
-      return out;
-    }
-    for (;;) {
-      ws(p);
+    commaSeparated(p, '}', () => {
       if (p.s[p.i] !== '"') fail();
       const k = str(p);
       ws(p);
@@ -49,32 +42,13 @@ function value(p: { s: string; i: number }, depth: number): PyValue {
       p.i += 1;
       ws(p);
       out.set(k, value(p, depth + 1));
-      ws(p);
-      if (p.s[p.i] === ',') p.i += 1;
-      else if (p.s[p.i] === '}') {
-        p.i += 1;
-        return out;
-      } else fail();
-    }
+    });
+    return out;
   }
   if (c === '[') {
-    p.i += 1;
     const out: PyValue[] = [];
-    ws(p);
-    if (p.s[p.i] === ']') {
-      p.i += 1;
-      return out;
-    }
-    for (;;) {
-      ws(p);
-      out.push(value(p, depth + 1));
-      ws(p);
-      if (p.s[p.i] === ',') p.i += 1;
-      else if (p.s[p.i] === ']') {
-        p.i += 1;
-        return out;
-      } else fail();
-    }
+    commaSeparated(p, ']', () => out.push(value(p, depth + 1)));
+    return out;
   }
   if (c === '"') return str(p);
   for (const [word, v] of [['true', true], ['false', false], ['null', null], ['NaN', { float: NaN }], ['Infinity', { float: Infinity }], ['-Infinity', { float: -Infinity }]] as const) {
@@ -87,6 +61,26 @@ function value(p: { s: string; i: number }, depth: number): PyValue {
   if (!m) fail();
   p.i += m[0].length;
   return m[1] === undefined && m[2] === undefined ? { int: BigInt(m[0]) } : { float: Number(m[0]) };
+}
+
+/** From an opening bracket to its `close`: `item` reads one entry (white space already skipped). */
+function commaSeparated(p: { s: string; i: number }, close: '}' | ']', item: () => void): void {
+  p.i += 1;
+  ws(p);
+  if (p.s[p.i] === close) {
+    p.i += 1;
+    return;
+  }
+  for (;;) {
+    ws(p);
+    item();
+    ws(p);
+    if (p.s[p.i] === ',') p.i += 1;
+    else if (p.s[p.i] === close) {
+      p.i += 1;
+      return;
+    } else fail();
+  }
 }
 
 function str(p: { s: string; i: number }): string {

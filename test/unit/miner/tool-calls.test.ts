@@ -193,6 +193,9 @@ describe('Python JSON text', () => {
   it('round-trips exact integers and keeps key order, including duplicate keys resolved last-wins', () => {
     expect(pyJsonDumps(pyJsonLoads('{"b": 1, "a": [true, null, 1.0, 18446744073709551617], "b": 2}')!)).toBe('{"b": 2, "a": [true, null, 1.0, 18446744073709551617]}');
     expect(pyJsonLoads('{"a": 1} x')).toBeUndefined();
+    // Where Python's json.loads raises: trailing commas, missing separators, non-string keys, unclosed brackets.
+    for (const bad of ['[1,]', '{"a": 1,}', '[1 2]', '{"a" 1}', '{1: 2}', '{"a": 1', '[', '{,}', '[,]']) expect(pyJsonLoads(bad), bad).toBeUndefined();
+    expect(pyJsonDumps(pyJsonLoads(' [ 1 , {} , [ ] ] ')!)).toBe('[1, {}, []]');
     expect(pyJsonLoads('"raw\ncontrol"')).toBeUndefined();
   });
 });
