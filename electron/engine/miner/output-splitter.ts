@@ -6,7 +6,7 @@
 // a tool call once its calls are final, and the end of the generation settles the rest.
 import { randomBytes } from 'node:crypto';
 import type { AssistantMessage, StreamDelta, ToolCallDelta } from './frames.ts';
-import { FUNCTION_OPEN, parseToolCallsSafe, TOOL_CLOSE, TOOL_OPEN, type ParsedCall } from './tool-calls.ts';
+import { CALL_TAGS, parseToolCallsSafe, type ParsedCall } from './tool-calls.ts';
 
 const THINK_OPEN = '<think>';
 const THINK_CLOSE = '</think>';
@@ -93,7 +93,7 @@ export class OutputSplitter {
         return mergeDeltas(out);
       }
       const think = this.buf.indexOf(THINK_OPEN);
-      const call = firstOf(this.buf, [TOOL_OPEN, FUNCTION_OPEN]);
+      const call = firstOf(this.buf, [CALL_TAGS.open, CALL_TAGS.fn]);
       if (think >= 0 && (call < 0 || think < call)) {
         this.emitContentRaw(this.buf.slice(0, think), out);
         this.buf = this.buf.slice(think + THINK_OPEN.length);
@@ -106,7 +106,7 @@ export class OutputSplitter {
         this.mode = 'tail';
         continue;
       }
-      const keep = final ? 0 : heldBack(this.buf, [THINK_OPEN, TOOL_OPEN, FUNCTION_OPEN]);
+      const keep = final ? 0 : heldBack(this.buf, [THINK_OPEN, CALL_TAGS.open, CALL_TAGS.fn]);
       this.emitContentRaw(this.buf.slice(0, this.buf.length - keep), out);
       this.buf = this.buf.slice(this.buf.length - keep);
       return mergeDeltas(out);
@@ -115,10 +115,10 @@ export class OutputSplitter {
 
   /** Calls in blocks closed so far are final: stream the ones not yet sent. */
   private streamClosedCalls(from: number, out: StreamDelta[]): void {
-    const close = this.contentRaw.lastIndexOf(TOOL_CLOSE);
+    const close = this.contentRaw.lastIndexOf(CALL_TAGS.close);
     // Only a close tag that arrived with this piece can change anything.
-    if (close < 0 || close + TOOL_CLOSE.length <= from) return;
-    const end = close + TOOL_CLOSE.length;
+    if (close < 0 || close + CALL_TAGS.close.length <= from) return;
+    const end = close + CALL_TAGS.close.length;
     if (end <= this.closedUpTo) return;
     this.closedUpTo = end;
     this.emitCalls(parseToolCallsSafe(this.contentRaw.slice(0, end), this.tools).calls, out);

@@ -7,9 +7,8 @@
 // `json.dumps` text.
 import { pyJsonDumps, pyJsonLoads, type PyValue } from './py-json.ts';
 
-export const TOOL_OPEN = '<tool_call>';
-export const TOOL_CLOSE = '</tool_call>';
-export const FUNCTION_OPEN = '<function=';
+/** The qwen3_coder markup a call is written in (the splitter holds back text that may start one). */
+export const CALL_TAGS = { open: '<tool_call>', close: '</tool_call>', fn: '<function=' } as const;
 
 export interface ParsedCall {
   name: string;
@@ -29,15 +28,15 @@ const PARAM_RE = /<parameter=([\s\S]*?)(?:<\/parameter>|(?=<parameter=)|(?=<\/fu
 
 /** Parses a whole content text (reasoning already split off). */
 export function parseToolCalls(text: string, tools: unknown): ParsedToolText {
-  if (!text.includes(FUNCTION_OPEN)) return { content: text.length > 0 ? text : null, calls: [] };
+  if (!text.includes(CALL_TAGS.fn)) return { content: text.length > 0 ? text : null, calls: [] };
   const blocks = [...text.matchAll(CALL_RE)].map((m) => m[1] ?? m[2] ?? '');
   // No <tool_call> tags at all: the reference falls back to reading functions from the whole text.
   const sources = blocks.length > 0 ? blocks : [text];
   const bodies = sources.flatMap((b) => [...b.matchAll(FUNCTION_RE)].map((m) => m[1] ?? m[2] ?? ''));
   if (bodies.length === 0) return { content: text.length > 0 ? text : null, calls: [] };
   const calls = bodies.map((b) => parseFunction(b, tools)).filter((c): c is ParsedCall => c !== null);
-  const open = text.indexOf(TOOL_OPEN);
-  const at = open >= 0 ? open : text.indexOf(FUNCTION_OPEN);
+  const open = text.indexOf(CALL_TAGS.open);
+  const at = open >= 0 ? open : text.indexOf(CALL_TAGS.fn);
   const content = text.slice(0, at);
   return { content: content.length > 0 ? content : null, calls };
 }
