@@ -5,9 +5,10 @@ import type { CheckpointFolderVerdict, SglangSetupSnapshot } from '../../../../s
 import { engineApi, useSnapshot } from '../../stores/engine-store.ts';
 import { CheckpointCard } from './checkpoint-card.tsx';
 import { ActionError, useAction } from '../common/use-action.tsx';
+import { ChoiceGroup, type Choice } from '../common/choice-group.tsx';
 
 type RuntimeId = 'python' | 'docker' | 'external';
-const RUNTIMES: { id: RuntimeId; title: string; text: string }[] = [
+const RUNTIMES: Choice<RuntimeId>[] = [
   { id: 'python', title: 'Python', text: 'The panel starts and supervises sglang from a Python that has it, or from its own environment.' },
   { id: 'docker', title: 'Docker', text: 'The pinned lmsysorg/sglang image with --gpus all; the checkpoint mounted read-only.' },
   { id: 'external', title: 'A serve I already run', text: 'The panel only watches it: give its URL (e.g. http://127.0.0.1:30000).' },
@@ -109,20 +110,18 @@ export function ServeStep({ settings, downloadAllowed }: { settings: Settings; d
   const showInstall = kind === 'python' && runtimes && !runtimes.python;
   return (
     <div className="stack">
-      <div className="choice" role="group" aria-label="Serve runtime">
-        {RUNTIMES.map((r) => {
-          const found = runtimeFinding(r.id, runtimes);
-          return (
-            <button key={r.id} aria-pressed={kind === r.id} onClick={() => void save({ runtime: r.id })} data-testid={`runtime-${r.id}`}>
-              <b>{r.title}</b>
-              <span className="muted small">{r.text}</span>
-              {r.id !== 'external' && (
-                <span className={`small runtime-finding ${found ? (found.ok ? 'ok' : 'bad') : ''}`}>{found ? `${found.ok ? '✓' : '✕'} ${found.text}` : sglang?.detecting ? 'Looking…' : ''}</span>
-              )}
-            </button>
-          );
-        })}
-      </div>
+      <ChoiceGroup
+        label="Serve runtime"
+        choices={RUNTIMES}
+        picked={kind}
+        onPick={(id) => void save({ runtime: id })}
+        testIdPrefix="runtime-"
+        detail={(id) => {
+          if (id === 'external') return null;
+          const found = runtimeFinding(id, runtimes);
+          return <span className={`small runtime-finding ${found ? (found.ok ? 'ok' : 'bad') : ''}`}>{found ? `${found.ok ? '✓' : '✕'} ${found.text}` : sglang?.detecting ? 'Looking…' : ''}</span>;
+        }}
+      />
       <div className="row">
         <button className="btn" disabled={sglang?.detecting} onClick={() => void detect('serve.detectRuntimes', { refresh: true })}>
           {sglang?.detecting ? 'Detecting…' : 'Detect again'}

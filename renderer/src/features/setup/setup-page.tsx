@@ -12,8 +12,9 @@ import { ColdkeyStep, HotkeyStep, MinerKeyStep, currentRegistration, selectedHot
 import { RegistrationStep } from './registration-step.tsx';
 import { ServeStep, runtimeReady } from './serve-step.tsx';
 import { PROVIDER_HOST } from '../../../../shared/network.ts';
+import { ChoiceGroup, type Choice } from '../common/choice-group.tsx';
 
-const ROLES: { id: Role; title: string; text: string }[] = [
+const ROLES: Choice<Role>[] = [
   { id: 'mine', title: 'Mine', text: 'Serve verified inference on your NVIDIA GPUs and earn per epoch.' },
   { id: 'validate', title: 'Validate', text: 'Run the light validator: CPU only, puts the verified weights on chain every ~120 blocks.' },
   { id: 'both', title: 'Both', text: 'Mine on the GPUs and validate on the same machine.' },
@@ -34,14 +35,7 @@ function RolePicker({ role }: { role: Role | null }) {
   const pick = (r: Role) => void invoke('settings.update', { role: r });
   return (
     <>
-    <div className="choice" role="group" aria-label="Role">
-      {ROLES.map((r) => (
-        <button key={r.id} aria-pressed={role === r.id} onClick={() => pick(r.id)}>
-          <b>{r.title}</b>
-          <span className="muted small">{r.text}</span>
-        </button>
-      ))}
-    </div>
+    <ChoiceGroup label="Role" choices={ROLES} picked={role} onPick={pick} />
     <ActionError error={error} />
     </>
   );

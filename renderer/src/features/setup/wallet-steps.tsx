@@ -7,6 +7,7 @@ import type { SecretWords } from '../common/secret-words-dialog.tsx';
 import { ActionError, useAction } from '../common/use-action.tsx';
 import { SecretInput } from '../common/secret-input.tsx';
 import { PROVIDER_HOST } from '../../../../shared/network.ts';
+import { ChoiceGroup, type Choice } from '../common/choice-group.tsx';
 
 /** Hands fresh words to the page's show-once dialog; `after` runs once the user confirmed writing them down. */
 export type ShowWords = (secret: SecretWords, after: () => Promise<unknown>) => void;
@@ -18,7 +19,7 @@ export function selectedWallet(wallet: WalletView, settings: Settings): WalletEn
 }
 
 type ColdkeyWay = 'create' | 'import' | 'browser';
-const WAYS: { id: ColdkeyWay; title: string; text: string }[] = [
+const WAYS: Choice<ColdkeyWay>[] = [
   { id: 'create', title: 'Create a new coldkey', text: 'Fresh recovery words, encrypted with your password the way btcli does.' },
   { id: 'import', title: 'Import my coldkey', text: 'From its recovery words or 0x seed (btcli regen_coldkey).' },
   { id: 'browser', title: 'It is in a browser wallet', text: 'polkadot.js, Talisman or SubWallet: give its address; it signs in the browser.' },
@@ -85,14 +86,7 @@ export function ColdkeyStep({ wallet, settings, showWords }: { wallet: WalletVie
           ))}
         </div>
       )}
-      <div className="choice" role="group" aria-label="Coldkey source">
-        {WAYS.map((w) => (
-          <button key={w.id} aria-pressed={way === w.id} onClick={() => setWay(w.id)}>
-            <b>{w.title}</b>
-            <span className="muted small">{w.text}</span>
-          </button>
-        ))}
-      </div>
+      <ChoiceGroup label="Coldkey source" choices={WAYS} picked={way} onPick={setWay} />
       <div className="row">
         <label className="small">
           Wallet name <input type="text" aria-label="Coldkey wallet name" value={name} onChange={(e) => setName(e.target.value)} />
