@@ -85,6 +85,38 @@ export function startMiner(gatewayUrl: string, serveUrls: string[], over: Partia
   });
 }
 
+/**
+ * The gateway double without its probe (plus `gateway` options) and a miner on `serveUrls`, started and
+ * waiting for the probe: `body` runs, then miner and gateway stop. The serves stay the caller's.
+ */
+export async function withReadyMiner(
+  serveUrls: readonly string[],
+  body: (gw: GatewayDouble, m: MinerService) => Promise<void>,
+  o: { miner?: Partial<MinerServiceOptions>; gateway?: Partial<GatewayDoubleOptions> } = {},
+): Promise<void> {
+  const gw = startGateway({ probe: false, ...o.gateway });
+  await gw.start();
+  const m = startMiner(gw.url, [...serveUrls], o.miner);
+  try {
+    await m.start();
+    await waitFor(m, (s) => s.phase === 'waiting-for-probe');
+    await body(gw, m);
+  } finally {
+    await m.stop();
+    await gw.stop();
+  }
+}
+
+/** Runs `body` with a started fake serve and stops the serve afterwards, whatever happened. */
+export async function withServe(serve: FakeServe | Promise<FakeServe>, body: (serve: FakeServe) => Promise<void>): Promise<void> {
+  const s = await serve;
+  try {
+    await body(s);
+  } finally {
+    await s.stop();
+  }
+}
+
 /** Resolves with the first snapshot that satisfies `pred` (or throws with the last one after `ms`). */
 export function waitFor(m: MinerService, pred: (s: MinerSnapshot) => boolean, ms = 20_000): Promise<MinerSnapshot> {
   return new Promise((resolve, reject) => {

@@ -2,24 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { greedyGenerate } from '../../doubles/fake-sglang/model.ts';
 import { loadCheckpointSpec } from '../../doubles/fake-sglang/vocab-plan.ts';
 import type { GatewayDouble } from '../../doubles/gateway/gateway-double.ts';
-import { CHECKPOINT, startFakeServe, startFakeServeWith, startGateway, startMiner, until, waitFor, type FakeServe } from './harness.ts';
+import { CHECKPOINT, startFakeServe, startFakeServeWith, startMiner, until, waitFor, withReadyMiner, withServe, type FakeServe } from './harness.ts';
 
 const ask = (text: string, max: number) => ({ messages: [{ role: 'user', content: text }], max_tokens: max });
 
-async function session(serveArgs: string[], over: Parameters<typeof startMiner>[2], body: (gw: GatewayDouble, m: ReturnType<typeof startMiner>, serve: FakeServe) => Promise<void>): Promise<void> {
-  const serve = await startFakeServe(serveArgs);
-  const gw = startGateway({ probe: false });
-  await gw.start();
-  const m = startMiner(gw.url, [serve.url], over);
-  try {
-    await m.start();
-    await waitFor(m, (s) => s.phase === 'waiting-for-probe');
-    await body(gw, m, serve);
-  } finally {
-    await m.stop();
-    await gw.stop();
-    await serve.stop();
-  }
+function session(serveArgs: string[], miner: Parameters<typeof startMiner>[2], body: (gw: GatewayDouble, m: ReturnType<typeof startMiner>, serve: FakeServe) => Promise<void>): Promise<void> {
+  return withServe(startFakeServe(serveArgs), (serve) => withReadyMiner([serve.url], (gw, m) => body(gw, m, serve), { miner }));
 }
 
 describe('request pipeline details', () => {
@@ -51,23 +39,15 @@ describe('request pipeline details', () => {
   });
 
   it('says the serve lacks --enable-return-hidden-states instead of failing obscurely', { timeout: 60_000 }, async () => {
-    const bare = await startFakeServeWith([], { hidden: false });
-    const gw = startGateway({ probe: false });
-    await gw.start();
-    const m = startMiner(gw.url, [bare.url]);
-    try {
-      await m.start();
-      await waitFor(m, (s) => s.phase === 'waiting-for-probe');
-      const r = await gw.serve(ask('Hello!', 4), { stream: false, leg: 0 }).done;
-      expect(r.response?.commitment).toBeNull();
-      expect(r.response?.error).toMatch(/--enable-return-hidden-states/);
-      await until(() => m.snapshot().stats.errors === 1, 5000, 'the error record');
-      expect(m.snapshot().recent[0]?.cause).toMatch(/--enable-return-hidden-states/);
-    } finally {
-      await m.stop();
-      await gw.stop();
-      await bare.stop();
-    }
+    await withServe(startFakeServeWith([], { hidden: false }), (bare) =>
+      withReadyMiner([bare.url], async (gw, m) => {
+        const r = await gw.serve(ask('Hello!', 4), { stream: false, leg: 0 }).done;
+        expect(r.response?.commitment).toBeNull();
+        expect(r.response?.error).toMatch(/--enable-return-hidden-states/);
+        await until(() => m.snapshot().stats.errors === 1, 5000, 'the error record');
+        expect(m.snapshot().recent[0]?.cause).toMatch(/--enable-return-hidden-states/);
+      }),
+    );
   });
 
   it('self-audits on another engine: zero mismatch when the engines agree, a warning when one runs other numerics', { timeout: 90_000 }, async () => {
@@ -78,12 +58,7 @@ describe('request pipeline details', () => {
     const int4 = await startFakeServeWith(['--quantize', 'int4'], { trim: false });
     try {
       for (const [urls, honest] of [[[honestA.url, honestB.url], true], [[int4.url, honestA.url], false]] as const) {
-        const gw = startGateway({ probe: false });
-        await gw.start();
-        const m = startMiner(gw.url, [...urls], { audit: { sampleRate: 1, minIntervalMs: 0 } });
-        try {
-          await m.start();
-          await waitFor(m, (s) => s.phase === 'waiting-for-probe');
+        await withReadyMiner(urls, async (gw, m) => {
           // One at a time: the least-loaded pick then always serves on the first engine.
           for (let i = 0; i < 3; i++) await gw.serve(ask(`Audit me ${i} (${honest ? "same" : "other"} numerics): explain the result step by step.`, 96), { stream: false, leg: i }).done;
           const s = await waitFor(m, (x) => x.audit.audited >= 1 && x.stats.inflight === 0);
@@ -96,10 +71,7 @@ describe('request pipeline details', () => {
             expect(s.audit.warning).toMatch(/^self-audit: /);
             expect(s.forecast).toMatchObject({ gate: 'cheat', status: 'at-risk' });
           }
-        } finally {
-          await m.stop();
-          await gw.stop();
-        }
+        }, { miner: { audit: { sampleRate: 1, minIntervalMs: 0 } } });
       }
     } finally {
       await Promise.all([honestA.stop(), honestB.stop(), int4.stop()]);

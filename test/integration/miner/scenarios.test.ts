@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayDouble } from '../../doubles/gateway/gateway-double.ts';
-import { abortedAtServe, serveMetric, startFakeServe, startGateway, startMiner, until, waitFor, type FakeServe } from './harness.ts';
+import { abortedAtServe, serveMetric, startFakeServe, startGateway, startMiner, until, waitFor, withReadyMiner, withServe, type FakeServe } from './harness.ts';
 
 const ask = (text: string, max = 32) => ({ messages: [{ role: 'user', content: text }], max_tokens: max });
 
@@ -27,32 +27,24 @@ describe('miner against the gateway double and a fake serve', () => {
 
   it('a cancel aborts the serve request and sends nothing for that corr_id', async () => {
     // A slow serve of its own, so the answer is still being generated when the cancel lands.
-    const slow = await startFakeServe(['--tokens-per-s', '5']);
-    const gw = startGateway({ probe: false });
-    await gw.start();
-    const m = startMiner(gw.url, [slow.url]);
-    try {
-      await m.start();
-      await waitFor(m, (s) => s.phase === 'waiting-for-probe');
-      const before = await abortedAtServe(slow.url);
-      const { corrId, done } = gw.serve(ask('Please explain the result step by step, then give the final answer.', 2000), { stream: false, leg: 2 });
-      for (let i = 0; i < 200 && (await serveMetric(slow.url, 'num_running_reqs')) < 1; i++) await new Promise((r) => setTimeout(r, 25));
-      expect(await serveMetric(slow.url, 'num_running_reqs')).toBe(1);
-      gw.cancel(corrId);
-      expect((await done).cancelled).toBe(true);
-      await until(() => m.snapshot().recent.some((r) => r.corrId === corrId), 10_000, 'the cancelled record');
-      expect(m.snapshot().recent.find((r) => r.corrId === corrId)?.outcome).toBe('cancelled');
-      await until(() => m.snapshot().stats.inflight === 0, 5000, 'the job to end');
-      for (let i = 0; i < 200 && (await abortedAtServe(slow.url)) === before; i++) await new Promise((r) => setTimeout(r, 25));
-      expect(await abortedAtServe(slow.url)).toBe(before + 1);
-      expect(await serveMetric(slow.url, 'num_running_reqs')).toBe(0);
-      // A late chunk or response for that corr_id would be recorded here.
-      expect(gw.framesAfterCancel).toEqual([]);
-    } finally {
-      await m.stop();
-      await gw.stop();
-      await slow.stop();
-    }
+    await withServe(startFakeServe(['--tokens-per-s', '5']), (slow) =>
+      withReadyMiner([slow.url], async (gw, m) => {
+        const before = await abortedAtServe(slow.url);
+        const { corrId, done } = gw.serve(ask('Please explain the result step by step, then give the final answer.', 2000), { stream: false, leg: 2 });
+        for (let i = 0; i < 200 && (await serveMetric(slow.url, 'num_running_reqs')) < 1; i++) await new Promise((r) => setTimeout(r, 25));
+        expect(await serveMetric(slow.url, 'num_running_reqs')).toBe(1);
+        gw.cancel(corrId);
+        expect((await done).cancelled).toBe(true);
+        await until(() => m.snapshot().recent.some((r) => r.corrId === corrId), 10_000, 'the cancelled record');
+        expect(m.snapshot().recent.find((r) => r.corrId === corrId)?.outcome).toBe('cancelled');
+        await until(() => m.snapshot().stats.inflight === 0, 5000, 'the job to end');
+        for (let i = 0; i < 200 && (await abortedAtServe(slow.url)) === before; i++) await new Promise((r) => setTimeout(r, 25));
+        expect(await abortedAtServe(slow.url)).toBe(before + 1);
+        expect(await serveMetric(slow.url, 'num_running_reqs')).toBe(0);
+        // A late chunk or response for that corr_id would be recorded here.
+        expect(gw.framesAfterCancel).toEqual([]);
+      }),
+    );
   });
 
   it('a reconnect dials a fresh leg at once and drains the old socket without losing the request', async () => {

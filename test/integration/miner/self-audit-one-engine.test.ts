@@ -3,25 +3,13 @@
 // /flush_cache (the fake sglang refuses with 400 while a request runs, as sglang does) and re-runs.
 // With the hidden-state trim armed, engy_trim spares the audit's own request (rid engy-audit-...).
 import { describe, expect, it } from 'vitest';
-import { startFakeServeWith, startGateway, startMiner, waitFor } from './harness.ts';
+import { startFakeServeWith, type startGateway, type startMiner, waitFor, withReadyMiner, withServe } from './harness.ts';
 
 const ask = (text: string, max: number) => ({ messages: [{ role: 'user', content: text }], max_tokens: max });
 
 /** One fake serve (trimmed or not), the gateway double without probes, and a miner auditing every request. */
-async function oneEngine(trim: boolean, run: (rig: { gw: ReturnType<typeof startGateway>; m: ReturnType<typeof startMiner> }) => Promise<void>): Promise<void> {
-  const serve = await startFakeServeWith([], { trim });
-  const gw = startGateway({ probe: false });
-  await gw.start();
-  const m = startMiner(gw.url, [serve.url], { audit: { sampleRate: 1, minIntervalMs: 0 } });
-  try {
-    await m.start();
-    await waitFor(m, (s) => s.phase === 'waiting-for-probe');
-    await run({ gw, m });
-  } finally {
-    await m.stop();
-    await gw.stop();
-    await serve.stop();
-  }
+function oneEngine(trim: boolean, run: (rig: { gw: ReturnType<typeof startGateway>; m: ReturnType<typeof startMiner> }) => Promise<void>): Promise<void> {
+  return withServe(startFakeServeWith([], { trim }), (serve) => withReadyMiner([serve.url], (gw, m) => run({ gw, m }), { miner: { audit: { sampleRate: 1, minIntervalMs: 0 } } }));
 }
 
 describe('self-audit with a single engine', () => {

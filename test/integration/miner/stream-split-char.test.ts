@@ -5,7 +5,7 @@
 // the reference's rule included; see docs/miner-conformance.md.)
 import { describe, expect, it } from 'vitest';
 import { PromptBuilder } from '../../../electron/engine/miner/prompt-builder.ts';
-import { CHECKPOINT, startFakeServe, startGateway, startMiner, waitFor } from './harness.ts';
+import { CHECKPOINT, startFakeServe, withReadyMiner, withServe } from './harness.ts';
 
 const CHUNK = 8;
 const request = { messages: [{ role: 'user', content: 'Write a long summary of the river trip, with every detail you remember.' }], max_tokens: 40 };
@@ -15,28 +15,20 @@ describe('streamed text across a chunk boundary that splits a character', () => 
     const prompt = await (await PromptBuilder.load(CHECKPOINT)).build(request);
     // Output index k sits at absolute position promptLength + k; the overlap is index CHUNK-1.
     const at = prompt.ids.length + CHUNK - 1;
-    const serve = await startFakeServe(['--split-char-at', String(at)]);
-    const gw = startGateway({ probe: false });
-    await gw.start();
-    const m = startMiner(gw.url, [serve.url], { chunkTokens: CHUNK });
-    try {
-      await m.start();
-      await waitFor(m, (s) => s.phase === 'waiting-for-probe');
-      const r = await gw.serve(request, { stream: true, leg: 0 }).done;
-      const out = r.response!.output;
-      const msg = out.choices![0]!.message;
-      const final = `${msg.reasoning_content ?? ''}|${msg.content ?? ''}`;
-      expect(final).toContain('中');
-      expect(final).not.toContain('\uFFFD');
-      // The generation went past the boundary and past the character.
-      expect(out.usage!.completion_tokens).toBeGreaterThan(CHUNK + 3);
-      const streamed = `${r.chunks.map((c) => c.delta.reasoning_content ?? '').join('')}|${r.chunks.map((c) => c.delta.content ?? '').join('')}`;
-      expect(streamed).toBe(final);
-      expect(r.audit?.verdict).toBe('pass');
-    } finally {
-      await m.stop();
-      await gw.stop();
-      await serve.stop();
-    }
+    await withServe(startFakeServe(['--split-char-at', String(at)]), (serve) =>
+      withReadyMiner([serve.url], async (gw) => {
+        const r = await gw.serve(request, { stream: true, leg: 0 }).done;
+        const out = r.response!.output;
+        const msg = out.choices![0]!.message;
+        const final = `${msg.reasoning_content ?? ''}|${msg.content ?? ''}`;
+        expect(final).toContain('中');
+        expect(final).not.toContain('\uFFFD');
+        // The generation went past the boundary and past the character.
+        expect(out.usage!.completion_tokens).toBeGreaterThan(CHUNK + 3);
+        const streamed = `${r.chunks.map((c) => c.delta.reasoning_content ?? '').join('')}|${r.chunks.map((c) => c.delta.content ?? '').join('')}`;
+        expect(streamed).toBe(final);
+        expect(r.audit?.verdict).toBe('pass');
+      }, { miner: { chunkTokens: CHUNK } }),
+    );
   });
 });

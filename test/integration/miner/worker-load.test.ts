@@ -3,7 +3,7 @@
 // ENGY_GW_WORKERS replaces the gateway's /meta count.
 import { describe, expect, it } from 'vitest';
 import { silentLogger, type Logger } from '../../../electron/engine/lib/logger.ts';
-import { startFakeServe, startGateway, startMiner, until, waitFor } from './harness.ts';
+import { startFakeServe, startGateway, startMiner, until, waitFor, withReadyMiner, withServe } from './harness.ts';
 
 type Obj = Record<string, unknown>;
 const ask = (max: number) => ({ messages: [{ role: 'user', content: 'Write a long summary of the river trip, with every detail you remember.' }], max_tokens: max });
@@ -50,35 +50,27 @@ describe('worker-wide load and serve edges', () => {
   });
 
   it("answers a serve the serve itself aborted with the text generated so far, proven", { timeout: 60_000 }, async () => {
-    const serve = await startFakeServe(['--tokens-per-s', '40']);
-    const gw = startGateway({ probe: false });
-    await gw.start();
-    const m = startMiner(gw.url, [serve.url]);
-    try {
-      await m.start();
-      await waitFor(m, (s) => s.phase === 'waiting-for-probe');
-      for (const stream of [true, false]) {
-        const job = gw.serve(ask(400), { stream, leg: 1 });
-        await until(() => m.snapshot().legs.some((l) => l.inflight === 1), 10_000, 'the request in flight');
-        await new Promise((r) => setTimeout(r, 400));
-        // Not a cancel from the gateway: the serve drops the request on its own (e.g. retraction).
-        const res = await fetch(`${serve.url}/abort_request`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ abort_all: true }) });
-        expect(res.ok).toBe(true);
-        const r = await job.done;
-        expect(r.response?.error).toBeUndefined();
-        const c = r.response!.commitment!;
-        expect(c.output_token_ids.length).toBeGreaterThan(0);
-        expect(c.output_token_ids.length).toBeLessThan(400);
-        expect(r.audit?.verdict).toBe('pass');
-        const msg = r.response!.output.choices![0]!.message;
-        expect(`${msg.reasoning_content ?? ''}${msg.content ?? ''}`.length).toBeGreaterThan(0);
-        expect(r.response!.output.choices![0]!.finish_reason).toBe('stop');
-      }
-    } finally {
-      await m.stop();
-      await gw.stop();
-      await serve.stop();
-    }
+    await withServe(startFakeServe(['--tokens-per-s', '40']), (serve) =>
+      withReadyMiner([serve.url], async (gw, m) => {
+        for (const stream of [true, false]) {
+          const job = gw.serve(ask(400), { stream, leg: 1 });
+          await until(() => m.snapshot().legs.some((l) => l.inflight === 1), 10_000, 'the request in flight');
+          await new Promise((r) => setTimeout(r, 400));
+          // Not a cancel from the gateway: the serve drops the request on its own (e.g. retraction).
+          const res = await fetch(`${serve.url}/abort_request`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ abort_all: true }) });
+          expect(res.ok).toBe(true);
+          const r = await job.done;
+          expect(r.response?.error).toBeUndefined();
+          const c = r.response!.commitment!;
+          expect(c.output_token_ids.length).toBeGreaterThan(0);
+          expect(c.output_token_ids.length).toBeLessThan(400);
+          expect(r.audit?.verdict).toBe('pass');
+          const msg = r.response!.output.choices![0]!.message;
+          expect(`${msg.reasoning_content ?? ''}${msg.content ?? ''}`.length).toBeGreaterThan(0);
+          expect(r.response!.output.choices![0]!.finish_reason).toBe('stop');
+        }
+      }),
+    );
   });
 
   it('dials the worker count ENGY_GW_WORKERS gives instead of /meta, and warns on a bad one', { timeout: 60_000 }, async () => {
