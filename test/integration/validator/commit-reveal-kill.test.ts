@@ -8,52 +8,39 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { commitStorePath, readCommitStore } from '../../../electron/engine/validator/commit-reveal-store.ts';
 import { readState } from '../../../electron/engine/validator/state-file.ts';
-import type { RunningDevChain } from '../../doubles/dev-chain/index.ts';
-import { startProviderDouble, type ProviderDouble } from '../../doubles/provider.ts';
-import { cleanUpAfterAll, makeHotkeyWallet, startDaemon, startDaemonChain, type Child } from './daemon-child.ts';
+import { startProviderDouble } from '../../doubles/provider.ts';
+import { daemonArgs, daemonSuite, killRightAfterInclusion, makeHotkeyWallet, startDaemonChain } from './daemon-child.ts';
 import { MINER_A, MINER_B } from './harness.ts';
 
-let dev: RunningDevChain | null = null;
-let provider: ProviderDouble | null = null;
-const children: Child[] = [];
-let blockTimer: ReturnType<typeof setInterval> | undefined;
-
-cleanUpAfterAll(() => ({ blockTimer, children, dev, provider }));
+const suite = daemonSuite();
 
 describe('engy-panel validate with commit-reveal (child process)', () => {
   it('survives kill -9 between commit and reveal without committing twice, and the reveal lands', async () => {
     const { hot, walletPath } = makeHotkeyWallet();
 
-    dev = await startDaemonChain(hot.address, { tempo: 30, commitRevealEnabled: true });
-    provider = await startProviderDouble();
+    const dev = (suite.dev = await startDaemonChain(hot.address, { tempo: 30, commitRevealEnabled: true }));
+    const provider = (suite.provider = await startProviderDouble());
     provider.publish(4, [[MINER_A, 1], [MINER_B, 3]]);
     const dataDir = mkdtempSync(join(tmpdir(), 'engy-vdata-'));
     const statePath = join(dataDir, 'validator', 'state.json');
-    const args = ['--wallet', 'val', '--hotkey', 'hk', '--wallet-path', walletPath, '--chain', dev.url, '--api', provider.url, '--master', provider.masterHotkey, '--poll-s', '1', '--resubmit-blocks', '200', '--data-dir', dataDir];
     // A 200-block cadence: the reveal (tempo 30) comes long before any legitimate resubmission.
+    const args = daemonArgs({ walletPath, chainUrl: dev.url, provider, resubmitBlocks: 200, dataDir });
     const chain = dev;
     const commits = () => chain.state.applied.filter((a) => a.method.startsWith('commit_timelocked') && a.signer === hot.address);
 
     // First run: its commit reaches the pool, is included, and the process dies before it can record anything.
-    const first = startDaemon(args);
-    children.push(first);
+    const first = suite.start(args);
     // Generous: a cold daemon start plus the timelock worker's start take tens of seconds on a loaded 2-core box.
-    await vi.waitFor(() => expect(chain.chain.pending().length).toBeGreaterThan(0), { timeout: 150_000, interval: 20 }).catch((e: unknown) => {
-      throw new Error(`${String(e)}\n${first.out.join('\n')}`);
-    });
-    chain.produceBlock();
-    first.proc.kill('SIGKILL');
-    await first.exited;
+    await killRightAfterInclusion(chain, first, 150_000);
     expect(commits().filter((a) => a.error === null)).toHaveLength(1);
     expect(chain.state.commitReveal.reveals).toEqual([]); // killed between commit and reveal
     expect(readCommitStore(commitStorePath(statePath)).store.intent).not.toBeNull();
 
     // Second run, a quick restart: blocks flow again from the moment it is up (as 12 s blocks would barely move
     // during a restart); it must adopt the landed commit and wait for its cadence.
-    const second = startDaemon(args);
-    children.push(second);
+    const second = suite.start(args);
     await vi.waitFor(() => expect(second.out.some((l) => l.includes('[validator] hotkey='))).toBe(true), { timeout: 60_000, interval: 20 });
-    blockTimer = setInterval(() => chain.produceBlock(), 100);
+    suite.produceBlocksEvery(100);
     await vi.waitFor(() => expect(readState(statePath).state.lastApplied).toBe(4), { timeout: 60_000, interval: 50 });
     await vi.waitFor(() => expect(second.out.some((l) => l.includes('[tick] skipped:too-soon'))).toBe(true), { timeout: 60_000, interval: 50 }).catch((e: unknown) => {
       throw new Error(`${String(e)}\n${second.out.join('\n')}`);
@@ -77,7 +64,7 @@ describe('engy-panel validate with commit-reveal (child process)', () => {
       [chain.state.neuron(53, MINER_B)!.uid, 65535],
     ]);
     expect(commits()).toHaveLength(1);
-    clearInterval(blockTimer);
+    suite.stopBlocks();
     second.proc.kill('SIGTERM');
     expect(await second.exited).toBe(0);
   }, 300_000);

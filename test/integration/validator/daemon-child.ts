@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Keyring } from '@polkadot/keyring';
 import type { KeyringPair } from '@polkadot/keyring/types';
 import { mnemonicGenerate } from '@polkadot/util-crypto';
-import { afterAll } from 'vitest';
+import { afterAll, expect, vi } from 'vitest';
 import { startDevChain, type RunningDevChain, type SeedSubnet } from '../../doubles/dev-chain/index.ts';
 import type { ProviderDouble } from '../../doubles/provider.ts';
 import { validatorSeed } from './harness.ts';
@@ -51,6 +51,24 @@ export function makeHotkeyWallet(walletPath = mkdtempSync(join(tmpdir(), 'engy-w
   return { hot, walletPath };
 }
 
+/** The `validate` arguments the daemon tests share: wallet `val`/`hk`, 1 s polls, the given resubmit cadence. */
+export function daemonArgs(o: { walletPath: string; chainUrl: string; provider: ProviderDouble; resubmitBlocks: number; dataDir: string }): string[] {
+  return ['--wallet', 'val', '--hotkey', 'hk', '--wallet-path', o.walletPath, '--chain', o.chainUrl, '--api', o.provider.url, '--master', o.provider.masterHotkey, '--poll-s', '1', '--resubmit-blocks', String(o.resubmitBlocks), '--data-dir', o.dataDir];
+}
+
+/**
+ * Waits for the child's first extrinsic to reach the pool, includes it in a block and SIGKILLs the child before
+ * it can record the inclusion: the crash window every kill test is about. A timeout shows the child's output.
+ */
+export async function killRightAfterInclusion(dev: RunningDevChain, child: Child, timeoutMs: number): Promise<void> {
+  await vi.waitFor(() => expect(dev.chain.pending().length).toBeGreaterThan(0), { timeout: timeoutMs, interval: 20 }).catch((e: unknown) => {
+    throw new Error(`${String(e)}\n${child.out.join('\n')}`);
+  });
+  dev.produceBlock();
+  child.proc.kill('SIGKILL');
+  await child.exited;
+}
+
 /** SIGKILL whatever child is still running. */
 export function killAll(children: readonly Child[]): void {
   for (const c of children) if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill('SIGKILL');
@@ -61,13 +79,45 @@ export function startDaemonChain(hot: string, subnet: Partial<SeedSubnet> = {}):
   return startDevChain({ port: 0, blockMs: 0, startBlocks: 10, seed: validatorSeed(hot, subnet) });
 }
 
-/** Registers the suite's cleanup: block timer, children, dev chain and provider, read when the suite ends. */
-export function cleanUpAfterAll(get: () => { blockTimer?: ReturnType<typeof setInterval> | undefined; children: readonly Child[]; dev: RunningDevChain | null; provider: ProviderDouble | null }): void {
+/**
+ * What one daemon suite starts (the dev chain, the provider double, daemon children, a block timer), released
+ * when the suite ends whatever happened: timer cleared, children SIGKILLed, chain and provider closed.
+ */
+export interface DaemonSuite {
+  dev: RunningDevChain | null;
+  provider: ProviderDouble | null;
+  children: Child[];
+  blockTimer?: ReturnType<typeof setInterval>;
+  /** startDaemon, remembered for the cleanup. */
+  start(args: string[]): Child;
+  /** Produces a block every `ms` until stopBlocks() or the suite's end. */
+  produceBlocksEvery(ms: number): void;
+  stopBlocks(): void;
+}
+
+export function daemonSuite(): DaemonSuite {
+  const suite: DaemonSuite = {
+    dev: null,
+    provider: null,
+    children: [],
+    start(args) {
+      const c = startDaemon(args);
+      suite.children.push(c);
+      return c;
+    },
+    produceBlocksEvery(ms) {
+      clearInterval(suite.blockTimer);
+      suite.blockTimer = setInterval(() => suite.dev?.produceBlock(), ms);
+    },
+    stopBlocks() {
+      clearInterval(suite.blockTimer);
+    },
+  };
   afterAll(async () => {
-    const r = get();
-    clearInterval(r.blockTimer);
-    killAll(r.children);
-    await r.dev?.close();
-    await r.provider?.close();
+    suite.stopBlocks();
+    killAll(suite.children);
+    await suite.dev?.close();
+    await suite.provider?.close();
   });
+  return suite;
 }

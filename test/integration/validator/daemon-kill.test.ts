@@ -4,64 +4,46 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { dataPaths } from '../../../electron/engine/lib/paths.ts';
 import { Database } from '../../../electron/engine/store/database.ts';
 import { SqliteValidatorHistory } from '../../../electron/engine/validator/history.ts';
 import { readState } from '../../../electron/engine/validator/state-file.ts';
-import type { RunningDevChain } from '../../doubles/dev-chain/index.ts';
-import { startProviderDouble, type ProviderDouble } from '../../doubles/provider.ts';
+import { startProviderDouble } from '../../doubles/provider.ts';
 import { MINER_A, MINER_B } from './harness.ts';
 import { startValidatorRig } from '../../helpers/validator-rig.ts';
-import { startDaemon, type Child } from './daemon-child.ts';
+import { daemonArgs, daemonSuite, killRightAfterInclusion } from './daemon-child.ts';
 
-let dev: RunningDevChain | null = null;
-let provider: ProviderDouble | null = null;
-const children: Child[] = [];
-let blockTimer: ReturnType<typeof setInterval> | undefined;
-
-afterAll(async () => {
-  clearInterval(blockTimer);
-  for (const c of children) if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill('SIGKILL');
-  await dev?.close();
-  await provider?.close();
-});
+const suite = daemonSuite();
 
 describe('engy-panel validate (child process)', () => {
   it('resumes after kill -9 mid-submit without double-advancing, heartbeats, and stops cleanly on SIGTERM', async () => {
     const rig = await startValidatorRig();
     const { hot, walletPath } = rig;
-    dev = rig.dev;
-    provider = await startProviderDouble();
+    const dev = (suite.dev = rig.dev);
+    const provider = (suite.provider = await startProviderDouble());
     const payload = provider.publish(4, [[MINER_A, 1], [MINER_B, 3]]);
     const dataDir = mkdtempSync(join(tmpdir(), 'engy-vdata-'));
     const statePath = join(dataDir, 'validator', 'state.json');
-    const args = ['--wallet', 'val', '--hotkey', 'hk', '--wallet-path', walletPath, '--chain', dev.url, '--api', provider.url, '--master', provider.masterHotkey, '--poll-s', '1', '--resubmit-blocks', '25', '--data-dir', dataDir];
+    const args = daemonArgs({ walletPath, chainUrl: dev.url, provider, resubmitBlocks: 25, dataDir });
     const chain = dev;
     const weightSets = () => chain.state.applied.filter((a) => a.method === 'set_weights' && a.signer === hot.address);
 
     // First run: wait for its set_weights in the pool, include it, and kill -9 before it can record anything.
-    const first = startDaemon(args);
-    children.push(first);
-    await vi.waitFor(() => expect(chain.chain.pending().length).toBeGreaterThan(0), { timeout: 60_000, interval: 20 }).catch((e: unknown) => {
-      throw new Error(`${String(e)}\n${first.out.join('\n')}`);
-    });
-    chain.produceBlock();
-    first.proc.kill('SIGKILL');
-    await first.exited;
+    const first = suite.start(args);
+    await killRightAfterInclusion(chain, first, 60_000);
     expect(weightSets().filter((a) => a.error === null)).toHaveLength(1);
     const afterKill = readState(statePath);
     expect(afterKill.dropped).toEqual([]); // absent or whole: an atomic write never leaves half a file
     expect([null, 4]).toContain(afterKill.state.lastApplied);
 
     // Second run, blocks every 100 ms: it must land epoch 4 and then hold to the cadence.
-    blockTimer = setInterval(() => chain.produceBlock(), 100);
-    const second = startDaemon(args);
-    children.push(second);
+    suite.produceBlocksEvery(100);
+    const second = suite.start(args);
     await vi.waitFor(() => expect(readState(statePath).state.lastApplied).toBe(4), { timeout: 60_000, interval: 50 });
     await vi.waitFor(() => expect(second.out.some((l) => l.includes('[tick] skipped:too-soon'))).toBe(true), { timeout: 60_000, interval: 50 });
-    await vi.waitFor(() => expect(provider?.heartbeats.some((h) => h.valid && (h.json as { synced_epoch?: number }).synced_epoch === 4)).toBe(true), { timeout: 30_000 });
-    clearInterval(blockTimer);
+    await vi.waitFor(() => expect(provider.heartbeats.some((h) => h.valid && (h.json as { synced_epoch?: number }).synced_epoch === 4)).toBe(true), { timeout: 30_000 });
+    suite.stopBlocks();
     second.proc.kill('SIGTERM');
     expect(await second.exited).toBe(0);
     expect(second.out.some((l) => l.includes('[validator] stopped'))).toBe(true);

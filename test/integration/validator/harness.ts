@@ -3,6 +3,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach } from 'vitest';
 import { PolkadotChainClient } from '../../../electron/engine/chain/polkadot-chain-client.ts';
 import type { Clock } from '../../../electron/engine/lib/clock.ts';
 import type { Logger } from '../../../electron/engine/lib/logger.ts';
@@ -79,6 +80,7 @@ export async function makeHarness(over: Partial<ValidatorServiceOptions> & { res
   };
   const logs: string[] = [];
   const history = over.history ?? new MemoryValidatorHistory();
+  let closed = false;
   const svc = new ValidatorService({
     config: { providerUrl: provider.url, masterHotkey: provider.masterHotkey, netuid: 53, statePath, resubmitBlocks: over.resubmitBlocks ?? 120, fetchTimeoutMs: 5_000 },
     signer: validator,
@@ -115,9 +117,24 @@ export async function makeHarness(over: Partial<ValidatorServiceOptions> & { res
       }
     },
     async close() {
+      if (closed) return;
+      closed = true;
       await svc.dispose();
       await provider.close();
     },
+  };
+}
+
+/** `makeHarness` for a suite: every harness a test makes is closed after that test, whatever happened. */
+export function harnessPerTest(): typeof makeHarness {
+  const open: Harness[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((h) => h.close()));
+  });
+  return async (over) => {
+    const h = await makeHarness(over);
+    open.push(h);
+    return h;
   };
 }
 

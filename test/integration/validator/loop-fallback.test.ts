@@ -1,16 +1,13 @@
 // PROTOCOL 8 failure paths: provider outages and hostile payloads fall back to the cache on the same
 // cadence, a refused extrinsic changes nothing, a corrupt state is never submitted, standby comes last.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ProviderMode } from '../../doubles/provider.ts';
-import { makeHarness, MINER_A, MINER_B, OWNER, STRANGER, type Harness } from './harness.ts';
+import { harnessPerTest, MINER_A, MINER_B, OWNER, STRANGER, type Harness } from './harness.ts';
 
-let h: Harness;
-afterEach(async () => {
-  await h.close();
-});
+const harness = harnessPerTest();
 
-async function landedEpoch4(): Promise<string> {
+async function landedEpoch4(h: Harness): Promise<string> {
   h.provider.publish(4, [[MINER_A, 1], [MINER_B, 3]]);
   const r = await h.svc.runOnce();
   expect(r.tick.outcome).toBe('applied');
@@ -19,8 +16,8 @@ async function landedEpoch4(): Promise<string> {
 
 describe('validator fallbacks', () => {
   it('resubmits the cached vector on the same cadence through a provider outage, and the recovered provider takes over', async () => {
-    h = await makeHarness();
-    await landedEpoch4();
+    const h = await harness();
+    await landedEpoch4(h);
     const cachedVector = h.chain.landed()[0]!;
     h.provider.mode = 'outage-503';
     h.advance(100);
@@ -51,8 +48,8 @@ describe('validator fallbacks', () => {
   });
 
   it('refuses hostile payloads with the right reason and keeps the cache on chain', async () => {
-    h = await makeHarness();
-    await landedEpoch4();
+    const h = await harness();
+    await landedEpoch4(h);
     h.provider.publish(5, [[MINER_B, 1], [MINER_A, 1]]);
     const cases: Array<[ProviderMode, RegExp]> = [
       ['tampered', /\(digest\)/],
@@ -76,7 +73,7 @@ describe('validator fallbacks', () => {
   });
 
   it('submits the signed result_json vector, never the unsigned display weights', async () => {
-    h = await makeHarness();
+    const h = await harness();
     h.provider.mode = 'display-lies';
     h.provider.publish(4, [[MINER_A, 1], [MINER_B, 1]]);
     expect((await h.svc.runOnce()).tick.outcome).toBe('applied');
@@ -84,8 +81,8 @@ describe('validator fallbacks', () => {
   });
 
   it('advances nothing when the chain refuses the extrinsic, and retries on the next tick', async () => {
-    h = await makeHarness();
-    const before = await landedEpoch4();
+    const h = await harness();
+    const before = await landedEpoch4(h);
     h.advance(100);
     h.provider.publish(5, [[MINER_B, 1]]);
     h.chain.rejectNext = { ok: false, kind: 'dispatch', code: 'NeuronNoValidatorPermit', message: 'the hotkey has no validator permit' };
@@ -100,8 +97,8 @@ describe('validator fallbacks', () => {
   });
 
   it('never submits a corrupt cached vector', async () => {
-    h = await makeHarness();
-    await landedEpoch4();
+    const h = await harness();
+    await landedEpoch4(h);
     const s = JSON.parse(readFileSync(h.statePath, 'utf8')) as Record<string, unknown>;
     writeFileSync(h.statePath, JSON.stringify({ ...s, cached_weights: [[MINER_A, 70_000], [MINER_B, true]] }));
     h.provider.mode = 'outage-503';
@@ -116,8 +113,8 @@ describe('validator fallbacks', () => {
   });
 
   it('a payload that lands nothing falls back to the cache, then to a burn, and the standby is never cached', async () => {
-    h = await makeHarness();
-    await landedEpoch4();
+    const h = await harness();
+    await landedEpoch4(h);
     const scored = h.stateJson();
     h.advance(100);
     h.provider.publish(5, [[STRANGER, 100]]);
@@ -137,23 +134,23 @@ describe('validator fallbacks', () => {
   });
 
   it('burns when nothing was ever landed, and says so when even the owner is missing', async () => {
-    h = await makeHarness();
+    const h = await harness();
     h.provider.publish(4, [[STRANGER, 1]]);
     expect((await h.svc.runOnce()).tick.outcome).toBe('standby:burn');
     expect(h.stateJson()).toMatchObject({ last_applied: 4, cached_weights: null, cached_digest: null });
     await h.close();
 
-    h = await makeHarness();
-    h.chain.replace(OWNER.address, 'someone-else');
-    h.provider.publish(4, [[STRANGER, 1]]);
-    const r = await h.svc.runOnce();
+    const ownerGone = await harness();
+    ownerGone.chain.replace(OWNER.address, 'someone-else');
+    ownerGone.provider.publish(4, [[STRANGER, 1]]);
+    const r = await ownerGone.svc.runOnce();
     expect(r.tick.outcome).toBe('submit-failed');
-    expect(h.chain.submissions).toHaveLength(0);
-    expect(h.stateJson()).toBeNull();
+    expect(ownerGone.chain.submissions).toHaveLength(0);
+    expect(ownerGone.stateJson()).toBeNull();
   });
 
   it('submits a single-recipient vector to a non-owner but warns', async () => {
-    h = await makeHarness();
+    const h = await harness();
     h.provider.publish(4, [[MINER_A, 65535], [MINER_B, 0]]);
     const r = await h.svc.runOnce();
     expect(r.tick.outcome).toBe('applied');
@@ -167,7 +164,7 @@ describe('validator fallbacks', () => {
   });
 
   it('explains commit-reveal instead of failing silently, and a chain outage leaves the state alone', async () => {
-    h = await makeHarness();
+    const h = await harness();
     h.provider.publish(4, [[MINER_A, 1]]);
     h.chain.commitRevealEnabled = true;
     const cr = await h.svc.runOnce();

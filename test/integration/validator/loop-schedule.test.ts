@@ -1,15 +1,12 @@
 // PROTOCOL 8 schedule, over real sockets (provider double) against the memory chain.
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { makeHarness, MINER_A, MINER_B, MINER_C, type Harness } from './harness.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { harnessPerTest, MINER_A, MINER_B, MINER_C } from './harness.ts';
 
-let h: Harness;
-afterEach(async () => {
-  await h.close();
-});
+const harness = harnessPerTest();
 
 describe('validator schedule', () => {
   it('submits a new epoch at once, with uids ascending rescaled onto 65535 and the heartbeat signed', async () => {
-    h = await makeHarness();
+    const h = await harness();
     const p = h.provider.publish(4, [[MINER_B, 300], [MINER_A, 100]]);
     const r = await h.svc.runOnce();
     expect(r.tick.outcome).toBe('applied');
@@ -29,7 +26,7 @@ describe('validator schedule', () => {
   });
 
   it('pre-gates without touching the chain, then resubmits the same epoch every 120 blocks', async () => {
-    h = await makeHarness();
+    const h = await harness();
     h.provider.publish(4, [[MINER_A, 1]]);
     await h.svc.runOnce();
     const callsAfterFirst = h.chain.calls.length;
@@ -57,7 +54,7 @@ describe('validator schedule', () => {
   });
 
   it('submits a newer epoch at once even inside the interval', async () => {
-    h = await makeHarness();
+    const h = await harness();
     h.provider.publish(4, [[MINER_A, 1]]);
     await h.svc.runOnce();
     h.advance(101); // the rate limit has passed, the 120-block interval has not
@@ -68,7 +65,7 @@ describe('validator schedule', () => {
   });
 
   it('never submits a replayed older epoch, even long after the interval', async () => {
-    h = await makeHarness();
+    const h = await harness();
     const old = [[MINER_C, 9]] as Array<[string, number]>;
     h.provider.publish(4, old);
     h.provider.publish(5, [[MINER_A, 1]]);
@@ -88,7 +85,7 @@ describe('validator schedule', () => {
   });
 
   it('falls back to the wall clock (120 x 12 s) when the block number is unavailable', async () => {
-    h = await makeHarness();
+    const h = await harness();
     h.provider.publish(4, [[MINER_A, 1]]);
     await h.svc.runOnce();
     h.chain.blockUnavailable = true;
@@ -103,7 +100,7 @@ describe('validator schedule', () => {
   });
 
   it('never resubmits faster than the chain rate limit plus margin, whatever is configured', async () => {
-    h = await makeHarness({ resubmitBlocks: 30 });
+    const h = await harness({ resubmitBlocks: 30 });
     h.chain.weightsRateLimit = 100;
     h.provider.publish(4, [[MINER_A, 1]]);
     await h.svc.runOnce();
@@ -117,7 +114,7 @@ describe('validator schedule', () => {
   });
 
   it('sends the version key the chain requires and resolves uids fresh at every submit', async () => {
-    h = await makeHarness();
+    const h = await harness();
     h.chain.weightsVersionKey = 7n;
     h.provider.publish(4, [[MINER_A, 1], [MINER_B, 1]]);
     await h.svc.runOnce();

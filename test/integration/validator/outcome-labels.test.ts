@@ -1,16 +1,13 @@
 // Issue 17 item 7: tick outcomes spelled as the reference spells them (`rejected:<reason>`,
 // `submit-failed`), so operators' log alerts written for the reference match this validator.
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeHarness, MINER_A, type Harness } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { harnessPerTest, MINER_A } from './harness.ts';
 
-let h: Harness;
-afterEach(async () => {
-  await h.close();
-});
+const harness = harnessPerTest();
 
 describe('outcome labels', () => {
   it('names the reason of a refused payload: rejected:signature, rejected:digest', async () => {
-    h = await makeHarness();
+    const h = await harness();
     h.provider.publish(4, [[MINER_A, 1]]);
     h.provider.mode = 'wrong-key';
     expect((await h.svc.runOnce()).tick.outcome).toBe('rejected:signature');
@@ -20,7 +17,7 @@ describe('outcome labels', () => {
   });
 
   it('logs the label on the tick line', async () => {
-    h = await makeHarness();
+    const h = await harness();
     h.provider.publish(4, [[MINER_A, 1]]);
     h.provider.mode = 'wrong-key';
     await h.svc.runOnce();

@@ -5,19 +5,19 @@ import { systemClock } from '../../../electron/engine/lib/clock.ts';
 import { Database } from '../../../electron/engine/store/database.ts';
 import { SqliteValidatorHistory } from '../../../electron/engine/validator/history.ts';
 import type { ValidatorSnapshot } from '../../../shared/validator.ts';
-import { makeHarness, MINER_A, STRANGER, type Harness } from './harness.ts';
+import { harnessPerTest, MINER_A, STRANGER } from './harness.ts';
 
-let h: Harness;
 let db: Database | null = null;
-afterEach(async () => {
-  await h.close();
+afterEach(() => {
   db?.close();
   db = null;
 });
+// Registered after the database's hook: vitest runs after-hooks in reverse, so each service stops before its database closes.
+const harness = harnessPerTest();
 
 describe('validator service', () => {
   it('runs ticks on its own timer, publishes rising snapshots and records each tick', async () => {
-    h = await makeHarness({ pollMs: 20 });
+    const h = await harness({ pollMs: 20 });
     h.provider.publish(4, [[MINER_A, 1]]);
     const seen: ValidatorSnapshot[] = [];
     h.svc.onDidChange((s) => seen.push(s));
@@ -43,7 +43,7 @@ describe('validator service', () => {
 
   it('restarts a wedged loop when no tick completes within the stall limit', async () => {
     // The watchdog measures real elapsed time here, not the harness's hand-moved clock.
-    h = await makeHarness({ pollMs: 20, stallMs: 150, watchdogCheckMs: 25, clock: systemClock });
+    const h = await harness({ pollMs: 20, stallMs: 150, watchdogCheckMs: 25, clock: systemClock });
     h.provider.publish(4, [[MINER_A, 1]]);
     h.chain.hangBlockNumber = true;
     h.svc.start();
@@ -66,7 +66,7 @@ describe('validator service', () => {
   it('keeps ticks and submissions in SQLite across restarts', async () => {
     const file = join((await import('node:os')).tmpdir(), `engy-vhist-${process.pid}-${Date.now()}.sqlite`);
     db = new Database(file);
-    h = await makeHarness({ history: new SqliteValidatorHistory(db) });
+    const h = await harness({ history: new SqliteValidatorHistory(db) });
     h.provider.publish(4, [[MINER_A, 3], [STRANGER, 1]]);
     await h.svc.runOnce();
     h.chain.rejectNext = { ok: false, kind: 'pool', code: 'Custom:6', message: 'SettingWeightsTooFast', extrinsicHash: '0xabc' };
@@ -85,7 +85,7 @@ describe('validator service', () => {
   });
 
   it('never runs two ticks at once: a second request joins the running one', async () => {
-    h = await makeHarness();
+    const h = await harness();
     h.provider.publish(4, [[MINER_A, 1]]);
     const [a, b] = await Promise.all([h.svc.runOnce(), h.svc.runOnce()]);
     expect(a).toBe(b);
@@ -94,7 +94,7 @@ describe('validator service', () => {
   });
 
   it('warns in plain words about a missing permit and an inactive validator', async () => {
-    h = await makeHarness();
+    const h = await harness();
     h.provider.publish(4, [[MINER_A, 1]]);
     h.chain.permits.delete(h.validator.address);
     h.chain.lastUpdate.set(h.chain.uids.get(h.validator.address)!, 1000);
