@@ -19,6 +19,8 @@ export interface FakeSglang {
   /** The port from the "Uvicorn running on" line. */
   port(): Promise<number>;
   url(): Promise<string>;
+  /** The URL once the serve logged READY_LINE (warmup done): what a test waits for before its first request. */
+  ready(): Promise<string>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   stop(): Promise<void>;
 }
@@ -74,6 +76,11 @@ export function startFakeSglang(extraArgs: string[] = [], opts: { modelPath?: st
     waitForLine,
     port,
     url: async () => `http://127.0.0.1:${await port()}`,
+    ready: async () => {
+      const url = `http://127.0.0.1:${await port()}`;
+      await waitForLine(/fired up and ready to roll/);
+      return url;
+    },
     exited,
     stop: async () => {
       if (!exitedFlag && proc.pid !== undefined) {

@@ -64,8 +64,7 @@ describe('fake sglang serve lifecycle', () => {
   it('--hang stops answering after ready', async () => {
     const serve = startFakeSglang(['--hang']);
     try {
-      const url = await serve.url();
-      await serve.waitForLine(/ready to roll/);
+      const url = await serve.ready();
       const res = await fetch(`${url}/health`, { signal: AbortSignal.timeout(400) }).then(
         () => 'answered',
         (e: Error) => e.name,
@@ -78,8 +77,7 @@ describe('fake sglang serve lifecycle', () => {
 
   it('drains on SIGTERM: /health goes 503, the running request finishes, then exit 0', async () => {
     const serve = startFakeSglang(['--tokens-per-s', '25']);
-    const url = await serve.url();
-    await serve.waitForLine(/ready to roll/);
+    const url = await serve.ready();
     const running = fetch(`${url}/generate`, { method: 'POST', body: JSON.stringify({ input_ids: [5, 6, 7], sampling_params: { max_new_tokens: 25, ignore_eos: true } }) });
     await serve.waitForLine(/#new-token: 3,/);
     serve.proc.kill('SIGTERM');

@@ -21,8 +21,7 @@ describe('--trim-hidden-states (the engy_trim module, as the fake serve mimics i
     const stock = startFakeSglang(['--enable-return-hidden-states']);
     const trimmed = startFakeSglang(['--enable-return-hidden-states', '--trim-hidden-states']);
     try {
-      const [surl, turl] = [await stock.url(), await trimmed.url()];
-      await Promise.all([stock.waitForLine(/ready to roll/), trimmed.waitForLine(/ready to roll/)]);
+      const [surl, turl] = await Promise.all([stock.ready(), trimmed.ready()]);
       const status = trimmed.lines.map(parseTrimLogLine).find((x) => x !== null);
       expect(status).toEqual({ armed: true, sglangVersion: '0.5.12.post1' });
       expect(stock.lines.map(parseTrimLogLine).some((x) => x !== null)).toBe(false);
@@ -49,8 +48,7 @@ describe('--trim-hidden-states (the engy_trim module, as the fake serve mimics i
   it('when streaming, hidden states ride only the finishing event', async () => {
     const trimmed = startFakeSglang(['--enable-return-hidden-states', '--trim-hidden-states']);
     try {
-      const url = await trimmed.url();
-      await trimmed.waitForLine(/ready to roll/);
+      const url = await trimmed.ready();
       const res = await fetch(`${url}/generate`, { method: 'POST', body: JSON.stringify({ ...body, input_ids: longPrompt.slice(0, 50), stream: true }) });
       const { events } = await readSse(res);
       expect(events).toHaveLength(4);
@@ -66,8 +64,7 @@ describe('--trim-hidden-states (the engy_trim module, as the fake serve mimics i
   it('stays inert (and untrimmed) on an sglang version outside the supported list', async () => {
     const serve = startFakeSglang(['--enable-return-hidden-states', '--trim-hidden-states', '--sglang-version', '0.5.15.post1']);
     try {
-      const url = await serve.url();
-      await serve.waitForLine(/ready to roll/);
+      const url = await serve.ready();
       const status = serve.lines.map(parseTrimLogLine).find((x) => x !== null);
       expect(status).toMatchObject({ armed: false, sglangVersion: '0.5.15.post1' });
       expect(status?.reason).toMatch(/not in the supported list/);
@@ -82,7 +79,7 @@ describe('--trim-hidden-states (the engy_trim module, as the fake serve mimics i
     const armed = startFakeSglang(['--enable-return-hidden-states'], { env: { ...process.env, PYTHONPATH: trimModuleDir() } });
     const disabled = startFakeSglang(['--enable-return-hidden-states'], { env: { ...process.env, PYTHONPATH: trimModuleDir(), ENGY_TRIM_DISABLE: '1' } });
     try {
-      await Promise.all([armed.waitForLine(/ready to roll/), disabled.waitForLine(/ready to roll/)]);
+      await Promise.all([armed.ready(), disabled.ready()]);
       expect(armed.lines.map(parseTrimLogLine).find((x) => x !== null)).toEqual({ armed: true, sglangVersion: '0.5.12.post1' });
       expect(disabled.lines.map(parseTrimLogLine).find((x) => x !== null)).toEqual({ armed: false, sglangVersion: '0.5.12.post1', reason: 'disabled by ENGY_TRIM_DISABLE' });
       const out = JSON.parse((await generate(await armed.url(), { ...body, input_ids: longPrompt.slice(0, 30) })).text) as GenerateBody;

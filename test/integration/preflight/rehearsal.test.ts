@@ -5,24 +5,15 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forecastText, RehearsalRunner, rehearsalTargets, rehearseQualification } from '../../../electron/engine/preflight/rehearsal.ts';
 import { silentLogger } from '../../../electron/engine/lib/logger.ts';
-import { startFakeSglang, type FakeSglang } from '../../doubles/fake-sglang/spawn.ts';
+import { fakeSglangPerSuite } from '../../helpers/fake-sglang-suite.ts';
 
 const GATES = { ttftP99Ms: 100_000, tpotP99Ms: 1_000 };
 
 describe('rehearse qualification against the fake sglang', () => {
-  let serve: FakeSglang;
-  let url: string;
-  beforeAll(async () => {
-    serve = startFakeSglang(['--max-running-requests', '26', '--ttft-ms', '30', '--tokens-per-s', '200']);
-    url = await serve.url();
-    await serve.waitForLine(/fired up and ready to roll/);
-  }, 60_000);
-  afterAll(async () => {
-    await serve?.stop();
-  });
+  const fake = fakeSglangPerSuite(['--max-running-requests', '26', '--ttft-ms', '30', '--tokens-per-s', '200']);
 
   it('sends 24 concurrent ~13k-token prompts and forecasts a pass against the gates', { timeout: 120_000 }, async () => {
-    const r = await rehearseQualification({ serveUrls: [url], gates: GATES, maxTokens: 32 });
+    const r = await rehearseQualification({ serveUrls: [fake.url], gates: GATES, maxTokens: 32 });
     expect(r.concurrent).toBe(24);
     expect(r.completed).toBe(24);
     expect(r.failed).toBe(0);
@@ -36,7 +27,7 @@ describe('rehearse qualification against the fake sglang', () => {
   });
 
   it('a gate the serve cannot meet forecasts a fail naming the gate', { timeout: 120_000 }, async () => {
-    const r = await rehearseQualification({ serveUrls: [url], gates: { ttftP99Ms: 100_000, tpotP99Ms: 1 }, concurrent: 4, promptWords: 500, maxTokens: 16 });
+    const r = await rehearseQualification({ serveUrls: [fake.url], gates: { ttftP99Ms: 100_000, tpotP99Ms: 1 }, concurrent: 4, promptWords: 500, maxTokens: 16 });
     expect(r.verdict).toBe('fail');
     expect(r.forecast).toMatch(/TPOT p99 .* is over the 1 ms gate/);
   });
