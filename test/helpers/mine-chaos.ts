@@ -3,7 +3,7 @@
 // and restarted, the gateway killed and restarted several times, once refusing the miner's key.
 // Shared by test/integration/miner/chaos.test.ts (which asserts) and bench/chaos.bench.ts (which
 // reports). Waits are on events (log lines, gateway state), never fixed sleeps.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,7 @@ import { dataPaths } from '../../electron/engine/lib/paths.ts';
 import { GatewayDouble, type ServeResult } from '../doubles/gateway/gateway-double.ts';
 import { DEFAULT_PROBE_RULE, type ProbeRule } from '../doubles/gateway/qualification.ts';
 import { startFakeServe, type FakeServe } from '../integration/miner/harness.ts';
+import { spawnLogged } from './logged-child.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CHECKPOINT = join(ROOT, 'test', 'fixtures', 'checkpoint-tiny');
@@ -133,19 +134,12 @@ export async function runMineChaos(opts: { gatewayRestarts?: number } = {}): Pro
   const legsAfterRestart: number[] = [];
   let gw: GatewayDouble | null = null;
   let generation = 0;
-  let log = '';
 
-  const miner = spawn(
-    process.execPath,
+  const child = spawnLogged(
     [join(ROOT, 'bin/engy-panel.mjs'), 'mine', '--serve-url', serve0.url, '--checkpoint', CHECKPOINT, '--gateway', `ws://127.0.0.1:${gwPort}/gw`, '--data-dir', dataDir, '--worker-name', 'chaos'],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ENGY_MINER_KEY_FILE: keyFile, PATH: '/nonexistent' } },
+    { ...process.env, ENGY_MINER_KEY_FILE: keyFile, PATH: '/nonexistent' },
   );
-  miner.stdout!.on('data', (d: Buffer) => (log += d.toString()));
-  miner.stderr!.on('data', (d: Buffer) => (log += d.toString()));
-  const exited = new Promise<number | null>((r) => miner.once('exit', (code) => r(code)));
-  const alive = () => miner.exitCode === null && miner.signalCode === null;
-  const ctx = () => log;
-  const count = (re: RegExp) => (log.match(re) ?? []).length;
+  const { proc: miner, alive, count, log: ctx } = child;
 
   const gateways: GatewayDouble[] = [];
   const startGateway = async (keys: string[]): Promise<GatewayDouble> => {
@@ -173,7 +167,7 @@ export async function runMineChaos(opts: { gatewayRestarts?: number } = {}): Pro
   try {
     // 1. No gateway at all: the miner must wait it out (it used to exit 13 here).
     await waitUntil(() => count(/cannot read the gateway's worker count/gi) >= 2 || !alive(), 30_000, 'two failed /meta reads', ctx);
-    if (!alive()) throw new Error(`the miner died with no gateway:\n${log}`);
+    if (!alive()) throw new Error(`the miner died with no gateway:\n${ctx()}`);
     faults.gatewayAbsentAtStart = count(/cannot read the gateway's worker count/gi);
     gw = await startGateway([KEY]);
     await qualified('first start');
@@ -215,11 +209,11 @@ export async function runMineChaos(opts: { gatewayRestarts?: number } = {}): Pro
       legsAfterRestart.push(gw.worker()!.legs.length);
       await serveOnEveryLeg(`gateway restart ${i + 1}`);
     }
-    if (!alive()) throw new Error(`the miner died in the storm:\n${log}`);
+    if (!alive()) throw new Error(`the miner died in the storm:\n${ctx()}`);
     const rssAfter = rssKiB(miner.pid!);
 
     await kill(miner, 'SIGTERM');
-    const exitCode = await exited;
+    const exitCode = await child.exited;
     await gw.stop();
     const records = new Map<string, number>();
     const db = new DatabaseSync(dataPaths(dataDir).database, { readOnly: true });
@@ -231,7 +225,7 @@ export async function runMineChaos(opts: { gatewayRestarts?: number } = {}): Pro
     for (const g of gateways) for (const id of g.sentCorrIds) sent.add(id);
     return {
       faults, rssBeforeKiB: rssBefore, rssAfterKiB: rssAfter, legsAfterRestart, responses, sent, records, checks, serveKillResults,
-      exitCode, log, seconds: (Date.now() - started) / 1000,
+      exitCode, log: ctx(), seconds: (Date.now() - started) / 1000,
     };
   } finally {
     if (alive()) await kill(miner, 'SIGKILL');

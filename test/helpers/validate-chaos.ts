@@ -2,7 +2,6 @@
 // double: provider outages (503, connection resets, refused connections, garbage), chain connections
 // dropped, and the chain's RPC server down for a while and back on its port. Shared by
 // test/integration/validator/chaos.test.ts (asserts) and bench/chaos.bench.ts (reports).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +14,7 @@ import { startRpcServer, type RpcServer } from '../doubles/dev-chain/rpc-server.
 import { startProviderDouble } from '../doubles/provider.ts';
 import { waitUntil } from './mine-chaos.ts';
 import { MINER_A, MINER_B, startValidatorRig } from './validator-rig.ts';
+import { spawnLogged } from './logged-child.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -49,24 +49,17 @@ export async function runValidateChaos(): Promise<ValidateChaosReport> {
   const dataDir = join(dir, 'data');
   const statePath = join(dataDir, 'validator', 'state.json');
   const faults = { providerOutages: 0, chainDrops: 0, chainDown: 0 };
-  let log = '';
-  const proc = spawn(
-    process.execPath,
+  const child = spawnLogged(
     [join(ROOT, 'bin/engy-panel.mjs'), 'validate', '--wallet', 'val', '--hotkey', 'hk', '--wallet-path', walletPath, '--chain', dev.url, '--api', provider.url, '--master', provider.masterHotkey, '--poll-s', '1', '--resubmit-blocks', '25', '--data-dir', dataDir],
-    { env: { PATH: process.env.PATH, HOME: dir }, stdio: ['ignore', 'pipe', 'pipe'] },
+    { PATH: process.env.PATH, HOME: dir },
   );
-  proc.stdout!.on('data', (d: Buffer) => (log += d.toString()));
-  proc.stderr!.on('data', (d: Buffer) => (log += d.toString()));
-  const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
-  const alive = () => proc.exitCode === null && proc.signalCode === null;
-  const ctx = () => log;
-  const count = (re: RegExp) => (log.match(re) ?? []).length;
+  const { proc, alive, count, log: ctx } = child;
   const ticks = () => count(/\[tick\] /g);
   /** Waits for `n` more completed ticks (each tick logs one `[tick]` line). */
   const moreTicks = async (n: number, what: string) => {
     const from = ticks();
     await waitUntil(() => ticks() >= from + n || !alive(), 30_000, what, ctx);
-    if (!alive()) throw new Error(`the validator died during ${what}:\n${log}`);
+    if (!alive()) throw new Error(`the validator died during ${what}:\n${ctx()}`);
   };
   try {
     // The first tick loads @polkadot/api and the chain's metadata: slow on a loaded machine.
@@ -117,7 +110,7 @@ export async function runValidateChaos(): Promise<ValidateChaosReport> {
     await moreTicks(2, 'steady ticks after the storm');
     const rssAfter = rssKiB(proc.pid!);
     proc.kill('SIGTERM');
-    const exitCode = await exited;
+    const exitCode = await child.exited;
 
     const db = new Database(dataPaths(dataDir).database);
     let submissions: SubmissionRecord[];
@@ -132,7 +125,7 @@ export async function runValidateChaos(): Promise<ValidateChaosReport> {
     const acceptedWeightSets = dev.state.applied.filter((a) => a.method === 'set_weights' && a.signer === hot.address && a.error === null).length;
     return {
       faults, rssBeforeKiB: rssBefore, rssAfterKiB: rssAfter, lastApplied: readState(statePath).state.lastApplied, submissions, ticks: tickRows, acceptedWeightSets,
-      exitCode, log, seconds: (Date.now() - started) / 1000,
+      exitCode, log: ctx(), seconds: (Date.now() - started) / 1000,
     };
   } finally {
     clearInterval(blocks);
