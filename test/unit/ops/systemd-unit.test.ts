@@ -70,13 +70,16 @@ describe('renderUnit', () => {
   });
 
   it('quotes arguments systemd would split or expand', () => {
-    expect(quoteExecArg('/usr/bin/node')).toBe('/usr/bin/node');
-    expect(quoteExecArg('${ENGY_SN53_WALLET}')).toBe('${ENGY_SN53_WALLET}');
-    expect(quoteExecArg('/opt/engy panel/bin')).toBe('"/opt/engy panel/bin"');
-    expect(quoteExecArg('50%')).toBe('50%%');
-    expect(quoteExecArg('$HOME')).toBe('$$HOME');
-    expect(quoteExecArg('say "hi"')).toBe('"say \\"hi\\""');
-    expect(quoteExecArg('')).toBe('""');
+    const cases: [string, string][] = [
+      ['/usr/bin/node', '/usr/bin/node'],
+      ['${ENGY_SN53_WALLET}', '${ENGY_SN53_WALLET}'], // the unit's own environment reference stays live
+      ['/opt/engy panel/bin', '"/opt/engy panel/bin"'],
+      ['50%', '50%%'],
+      ['$HOME', '$$HOME'],
+      ['say "hi"', '"say \\"hi\\""'],
+      ['', '""'],
+    ];
+    for (const [arg, quoted] of cases) expect(quoteExecArg(arg), arg).toBe(quoted);
     expect(() => quoteExecArg('x\nExecStartPre=/bin/sh')).toThrow(/control character/);
     expect(() => renderUnit({ ...options('miner', 'system'), user: undefined })).toThrow(/account/);
     expect(() => renderUnit({ ...options('miner', 'system'), user: 'op\nExecStartPre=/bin/sh' })).toThrow(/not a valid account name/);

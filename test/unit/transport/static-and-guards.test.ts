@@ -50,13 +50,16 @@ describe('header guards', () => {
   });
 
   it('negotiates brotli, then gzip, honouring q=0', () => {
-    expect(negotiateEncoding('gzip, deflate, br')).toBe('br');
-    expect(negotiateEncoding('gzip')).toBe('gzip');
-    expect(negotiateEncoding('br;q=0, gzip;q=0.5')).toBe('gzip');
-    expect(negotiateEncoding('*')).toBe('br');
-    expect(negotiateEncoding('identity')).toBe('identity');
-    expect(negotiateEncoding(undefined)).toBe('identity');
-    expect(negotiateEncoding('%%%;q=;;')).toBe('identity');
+    const cases: [string | undefined, string][] = [
+      ['gzip, deflate, br', 'br'],
+      ['gzip', 'gzip'],
+      ['br;q=0, gzip;q=0.5', 'gzip'],
+      ['*', 'br'],
+      ['identity', 'identity'],
+      [undefined, 'identity'],
+      ['%%%;q=;;', 'identity'],
+    ];
+    for (const [accept, chosen] of cases) expect(negotiateEncoding(accept), String(accept)).toBe(chosen);
   });
 });
 
