@@ -15,6 +15,7 @@ import { HardwareService } from './engine/hardware/hardware-service.ts';
 import { writeDiagnostics } from './engine/lib/diagnostics.ts';
 import { EngyMetrics } from './engine/metrics/engy-metrics.ts';
 import { SnapshotFeeds } from './engine/metrics/snapshot-feeds.ts';
+import { feedMiningMetrics } from './engine/metrics/mining-metrics.ts';
 import { watchEventLoopLag } from './engine/metrics/event-loop-lag.ts';
 import { countRequestHistory, queryRequestHistory, querySelfAudits } from './engine/store/request-history.ts';
 import { SeriesStore } from './engine/store/series-store.ts';
@@ -194,14 +195,7 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
   const metrics = new EngyMetrics();
   const feeds = new SnapshotFeeds(metrics);
   stack.add(watchEventLoopLag((seconds) => metrics.setEventLoopLag(seconds)));
-  stack.add(
-    mining.onDidChange(() => {
-      const m = mining.minerSnapshot();
-      const sv = mining.serveSnapshot();
-      if (m) feeds.miner(m);
-      if (sv) feeds.serve(sv);
-    }),
-  );
+  const miningMetrics = stack.add(feedMiningMetrics(mining, feeds));
   stack.add(
     validating.onDidChange(() => {
       const v = validating.snapshot();
@@ -291,7 +285,7 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
         dir: join(paths.root, 'diagnostics'),
         logs,
         versions: { app: info.version, node: process.versions.node, platform: info.platform, shell: info.shell },
-        sections: { settings: settings.get(), hardware: hardware.snapshot(), serve: mining.serveSnapshot(), miner: mining.minerSnapshot(), validator: validating.snapshot(), wallet: wallet.snapshot() },
+        sections: { settings: settings.get(), hardware: hardware.snapshot(), serve: mining.serveSnapshot(), miners: mining.minerSnapshots(), validator: validating.snapshot(), wallet: wallet.snapshot() },
       }),
     'mining.start': async () => {
       await mining.start();
@@ -358,5 +352,12 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
   log.info(`engine started (${opts.shell}, data dir ${paths.root}, network ${info.network})`);
   void hardware.get().catch((e: unknown) => log.error(`hardware detection failed: ${errorMessage(e)}`));
 
-  return { renderMetrics: () => metrics.renderMetrics(), paths, hub, logs, table, updates, settings, hardware, mining, notifications, validating, wallet, info, dispose: () => stack.dispose() };
+  return {
+    renderMetrics: () => {
+      miningMetrics.beforeRender();
+      return metrics.renderMetrics();
+    },
+    paths, hub, logs, table, updates, settings, hardware, mining, notifications, validating, wallet, info,
+    dispose: () => stack.dispose(),
+  };
 }

@@ -10,6 +10,7 @@ import { createMainWindow, isTrustedRendererUrl } from './window.ts';
 import { createUpdater } from './updater.ts';
 import { electronSecretBox } from './safe-storage-box.ts';
 import type { UpdateController } from './update-controller.ts';
+import { fleetLegs, fleetPhase } from '../shared/miner-fleet.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const appRoot = join(here, '..', '..');
@@ -122,8 +123,10 @@ async function boot(): Promise<void> {
   buildTray();
   // The tray says what the miner is doing, so a glance at the panel bar answers "is it working?".
   e.mining.onDidChange(() => {
-    const m = e.mining.minerSnapshot();
-    tray?.setToolTip(m ? `engy panel: miner ${m.phase.replace(/-/g, ' ')} (${m.legsLive}/${m.legsPlanned} legs)` : 'engy panel: not mining');
+    const all = e.mining.minerSnapshots();
+    const legs = fleetLegs(all);
+    const workers = all.length > 1 ? `${all.length} workers, ` : '';
+    tray?.setToolTip(all.length > 0 ? `engy panel: miner ${fleetPhase(all).replace(/-/g, ' ')} (${workers}${legs.live}/${legs.planned} legs)` : 'engy panel: not mining');
   });
   if (updater) {
     const u = updater;

@@ -21,7 +21,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'engy-demo-shot-'));
 const net = await startSimulatedNetwork({ dataDir, epochMs: 10_000, blockMs: 500, pollSeconds: 2 });
 try {
   const app = await net.startApp();
-  await until('the rig to be active', 90_000, () => app.engine.mining.minerSnapshot()?.phase === 'active');
+  await until('the rig to be active', 90_000, () => app.engine.mining.minerSnapshots()[0]?.phase === 'active');
   await until('a landed submission', 60_000, () => app.engine.validating.snapshot()?.recentSubmissions.some((s) => s.ok) ?? false);
   // A little more traffic so the cards and the timeline have something to show.
   await new Promise((r) => setTimeout(r, 5_000));

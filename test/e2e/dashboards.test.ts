@@ -56,7 +56,7 @@ describe('dashboards on the simulated network (Chromium, axe, 1280/800 px, dark/
   };
 
   it('runs several epochs with the rig mining and the provider outage of the story', { timeout: 300_000 }, async () => {
-    await until("the app's miner active", 90_000, () => app.engine.mining.minerSnapshot()?.phase === 'active');
+    await until("the app's miner active", 90_000, () => app.engine.mining.minerSnapshots()[0]?.phase === 'active');
     await until('the story past the provider outage', 200_000, () => story.steps.includes('provider-recovers'));
     const e = await until('three verified epochs in Earnings', 60_000, async () => {
       const s = (await app.engine.table['earnings.refresh'](null)) as EarningsSnapshot;

@@ -2,9 +2,10 @@ import type { MinerRequestRecord, MinerSnapshot } from '../../../shared/miner.ts
 import type { EngineSnapshot, ServeSnapshot } from '../../../shared/serve.ts';
 import type { SubmissionRecord, ValidatorSnapshot } from '../../../shared/validator.ts';
 import type { EngyMetrics } from './engy-metrics.ts';
+import { fleetPhase } from '../../../shared/miner-fleet.ts';
 
 // Adapters from the services' published snapshots to EngyMetrics, so the composition root only
-// subscribes: `miner.onDidChange((s) => feeds.miner(s))`. Counters must not count a request twice
+// subscribes: `mining.onDidChange(() => feeds.miners(mining.minerSnapshots()))`. Counters must not count a request twice
 // when the same `recent` list arrives in several snapshots, hence the bounded "seen" sets.
 
 const SEEN_CAP = 4096;
@@ -43,25 +44,43 @@ export class SnapshotFeeds {
   private readonly submissions = new SeenSet();
   // The first snapshot of each kind may carry history from before this process (loaded from the
   // store): it primes the seen sets without counting, so a restart does not replay old totals.
-  private minerPrimed = false;
+  private readonly minersPrimed = new Set<number>();
   private validatorPrimed = false;
 
   constructor(metrics: EngyMetrics) {
     this.metrics = metrics;
   }
 
-  miner(s: MinerSnapshot): void {
+  /**
+   * Every worker of the run (one per engine on a multi-engine rig; [] once mining stops). The metrics have no
+   * worker label (the dashboards must not change): the state is the least healthy worker's, legs and in-flight
+   * are summed, and every worker's requests are counted once.
+   */
+  miners(all: readonly MinerSnapshot[]): void {
+    const legs = all.flatMap((s) => s.legs);
     this.metrics.observeMiner({
-      state: s.phase,
-      legsConnected: s.legs.filter((l) => l.status === 'open' || l.status === 'admitted').length,
-      legsAdmitted: s.legs.filter((l) => l.status === 'admitted').length,
-      inFlight: s.stats.inflight,
+      state: fleetPhase(all),
+      legsConnected: legs.filter((l) => l.status === 'open' || l.status === 'admitted').length,
+      legsAdmitted: legs.filter((l) => l.status === 'admitted').length,
+      inFlight: all.reduce((n, s) => n + s.stats.inflight, 0),
     });
-    for (const r of s.recent) if (this.requests.add(r.corrId) && this.minerPrimed) recordRequest(this.metrics, r);
-    this.minerPrimed = true;
+    if (all.length === 0) this.minersPrimed.clear(); // the next run's workers prime again
+    for (const [i, s] of all.entries()) {
+      // A worker's first snapshot may carry history from the store: it primes without counting.
+      const primed = this.minersPrimed.has(i);
+      for (const r of s.recent) if (this.requests.add(`${i}:${r.corrId}`) && primed) recordRequest(this.metrics, r);
+      this.minersPrimed.add(i);
+    }
   }
 
-  serve(s: ServeSnapshot): void {
+  /** The serve fleet; null once it stops (its engines and GPUs leave the scrape instead of freezing there). */
+  serve(s: ServeSnapshot | null): void {
+    if (s === null) {
+      this.metrics.observeServe([]);
+      this.metrics.observeGpus([]);
+      this.metrics.setSglangScrapes([]);
+      return;
+    }
     this.metrics.observeServe(
       s.engines.map((e) => ({ engine: engineLabel(e), state: e.status.state, up: e.status.state === 'ready', restarts: e.status.restarts })),
     );
@@ -83,6 +102,11 @@ export class SnapshotFeeds {
         ];
       }),
     );
+  }
+
+  /** The engines' own /metrics bodies, labelled with the same `engine` id as engy_serve_* (gpu0, gpu0-1, engine1). */
+  sglang(bodies: readonly { engine: Pick<EngineSnapshot, 'index' | 'gpuIndices'>; text: string }[]): void {
+    this.metrics.setSglangScrapes(bodies.map((b) => ({ engine: engineLabel(b.engine), text: b.text })));
   }
 
   validator(s: ValidatorSnapshot): void {

@@ -79,9 +79,9 @@ export class MiningController implements Disposable {
     return this.fleet?.snapshot() ?? null;
   }
 
-  /** The first worker's snapshot (the Mine page's default view). */
-  minerSnapshot(): MinerSnapshot | null {
-    return this.workers?.miners[0]?.snapshot() ?? null;
+  /** Each serving engine's sglang /metrics text ([] when nothing serves). */
+  sglangMetrics(): ReturnType<ServeFleet['sglangMetrics']> {
+    return this.fleet?.sglangMetrics() ?? [];
   }
 
   /** Every worker's snapshot, in engine order. */

@@ -83,6 +83,8 @@ export class EngineSupervisor implements Disposable {
   private trim: TrimStatus;
   private sglangVersion: string | null = null;
   private metrics: EngineMetricsPoint[] = [];
+  /** The last /metrics body as sglang wrote it (relabelled into the panel's own /metrics); null while down. */
+  private metricsBody: string | null = null;
   private readonly health: PollLoop;
   private readonly scrape: PollLoop;
   private retryTimer: unknown = null;
@@ -156,12 +158,19 @@ export class EngineSupervisor implements Disposable {
     await this.launch();
   }
 
+  /** sglang's own /metrics text from the last scrape, or null when the engine is not serving. */
+  sglangMetricsText(): string | null {
+    const serving = this.status.state === 'ready' || this.status.state === 'degraded';
+    return serving ? this.metricsBody : null;
+  }
+
   /** SIGTERM to the engine's process group, SIGKILL after the grace period; resolves when nothing is left. */
   async stop(): Promise<void> {
     this.stopRequested = true;
     this.clearTimers();
     this.health.stop();
     this.scrape.stop();
+    this.metricsBody = null;
     const p = this.proc;
     if (p.kind === 'idle') {
       if (this.status.state !== 'stopped') this.setStatus({ ...this.common(null), state: 'stopped', exitCode: null });
@@ -298,6 +307,7 @@ export class EngineSupervisor implements Disposable {
     this.generation++;
     this.health.stop();
     this.scrape.stop();
+    this.metricsBody = null;
     this.clearTimers();
     this.log.info(`engine ${this.index} exited (code ${code ?? '-'}, signal ${signal ?? '-'})`);
     if (this.stopRequested) {
@@ -386,6 +396,7 @@ export class EngineSupervisor implements Disposable {
     const gen = this.generation;
     const r = await getText(this.fetchFn, `${this.url}/metrics`, this.t.healthTimeoutMs);
     if (gen !== this.generation || r.status !== 200) return;
+    this.metricsBody = r.body;
     const point = metricsPoint(r.body, this.clock.now(), this.metrics.at(-1) ?? null);
     pushCapped(this.metrics, point, this.t.seriesCap);
     if (this.stall.observe(point) && (this.status.state === 'ready' || this.status.state === 'degraded')) {

@@ -1,11 +1,15 @@
-import type { FetchFn } from '../lib/fetch.ts';
+import { readBodyCapped, type FetchFn } from '../lib/fetch.ts';
 
-/** GET with a deadline; resolves the status (0 when the request failed) and body text. */
-export async function getText(fetchFn: FetchFn, url: string, timeoutMs: number): Promise<{ status: number; body: string }> {
+/** More than any sglang route answers (a busy 8-engine /metrics is a few hundred KiB). */
+export const MAX_SERVE_BODY_BYTES = 8 * 1024 * 1024;
+
+/** GET with a deadline; resolves the status (0 when the request failed or the body passed the cap) and body text. */
+export async function getText(fetchFn: FetchFn, url: string, timeoutMs: number, maxBytes = MAX_SERVE_BODY_BYTES): Promise<{ status: number; body: string }> {
   try {
     const res = await fetchFn(url, { signal: AbortSignal.timeout(timeoutMs) });
-    const body = await res.text();
-    return { status: res.status, body };
+    const body = await readBodyCapped(res, maxBytes);
+    if (body === null) return { status: 0, body: '' };
+    return { status: res.status, body: body.toString('utf8') };
   } catch {
     return { status: 0, body: '' };
   }

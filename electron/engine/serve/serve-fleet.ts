@@ -67,6 +67,14 @@ export class ServeFleet implements Disposable {
     };
   }
 
+  /** Each serving engine's own /metrics text from its last scrape, for the panel's relabelled /metrics. */
+  sglangMetrics(): { engine: EngineSnapshot; text: string }[] {
+    return this.engines.flatMap((e) => {
+      const text = e.sglangMetricsText();
+      return text === null ? [] : [{ engine: e.snapshot(), text }];
+    });
+  }
+
   /** Starts the sequence and returns at once; `whenStarted()` resolves when every engine has settled. */
   start(): void {
     this.stopping = false;

@@ -1,6 +1,6 @@
 import { MAX_PAYLOAD_BYTES } from './constants.ts';
 import { describeNetworkError } from '../lib/network-words.ts';
-import type { FetchFn } from '../lib/fetch.ts';
+import { readBodyCapped, type FetchFn } from '../lib/fetch.ts';
 
 
 /** `message` names the provider ("cannot reach the provider: ..."); `cause` is the same without it, for sentences that name it themselves. */
@@ -29,28 +29,13 @@ export async function fetchJsonCapped(url: string, opts: CappedFetchOptions = {}
       await res.body?.cancel().catch(() => {});
       return { ok: false, error: { kind: 'http', status: res.status, message: `provider answered HTTP ${res.status}`, cause: `it answered HTTP ${res.status}` } };
     }
-    const declared = Number(res.headers.get('content-length') ?? NaN);
-    if (Number.isFinite(declared) && declared > maxBytes) {
+    const body = await readBodyCapped(res, maxBytes);
+    if (body === null) {
       ctl.abort();
-      return { ok: false, error: { kind: 'too-large', message: `payload of ${declared} bytes is over the ${maxBytes}-byte cap` } };
+      return { ok: false, error: { kind: 'too-large', message: `payload passed the ${maxBytes}-byte cap` } };
     }
-    const chunks: Uint8Array[] = [];
-    let total = 0;
-    if (res.body) {
-      const reader = res.body.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        total += value.byteLength;
-        if (total > maxBytes) {
-          ctl.abort();
-          await reader.cancel().catch(() => {});
-          return { ok: false, error: { kind: 'too-large', message: `payload passed the ${maxBytes}-byte cap` } };
-        }
-        chunks.push(value);
-      }
-    }
-    const text = Buffer.concat(chunks).toString('utf8');
+    const total = body.byteLength;
+    const text = body.toString('utf8');
     try {
       return { ok: true, value: JSON.parse(text) as unknown, bytes: total };
     } catch {

@@ -15,6 +15,7 @@ import { Loading } from '../features/common/loading.tsx';
 import { NotificationsPage } from '../features/notifications/notifications-page.tsx';
 import { tabTitle } from './tab-title.ts';
 import { SUBNET_NETUID } from '../../../shared/network.ts';
+import { fleetPhase } from '../../../shared/miner-fleet.ts';
 
 const LABELS: Record<Page, string> = { setup: 'Setup', mine: 'Mine', validate: 'Validate', earnings: 'Earnings', history: 'History', notifications: 'Alerts', logs: 'Logs', settings: 'Settings' };
 
@@ -77,10 +78,10 @@ function useTheme() {
 
 /** The browser tab (and window) title says the state at a glance: "Mining - active · engy panel". */
 function useTabTitle(page: Page) {
-  const miner = useSnapshot('miners')?.[0] ?? null;
+  const miners = useSnapshot('miners');
   const validator = useSnapshot('validator');
   const connection = useEngine((s) => s.connection);
-  const title = tabTitle({ page: LABELS[page], connection, miner: miner?.phase ?? null, validator: validator?.status ?? null });
+  const title = tabTitle({ page: LABELS[page], connection, miner: miners && miners.length > 0 ? fleetPhase(miners) : null, validator: validator?.status ?? null });
   useEffect(() => {
     document.title = title;
   }, [title]);

@@ -61,7 +61,7 @@ describe('engy-panel demo: the whole flow against the simulated network', () => 
     expect(cheat.reason).toMatch(/^TOPLOC proof failure: \d+ of \d+ probe proofs failed the audit/);
 
     const miner = await until("the app's miner active", 30_000, () => {
-      const m = app.engine.mining.minerSnapshot();
+      const m = app.engine.mining.minerSnapshots()[0];
       return m?.phase === 'active' ? m : null;
     });
     expect(miner.workerName).toBe('demo-rig');

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HardwareReport, HostInfo, ServePlan } from '../../../shared/hardware.ts';
 import { defaultSettings } from '../../../shared/settings.ts';
+import { fleetPhase } from '../../../shared/miner-fleet.ts';
 import { checkFit } from '../../../electron/engine/hardware/fit-check.ts';
 import { HardwareService } from '../../../electron/engine/hardware/hardware-service.ts';
 import { queryNvidiaSmi } from '../../../electron/engine/hardware/nvidia-smi.ts';
@@ -14,6 +15,9 @@ import { LogHub } from '../../../electron/engine/lib/logger.ts';
 import { minerModel } from '../../../electron/engine/lib/model-catalog.ts';
 import { dataPaths } from '../../../electron/engine/lib/paths.ts';
 import { defaultWorkerName } from '../../../electron/engine/miner/identity.ts';
+import { EngyMetrics } from '../../../electron/engine/metrics/engy-metrics.ts';
+import { feedMiningMetrics } from '../../../electron/engine/metrics/mining-metrics.ts';
+import { SnapshotFeeds } from '../../../electron/engine/metrics/snapshot-feeds.ts';
 import { MiningController } from '../../../electron/engine/roles/mining-controller.ts';
 import { planWorkers } from '../../../electron/engine/roles/miner-workers.ts';
 import { SettingsStore } from '../../../electron/engine/settings/settings-store.ts';
@@ -97,6 +101,14 @@ describe('mining on a 2x H100 box', () => {
       overrides: { runtimes: { pythonCandidates: [FAKE_PYTHON], docker: '/nonexistent/engy-test/docker' }, fleet: { env: fakeEnv(), timings: FAST }, staggerMs: STAGGER_MS },
     });
     cleanups.push(() => mining.dispose());
+    // /metrics wired as compose wires it: the fleet's figures must cover both workers and both engines.
+    const metrics = new EngyMetrics();
+    const feed = feedMiningMetrics(mining, new SnapshotFeeds(metrics));
+    cleanups.push(() => feed.dispose());
+    const scrape = () => {
+      feed.beforeRender();
+      return metrics.renderMetrics();
+    };
 
     await mining.start();
     const serve = mining.serveSnapshot()!;
@@ -106,7 +118,6 @@ describe('mining on a 2x H100 box', () => {
 
     const workers = mining.minerSnapshots();
     expect(workers).toHaveLength(2);
-    expect(mining.minerSnapshot()?.workerId).toBe(workers[0]!.workerId);
     expect(new Set(workers.map((w) => w.workerName)).size).toBe(2);
     expect(new Set(workers.map((w) => w.workerId)).size).toBe(2);
     workers.forEach((w, i) => expect(w.workerName).toBe(defaultWorkerName(hostname(), minerModel().id, [serve.engines[i]!.url])));
@@ -129,10 +140,25 @@ describe('mining on a 2x H100 box', () => {
     const live = mining.minerSnapshots();
     for (const m of live) expect([m.legsLive, m.capacity?.maxInflightTotal]).toEqual([8, 24]);
     expect(mining.busy()).toBe(false);
+    await until(() => mining.sglangMetrics().length === 2, 10_000, "both engines' metrics scraped");
+    const during = await scrape();
+    // The miners' own phase trails the gateway's verdict (it is inferred from traffic): the gauge names the fleet's.
+    expect(during).toContain(`engy_miner_state{state="${fleetPhase(mining.minerSnapshots())}"} 1\n`);
+    expect(during).toContain('engy_miner_legs_admitted 16\n');
+    for (const e of serve.engines) {
+      const label = `gpu${e.gpuIndices.join('-')}`;
+      expect(during).toContain(`engy_serve_engine_up{engine="${label}"} 1\n`);
+      expect(during).toMatch(new RegExp(`^engy_sglang_num_running_reqs\\{engine="${label}"`, 'm'));
+    }
 
     await mining.stop();
     expect(mining.minerSnapshots()).toEqual([]);
     expect(mining.serveSnapshot()).toBeNull();
+    const after = await scrape();
+    expect(after).toContain('engy_miner_state{state="stopped"} 1\n');
+    expect(after).toContain('engy_miner_legs_admitted 0\n');
+    expect(after).not.toMatch(/^engy_serve_engine_up\{/m);
+    expect(after).not.toContain('engy_sglang_');
     for (const pid of pids) expect(pidAlive(pid)).toBe(false);
   });
 });

@@ -72,11 +72,14 @@ describe('engine supervisor against the fake sglang (real child processes)', () 
     // Metrics get scraped once ready.
     const withMetrics = await waitFor(sup, (s) => s.metrics.length > 0);
     expect(withMetrics.metrics[0]!.runningReqs).not.toBeNull();
+    // The body itself is kept for the panel's /metrics (relabelled), and given up when the engine stops.
+    expect(sup.sglangMetricsText()).toMatch(/^sglang:num_running_reqs\{/m);
 
     const helper = Number(readFileSync(pidFile, 'utf8'));
     expect(pidAlive(helper)).toBe(true);
     await sup.stop();
     expect(sup.snapshot().status.state).toBe('stopped');
+    expect(sup.sglangMetricsText()).toBeNull();
     expect(pidAlive(pid)).toBe(false);
     // The helper ignored SIGTERM; the group kill still took it.
     expect(pidAlive(helper)).toBe(false);

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { MinerRequestRecord, RequestOutcome, SelfAuditRecord } from '../../../../shared/miner.ts';
+import { fleetActivityKey } from '../../../../shared/miner-fleet.ts';
 import { engineApi, useSnapshot } from '../../stores/engine-store.ts';
 import { UplotChart } from '../charts/uplot-chart.tsx';
 import { clock, num } from '../common/format.ts';
@@ -81,7 +82,7 @@ function SelfAudits({ audits }: { audits: SelfAuditRecord[] }) {
 }
 
 export function HistoryPage() {
-  const miner = useSnapshot('miners')?.[0] ?? null;
+  const miners = useSnapshot('miners');
   const now = useNow(1000);
   const [outcome, setOutcome] = useState<RequestOutcome | ''>('');
   const [span, setSpan] = useState<SpanId>('24h');
@@ -91,8 +92,8 @@ export function HistoryPage() {
   const [audits, setAudits] = useState<SelfAuditRecord[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
-  // The table follows the miner live: a new request (or a new audit) refetches the page shown.
-  const tick = `${miner?.recent[0]?.corrId ?? ''}|${miner?.audit.audited ?? 0}|${miner?.audit.skipped ?? 0}`;
+  // The table follows every worker live: a new request (or a new audit) on any of them refetches the page shown.
+  const tick = fleetActivityKey(miners ?? []);
   const spanMs = SPANS.find((s) => s.id === span)!.ms;
   const filter = () => ({ ...(outcome ? { outcome } : {}), ...(spanMs !== null ? { since: Math.max(0, Math.floor(Date.now() - spanMs)) } : {}) });
 
