@@ -15,6 +15,7 @@ import { HardwareService } from './engine/hardware/hardware-service.ts';
 import { writeDiagnostics } from './engine/lib/diagnostics.ts';
 import { EngyMetrics } from './engine/metrics/engy-metrics.ts';
 import { SnapshotFeeds } from './engine/metrics/snapshot-feeds.ts';
+import { keepRequestHistoryBounded } from './engine/store/request-totals.ts';
 import { feedMiningMetrics } from './engine/metrics/mining-metrics.ts';
 import { watchEventLoopLag } from './engine/metrics/event-loop-lag.ts';
 import { countRequestHistory, queryRequestHistory, querySelfAudits } from './engine/store/request-history.ts';
@@ -204,6 +205,8 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
   );
 
   // Chart history: the newest samples of every snapshot, thinned and kept 7 days (History and Mine charts open on it).
+  // Request rows older than the kept days become daily totals: the database stops growing on a long-running rig.
+  stack.add(keepRequestHistoryBounded(db, logs.logger('store')));
   const series = new SeriesStore(db);
   stack.add(
     mining.onDidChange(() => {

@@ -182,6 +182,12 @@ export interface SeriesHistoryResponse {
   series: Record<string, Array<[number, number]>>;
 }
 
+/**
+ * How long each request's own row is kept (History, CSV, per-epoch tokens). Older requests survive as daily
+ * totals, so all-time token counts stay whole while the database stops growing on a rig left for months.
+ */
+export const REQUEST_ROWS_KEEP_DAYS = 90;
+
 /** The window every miner figure is computed over, and how a label names it ("last 5 min"). */
 export const STATS_WINDOW_MS = 5 * 60_000;
 export function windowLabel(ms: number): string {

@@ -11,9 +11,12 @@ import { describeChainError, describeNetworkError } from '../lib/network-words.t
 import { verifyPayload } from '../validator/payload-verify.ts';
 import { BLOCK_S } from '../validator/constants.ts';
 import { readBlockTimeMs, type BlockTimeSource } from '../chain/block-time.ts';
+import { localTokens } from '../store/request-totals.ts';
 import { epochEarnings } from './epoch-row.ts';
 import { EarningsStore, type StoredEpoch } from './earnings-store.ts';
 import { estimatePerDay, findGaps, projectTao, realiseTao, toInstant, totalSince, type ChainRead } from './tau.ts';
+
+const NO_TOKENS: LocalTokens = { requests: 0, promptTokens: 0, completionTokens: 0 };
 
 export interface EarningsChain extends BlockTimeSource {
   neuron(netuid: number, hotkey: string): Promise<NeuronFacts>;
@@ -113,11 +116,9 @@ export class EarningsService {
     this.stop();
   }
 
-  private local(sinceMs: number, untilMs = Number.MAX_SAFE_INTEGER): LocalTokens {
-    const r = this.db.db
-      .prepare("SELECT COUNT(*) AS n, COALESCE(SUM(prompt_tokens),0) AS p, COALESCE(SUM(completion_tokens),0) AS c FROM miner_requests WHERE outcome = 'ok' AND received_at >= ? AND received_at < ?")
-      .get(sinceMs, untilMs) as { n: number; p: number; c: number };
-    return { requests: r.n, promptTokens: r.p, completionTokens: r.c };
+  /** Null only for a window reaching into pruned rows (an epoch older than the kept days). */
+  private local(sinceMs: number, untilMs?: number): LocalTokens | null {
+    return localTokens(this.db, sinceMs, untilMs);
   }
 
   /** Fetches and verifies one epoch by index; records why not when it fails. */
@@ -227,7 +228,8 @@ export class EarningsService {
       hotkey,
       epochs,
       onChain,
-      local: { day: this.local(now - 86_400_000), week: this.local(now - 7 * 86_400_000), all: this.local(0) },
+      // Day and week lie inside the kept rows and all time reads whole days: none of the three can be null.
+      local: { day: this.local(now - 86_400_000) ?? NO_TOKENS, week: this.local(now - 7 * 86_400_000) ?? NO_TOKENS, all: this.local(0) ?? NO_TOKENS },
       totals: { day: totalSince(epochs, now - 86_400_000), week: totalSince(epochs, now - 7 * 86_400_000), all: totalSince(epochs, 0) },
       estimatePerDay: estimatePerDay(epochs),
       gaps: findGaps(epochs, this.fetchErrors, outages),

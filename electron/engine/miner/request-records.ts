@@ -3,6 +3,8 @@
 import type { MinerRequestRecord } from '../../../shared/miner.ts';
 import type { Database, DomainMigrations } from '../store/database.ts';
 
+const DAY_MS = 86_400_000;
+
 export const MINER_MIGRATIONS: DomainMigrations = {
   domain: 'miner',
   migrations: [
@@ -28,8 +30,32 @@ export const MINER_MIGRATIONS: DomainMigrations = {
           score REAL, chunks INTEGER NOT NULL, error TEXT)`);
       },
     },
+    {
+      version: 3,
+      description: 'daily totals of served requests (kept when old rows are pruned), the prune horizon',
+      up: (db) => {
+        db.exec(`CREATE TABLE miner_request_days (
+          day INTEGER PRIMARY KEY, requests INTEGER NOT NULL, prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL)`);
+        db.exec('CREATE TABLE miner_history_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)');
+        db.exec('CREATE INDEX miner_audits_at ON miner_audits(at)');
+        // Rows written before this schema: their totals, once (the day is the UTC day, in ms).
+        db.exec(`INSERT INTO miner_request_days (day, requests, prompt_tokens, completion_tokens)
+          SELECT (received_at / ${DAY_MS}) * ${DAY_MS}, COUNT(*), SUM(prompt_tokens), SUM(completion_tokens)
+          FROM miner_requests WHERE outcome = 'ok' GROUP BY 1`);
+      },
+    },
   ],
 };
+
+/** The daily totals every ok request adds to, in the same batch as its row (so the two never disagree). */
+export const ADD_TO_DAY_SQL = `INSERT INTO miner_request_days (day, requests, prompt_tokens, completion_tokens) VALUES (?, 1, ?, ?)
+  ON CONFLICT(day) DO UPDATE SET requests = requests + 1, prompt_tokens = prompt_tokens + excluded.prompt_tokens,
+  completion_tokens = completion_tokens + excluded.completion_tokens`;
+
+/** The UTC day (its first ms) a time falls in. */
+export function dayStart(ms: number): number {
+  return Math.floor(ms / DAY_MS) * DAY_MS;
+}
 
 export class RequestRecords {
   private readonly window: MinerRequestRecord[] = [];
@@ -58,6 +84,7 @@ export class RequestRecords {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [r.corrId, r.requestId, r.leg, r.engine, r.stream ? 1 : 0, r.receivedAt, r.ttftMs, r.tpotMs, r.e2eMs, r.promptTokens, r.completionTokens, r.cachedTokens, r.proofMs, r.outcome, r.finishReason, r.cause],
     );
+    if (r.outcome === 'ok') this.db?.write(ADD_TO_DAY_SQL, [dayStart(r.receivedAt), r.promptTokens, r.completionTokens]);
   }
 
   addAudit(at: number, requestId: string, score: number | null, chunks: number, error: string | null): void {

@@ -14,7 +14,7 @@ describe('request records', () => {
     const db = new Database(':memory:');
     const r = new RequestRecords(db, 1000, 3);
     for (let i = 0; i < 5; i++) r.add(rec(i, 10_000 + i), 10_000 + i);
-    expect(db.version('miner')).toBe(2);
+    expect(db.version('miner')).toBe(3);
     expect(r.all().map((x) => x.corrId)).toEqual(['c2', 'c3', 'c4']);
     expect(r.recent(2).map((x) => x.corrId)).toEqual(['c4', 'c3']);
     r.add(rec(9, 20_000), 20_000);

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { MinerRequestRecord, RequestOutcome, SelfAuditRecord } from '../../../../shared/miner.ts';
 import { fleetActivityKey } from '../../../../shared/miner-fleet.ts';
+import { REQUEST_ROWS_KEEP_DAYS } from '../../../../shared/miner.ts';
 import { engineApi, useSnapshot } from '../../stores/engine-store.ts';
 import { UplotChart } from '../charts/uplot-chart.tsx';
 import { clock, num } from '../common/format.ts';
@@ -17,7 +18,8 @@ const SPANS = [
   { id: '1h', label: 'Last hour', ms: 3_600_000 },
   { id: '24h', label: 'Last 24 h', ms: 86_400_000 },
   { id: '7d', label: 'Last 7 days', ms: 7 * 86_400_000 },
-  { id: 'all', label: 'All time', ms: null },
+  // Older request rows live on only as daily totals (Earnings' all-time tokens).
+  { id: 'all', label: `All kept (${REQUEST_ROWS_KEEP_DAYS} days)`, ms: null },
 ] as const;
 type SpanId = (typeof SPANS)[number]['id'];
 
