@@ -82,7 +82,16 @@ export function estimatePerDay(epochs: readonly EpochEarnings[], n = 5): { tao: 
   const tao = recent.reduce((s, e) => s + e.projectedTao!, 0);
   const secs = recent.reduce((s, e) => s + (e.endMs! - e.startMs!) / 1000, 0);
   if (secs <= 0) return { tao: null, basis: 'the recent epochs have no duration' };
-  return { tao: (tao / secs) * 86_400, basis: `projected, from the last ${recent.length} epoch${recent.length === 1 ? '' : 's'} (#${recent[recent.length - 1]!.epochIndex} to #${recent[0]!.epochIndex})` };
+  // The span it scales up is named: 40 s of a simulated network and 6 h of mainnet read very differently.
+  const range = recent.length === 1 ? `#${recent[0]!.epochIndex}` : `#${recent[recent.length - 1]!.epochIndex} to #${recent[0]!.epochIndex}`;
+  const span = `${range}, ${spanText(secs)} of serving`;
+  return { tao: (tao / secs) * 86_400, basis: `projected, from the last ${recent.length} epoch${recent.length === 1 ? '' : 's'} (${span})` };
+}
+
+function spanText(secs: number): string {
+  if (secs < 120) return `${Math.round(secs)} s`;
+  if (secs < 7200) return `${Math.round(secs / 60)} min`;
+  return `${(secs / 3600).toFixed(1).replace(/\.0$/, '')} h`;
 }
 
 /** Missing indices between the oldest and newest known epoch, each with the reason it is missing. */

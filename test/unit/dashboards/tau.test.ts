@@ -47,7 +47,8 @@ describe('τ per epoch', () => {
     expect(totalSince(epochs, 8 * H + 1)).toEqual({ projectedTao: 2, realisedTao: 1, epochs: 2 });
     const est = estimatePerDay(epochs);
     expect(est.tao).toBeCloseTo(24, 9); // 1 τ per 1 h epoch
-    expect(est.basis).toMatch(/last 3 epochs \(#7 to #10\)/);
+    expect(est.basis).toBe('projected, from the last 3 epochs (#7 to #10, 3 h of serving)');
+    expect(estimatePerDay([epoch(2)]).basis).toBe('projected, from the last 1 epoch (#2, 60 min of serving)');
     const outage = { source: 'provider' as const, from: 8 * H + 60_000, to: 8 * H + 272_000, error: 'connect ECONNREFUSED' };
     const gaps = findGaps(epochs, new Map([[8, 'HTTP 404']]), [outage]);
     expect(gaps.map((g) => g.epochIndex)).toEqual([8]);
