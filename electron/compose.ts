@@ -16,6 +16,7 @@ import { writeDiagnostics } from './engine/lib/diagnostics.ts';
 import { EngyMetrics } from './engine/metrics/engy-metrics.ts';
 import { SnapshotFeeds } from './engine/metrics/snapshot-feeds.ts';
 import { keepRequestHistoryBounded } from './engine/store/request-totals.ts';
+import { watchStorage } from './engine/notify/storage-watch.ts';
 import { feedMiningMetrics } from './engine/metrics/mining-metrics.ts';
 import { watchEventLoopLag } from './engine/metrics/event-loop-lag.ts';
 import { countRequestHistory, queryRequestHistory, querySelfAudits } from './engine/store/request-history.ts';
@@ -230,6 +231,8 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
   stack.add(validating.onDidChange(() => notifications.update('validator', validatorAlerts(validating.snapshot(), Date.now()))));
   // What the runtime repaired at start (a damaged database moved aside) is shown once, in the UI too.
   notifications.update('startup', startupAlerts(rt.warnings));
+  // Writes that fail (a full disk) are said once as an alert and at most once a minute in the log, never per row.
+  stack.add(watchStorage(db, notifications, log, paths.root));
 
   const selectedHotkey = (): string | null => {
     const w = settings.get().wallet;

@@ -25,6 +25,7 @@ export const NOTIFICATION_KINDS = [
   'validator-failing',
   'activity-cutoff-near',
   'data-recovered',
+  'storage-failing',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -31,6 +31,7 @@ export function actionOf(kind: NotificationKind): AppNotification['action'] {
     case 'activity-cutoff-near':
       return { page: 'validate', label: 'Open Validate' };
     case 'data-recovered':
+    case 'storage-failing':
       return { page: 'logs', label: 'Open Logs' };
   }
 }

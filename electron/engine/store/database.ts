@@ -2,6 +2,7 @@ import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlit
 import { chmodSync, existsSync, mkdirSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { errorMessage } from '../../../shared/errors.ts';
+import { Emitter } from '../lib/emitter.ts';
 
 /**
  * Migrations are numbered per domain (`miner`, `validator`, `serve`...), so each engine owns its
@@ -41,6 +42,9 @@ export class Database {
   private readonly opts: Required<Omit<DatabaseOptions, 'onWriteError'>> & Pick<DatabaseOptions, 'onWriteError'>;
   /** Rows committed in batches and batches that failed, for the bench and diagnostics. */
   readonly writeStats = { rows: 0, batches: 0, failedBatches: 0 };
+  private readonly writeFailures = new Emitter<{ error: Error; rows: number }>();
+  /** Queued rows that could not be written (disk full, read-only, locked): the engine alerts on it. */
+  readonly onDidFailWrite = this.writeFailures.event;
 
   constructor(path: string, opts: DatabaseOptions = {}) {
     this.path = path;
@@ -131,7 +135,11 @@ export class Database {
           last = e;
         }
       }
-      if (failed > 0) this.opts.onWriteError?.(last instanceof Error ? last : new Error(String(last)), failed);
+      if (failed > 0) {
+        const error = last instanceof Error ? last : new Error(String(last));
+        this.opts.onWriteError?.(error, failed);
+        this.writeFailures.fire({ error, rows: failed });
+      }
     }
   }
 

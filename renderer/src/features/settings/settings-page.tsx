@@ -14,6 +14,7 @@ const KIND_LABEL: Record<NotificationKind, string> = {
   'validator-failing': 'Weight submissions failing',
   'activity-cutoff-near': 'Activity cutoff near',
   'data-recovered': 'Damaged data replaced at start',
+  'storage-failing': 'History not being saved (disk full)',
 };
 
 export function SettingsPage() {
