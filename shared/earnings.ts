@@ -78,10 +78,21 @@ export interface OnChainEarnings {
   arithmetic: string;
 }
 
+/** Whether the chain still lists my hotkey on the subnet, from the last chain read. */
+export interface RegistrationWatch {
+  /** My uid, or null when the chain does not list the hotkey on the subnet. */
+  uid: number | null;
+  /** Set when the hotkey was registered (seen with a uid, or weighted in a verified epoch) and is no longer: its slot was taken. */
+  lost: { uid: number | null } | null;
+  at: number;
+}
+
 export interface EarningsSnapshot {
   hotkey: string | null;
   epochs: EpochEarnings[];
   onChain: OnChainEarnings | null;
+  /** Null until the chain was read for this hotkey. */
+  registration: RegistrationWatch | null;
   local: { day: LocalTokens; week: LocalTokens; all: LocalTokens };
   totals: { day: TauTotal; week: TauTotal; all: TauTotal };
   /** Projected τ per day from the recent epochs (their τ over their summed duration), with what it rests on. */

@@ -26,6 +26,7 @@ export const NOTIFICATION_KINDS = [
   'activity-cutoff-near',
   'data-recovered',
   'storage-failing',
+  'deregistered',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

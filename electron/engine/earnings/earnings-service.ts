@@ -69,13 +69,15 @@ class SourceWatch {
 
 export class EarningsService {
   private snap: EarningsSnapshot = {
-    hotkey: null, epochs: [], onChain: null, local: { day: EMPTY, week: EMPTY, all: EMPTY }, totals: { day: NO_TAU, week: NO_TAU, all: NO_TAU },
+    hotkey: null, epochs: [], onChain: null, registration: null, local: { day: EMPTY, week: EMPTY, all: EMPTY }, totals: { day: NO_TAU, week: NO_TAU, all: NO_TAU },
     estimatePerDay: { tao: null, basis: 'no epoch yet' }, gaps: [], sources: { provider: UNKNOWN, chain: UNKNOWN }, outages: [], updatedAt: null, error: null,
   };
   private readonly store: EarningsStore;
   private readonly provider = new SourceWatch('provider');
   private readonly chainWatch = new SourceWatch('chain');
   private readonly fetchErrors = new Map<number, string>();
+  /** The last uid each hotkey was seen with: losing it is a deregistration, not a hotkey that never registered. */
+  private readonly seenUid = new Map<string, number>();
   private readonly changes = new Emitter<void>();
   readonly onDidChange = this.changes.event;
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -137,6 +139,16 @@ export class EarningsService {
     this.store.saveEpoch(hotkey, epochEarnings(v, hotkey, cfg.ownerHotkey));
   }
 
+  private registrationOf(hotkey: string, uid: number | null, now: number): EarningsSnapshot['registration'] {
+    if (uid !== null) {
+      this.seenUid.set(hotkey, uid);
+      return { uid, lost: null, at: now };
+    }
+    // Across a restart the last uid is not known, but a weight in a verified epoch proves it was registered.
+    const was = this.seenUid.has(hotkey) || this.store.epochs(hotkey, KEEP_EPOCHS).some((e) => e.weight > 0);
+    return { uid: null, lost: was ? { uid: this.seenUid.get(hotkey) ?? null } : null, at: now };
+  }
+
   /** Stored epochs with their τ, tokens and readable window, newest first. */
   private derive(hotkey: string, now: number): EpochEarnings[] {
     const stored: StoredEpoch[] = this.store.epochs(hotkey, KEEP_EPOCHS);
@@ -189,11 +201,13 @@ export class EarningsService {
       }
     }
     let onChain = this.snap.onChain;
+    let registration = this.snap.hotkey === hotkey ? this.snap.registration : null;
     if (hotkey) {
       let chain: EarningsChain | null = null;
       try {
         chain = await this.openChain();
         const n = await chain.neuron(cfg.netuid, hotkey);
+        registration = this.registrationOf(hotkey, n.uid, now);
         if (n.uid !== null) {
           const f = await chain.earningsFacts(cfg.netuid, n.uid);
           const alpha = Number(f.emissionRao) / 1e9;
@@ -228,6 +242,7 @@ export class EarningsService {
       hotkey,
       epochs,
       onChain,
+      registration,
       // Day and week lie inside the kept rows and all time reads whole days: none of the three can be null.
       local: { day: this.local(now - 86_400_000) ?? NO_TOKENS, week: this.local(now - 7 * 86_400_000) ?? NO_TOKENS, all: this.local(0) ?? NO_TOKENS },
       totals: { day: totalSince(epochs, now - 86_400_000), week: totalSince(epochs, now - 7 * 86_400_000), all: totalSince(epochs, 0) },

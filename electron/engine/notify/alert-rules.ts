@@ -5,6 +5,7 @@ import type { AppNotification } from '../../../shared/notifications.ts';
 import type { NotificationKind } from '../../../shared/settings.ts';
 import type { ServeSnapshot } from '../../../shared/serve.ts';
 import type { ValidatorSnapshot } from '../../../shared/validator.ts';
+import { SUBNET_NETUID } from '../../../shared/network.ts';
 
 export interface Alert {
   /** Same key = same ongoing condition: alerted once until it clears. */
@@ -30,6 +31,8 @@ export function actionOf(kind: NotificationKind): AppNotification['action'] {
     case 'validator-failing':
     case 'activity-cutoff-near':
       return { page: 'validate', label: 'Open Validate' };
+    case 'deregistered':
+      return { page: 'setup', label: 'Open Setup' };
     case 'data-recovered':
     case 'storage-failing':
       return { page: 'logs', label: 'Open Logs' };
@@ -132,5 +135,12 @@ export function earningsAlerts(e: EarningsSnapshot | null): Alert[] {
   const out: Alert[] = [];
   if (e.sources.provider.ok === false) out.push(providerOutage(e.sources.provider.error, 'earnings'));
   if (e.sources.chain.ok === false) out.push(chainOutage(e.sources.chain.error, 'earnings'));
+  const lost = e.registration?.uid === null ? e.registration.lost : null;
+  if (lost) {
+    out.push({
+      key: `deregistered-${e.hotkey}`, kind: 'deregistered', severity: 'error', title: `Hotkey no longer registered on subnet ${SUBNET_NETUID}`,
+      body: `The chain no longer lists ${e.hotkey} on subnet ${SUBNET_NETUID}${lost.uid !== null ? ` (it had uid ${lost.uid})` : ''}: a new registration took its slot, which happens to the lowest-ranked uid once its immunity is over. Nothing is earned until it is registered again: Setup > Registration shows the current cost.`,
+    });
+  }
   return out;
 }

@@ -2,6 +2,7 @@
 // (and explains what stays missing), a refused payload is never shown, τ comes with its arithmetic.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EarningsService, type EarningsChain } from '../../../electron/engine/earnings/earnings-service.ts';
+import { earningsAlerts } from '../../../electron/engine/notify/alert-rules.ts';
 import { Database } from '../../../electron/engine/store/database.ts';
 import { silentLogger } from '../../../electron/engine/lib/logger.ts';
 import { AppFailure } from '../../../shared/errors.ts';
@@ -146,5 +147,33 @@ describe('earnings service', () => {
     const snap = await onlyChain.refresh(Date.UTC(2026, 0, 6));
     onlyChain.dispose();
     expect(snap.error).toBe(`The chain at ${chainUrl} could not be read: the name does not resolve: this machine looks offline, or the address is mistyped. On-chain emission is not shown until it answers; if this lasts, check the connection or choose another chain endpoint in Settings.`);
+  });
+  it('tells a deregistered hotkey from one that never registered, across a restart too', async () => {
+    const regDb = new Database(':memory:');
+    let uid: number | null = 7;
+    const gone: EarningsChain = { ...chain(), neuron: async (_n, hotkey) => ({ hotkey, uid, validatorPermit: false, lastUpdate: null, stakeRao: 0n }) };
+    const cfg = () => ({ hotkey: () => ME, providerUrl: provider.url, masterHotkey: provider.masterHotkey, netuid: 53, ownerHotkey: OWNER });
+    const first = new EarningsService(cfg, regDb, async () => gone, silentLogger);
+    const now = Date.UTC(2026, 0, 6);
+    expect((await first.refresh(now)).registration).toEqual({ uid: 7, lost: null, at: now });
+    expect(earningsAlerts(first.snapshot()).filter((a) => a.kind === 'deregistered')).toEqual([]);
+    uid = null;
+    const lost = await first.refresh(now + 1000);
+    expect(lost.registration).toEqual({ uid: null, lost: { uid: 7 }, at: now + 1000 });
+    const alert = earningsAlerts(lost).find((a) => a.kind === 'deregistered')!;
+    expect(alert.title).toBe('Hotkey no longer registered on subnet 53');
+    expect(alert.body).toMatch(/^The chain no longer lists 5Gme1+ on subnet 53 \(it had uid 7\): a new registration took its slot/);
+    first.dispose();
+    // After a restart the uid is not remembered, but the verified epochs weighting this hotkey prove it was registered.
+    const again = new EarningsService(cfg, regDb, async () => gone, silentLogger);
+    expect((await again.refresh(now + 2000)).registration?.lost).toEqual({ uid: null });
+    again.dispose();
+    // A hotkey that never had a uid nor a weight: not registered yet, not "lost".
+    const newcomer = new EarningsService(() => ({ ...cfg(), hotkey: () => '5Gnew111111111111111111111111111111111111111111' }), regDb, async () => gone, silentLogger);
+    const fresh = await newcomer.refresh(now + 3000);
+    expect(fresh.registration).toEqual({ uid: null, lost: null, at: now + 3000 });
+    expect(earningsAlerts(fresh).filter((a) => a.kind === 'deregistered')).toEqual([]);
+    newcomer.dispose();
+    regDb.close();
   });
 });

@@ -7,6 +7,7 @@ import { ago, clock, duration, num, tau } from '../common/format.ts';
 import { Term } from '../common/term.tsx';
 import { useNow } from '../common/use-now.ts';
 import { RowDetail } from './row-detail.tsx';
+import { SUBNET_NETUID } from '../../../../shared/network.ts';
 
 const tauAxis = (v: number) => (Math.abs(v) >= 1000 ? v.toLocaleString('en-US', { maximumFractionDigits: 0 }) : Math.abs(v) >= 1 ? v.toFixed(2) : v === 0 ? '0' : v.toPrecision(2));
 const tokens = (t: LocalTokens) => `${num(t.promptTokens + t.completionTokens)} tokens`;
@@ -105,6 +106,18 @@ function Gaps({ e, now }: { e: EarningsSnapshot; now: number }) {
   );
 }
 
+/** Why there is no on-chain figure: not read yet, never registered, or registered once and pruned since. */
+function NotOnChain({ registration: r }: { registration: EarningsSnapshot['registration'] }) {
+  if (r === null || r.uid !== null) return <p className="muted">The chain has not answered yet for this hotkey.</p>;
+  if (r.lost === null) return <p className="muted">This hotkey is not registered on subnet {SUBNET_NETUID}: register it in Setup to start earning.</p>;
+  return (
+    <p className="error-box" role="alert">
+      This hotkey is no longer registered on subnet {SUBNET_NETUID}
+      {r.lost.uid !== null ? ` (it had uid ${r.lost.uid})` : ''}: another registration took its slot. Nothing is earned until it is registered again in Setup.
+    </p>
+  );
+}
+
 export function EarningsPage() {
   const e = useSnapshot('earnings');
   const now = useNow(1000);
@@ -179,7 +192,7 @@ export function EarningsPage() {
                 </div>
               </>
             ) : (
-              <p className="muted">Not registered on the subnet, or the chain has not answered yet.</p>
+              <NotOnChain registration={e.registration} />
             )}
           </section>
         </>

@@ -15,6 +15,7 @@ const KIND_LABEL: Record<NotificationKind, string> = {
   'activity-cutoff-near': 'Activity cutoff near',
   'data-recovered': 'Damaged data replaced at start',
   'storage-failing': 'History not being saved (disk full)',
+  deregistered: 'Hotkey no longer registered',
 };
 
 export function SettingsPage() {
