@@ -65,6 +65,11 @@ describe('engy-panel demo: the whole flow against the simulated network', () => 
       return m?.phase === 'active' ? m : null;
     });
     expect(miner.workerName).toBe('demo-rig');
+    // The engine's /metrics speaks for the running rig: its state, and the serve's own sglang families relabelled.
+    await until('the serve metrics scraped', 20_000, () => app.engine.mining.sglangMetrics().length > 0);
+    const scrape = await app.engine.renderMetrics();
+    expect(scrape).toContain('engy_miner_state{state="active"} 1\n');
+    expect(scrape).toMatch(/^engy_sglang_num_running_reqs\{engine="[^"]+"/m);
 
     // An epoch scored from the buyers' traffic: the rig earns a share, the cheat is gated.
     const epoch = await until('a published epoch', 30_000, () => net.epochs[0]);
