@@ -107,7 +107,7 @@ function Gaps({ e, now }: { e: EarningsSnapshot; now: number }) {
 }
 
 /** Why there is no on-chain figure: not read yet, never registered, or registered once and pruned since. */
-function NotOnChain({ registration: r }: { registration: EarningsSnapshot['registration'] }) {
+export function NotOnChain({ registration: r }: { registration: EarningsSnapshot['registration'] }) {
   if (r === null || r.uid !== null) return <p className="muted">The chain has not answered yet for this hotkey.</p>;
   if (r.lost === null) return <p className="muted">This hotkey is not registered on subnet {SUBNET_NETUID}: register it in Setup to start earning.</p>;
   return (
