@@ -3,7 +3,8 @@
 import type { MinerRequestRecord } from '../../../shared/miner.ts';
 import type { Database, DomainMigrations } from '../store/database.ts';
 
-const DAY_MS = 86_400_000;
+/** A UTC day, the daily totals' unit. */
+export const DAY_MS = 86_400_000;
 
 export const MINER_MIGRATIONS: DomainMigrations = {
   domain: 'miner',
@@ -40,7 +41,7 @@ export const MINER_MIGRATIONS: DomainMigrations = {
         db.exec('CREATE INDEX miner_audits_at ON miner_audits(at)');
         // Rows written before this schema: their totals, once (the day is the UTC day, in ms).
         db.exec(`INSERT INTO miner_request_days (day, requests, prompt_tokens, completion_tokens)
-          SELECT (received_at / ${DAY_MS}) * ${DAY_MS}, COUNT(*), SUM(prompt_tokens), SUM(completion_tokens)
+          SELECT CAST(received_at / ${DAY_MS} AS INTEGER) * ${DAY_MS}, COUNT(*), SUM(prompt_tokens), SUM(completion_tokens)
           FROM miner_requests WHERE outcome = 'ok' GROUP BY 1`);
       },
     },

@@ -4,13 +4,12 @@
 // so "all time" costs a few hundred rows, not a scan of every request ever served.
 import type { LocalTokens } from '../../../shared/earnings.ts';
 import { REQUEST_ROWS_KEEP_DAYS } from '../../../shared/miner.ts';
-import { dayStart, MINER_MIGRATIONS } from '../miner/request-records.ts';
+import { DAY_MS, dayStart, MINER_MIGRATIONS } from '../miner/request-records.ts';
 import type { Disposable } from '../lib/disposable.ts';
 import { errorMessage } from '../../../shared/errors.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { Database } from './database.ts';
 
-const DAY_MS = 86_400_000;
 const HORIZON_KEY = 'rows_pruned_before';
 
 /** Rows received before this were pruned (their days live on as totals); 0 before the first prune. */
