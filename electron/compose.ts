@@ -17,6 +17,8 @@ import { EngyMetrics } from './engine/metrics/engy-metrics.ts';
 import { SnapshotFeeds } from './engine/metrics/snapshot-feeds.ts';
 import { keepRequestHistoryBounded } from './engine/store/request-totals.ts';
 import { watchStorage } from './engine/notify/storage-watch.ts';
+import { AlertWebhook, AlertWebhookStore } from './engine/notify/alert-webhook.ts';
+import { hostname } from 'node:os';
 import { feedMiningMetrics } from './engine/metrics/mining-metrics.ts';
 import { watchEventLoopLag } from './engine/metrics/event-loop-lag.ts';
 import { countRequestHistory, queryRequestHistory, querySelfAudits } from './engine/store/request-history.ts';
@@ -221,7 +223,19 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
   );
 
   const notifications = new NotificationService(() => settings.get().mutedNotifications, Date.now, new NotificationStore(db));
-  stack.add(hub.bind('notifications', () => notifications.snapshot(), (l) => notifications.onDidChange(l)));
+  // New alerts are also posted to the user's webhook, if one is set: a rig nobody looks at can still say it stopped.
+  const webhook = new AlertWebhook({ store: new AlertWebhookStore({ secretsDir: paths.secrets, redactor: logs.redactor }), log: logs.logger('alerts'), rig: hostname() });
+  stack.add(notifications.onNotification((n) => webhook.notify(n)));
+  stack.add(
+    hub.bind(
+      'notifications',
+      () => ({ ...notifications.snapshot(), webhook: webhook.status() }),
+      (l) => {
+        const subs = [notifications.onDidChange(l), webhook.onDidChange(l)];
+        return { dispose: () => subs.forEach((d) => void d.dispose()) };
+      },
+    ),
+  );
   stack.add(
     mining.onDidChange(() => {
       notifications.update('miner', workerAlerts(mining.minerSnapshots()));
@@ -320,6 +334,8 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
     'history.requests': (req) => queryRequestHistory(db, req),
     'history.count': (req) => countRequestHistory(db, req),
     'history.series': (req) => series.query(Date.now(), req.windowMs, req.points ?? 300, req.prefix ?? ''),
+    'alerts.setWebhook': (req) => webhook.set(req.url),
+    'alerts.testWebhook': () => webhook.test(),
     'earnings.refresh': () => earnings.refresh(),
     'history.audits': (req) => querySelfAudits(db, req.limit),
     'checkpoint.refresh': () => checkpoint.current.refresh(),

@@ -2,7 +2,7 @@
 import type { EarningsSnapshot } from './earnings.ts';
 import type { HardwareAlternative, HardwareReport } from './hardware.ts';
 import type { LogLine } from './logs.ts';
-import type { NotificationsSnapshot } from './notifications.ts';
+import type { AlertWebhookStatus, NotificationsSnapshot } from './notifications.ts';
 import type { MinerRequestRecord, MinerSnapshot, SelfAuditRecord, SeriesHistoryResponse } from './miner.ts';
 import type { CheckpointSnapshot, RuntimeReport, ServeSnapshot } from './serve.ts';
 import type { CheckpointFolderVerdict, SglangSetupSnapshot } from './sglang-setup.ts';
@@ -95,6 +95,10 @@ export interface InvokeMap {
   'update.download': { req: null; res: null };
   /** Restarts into the downloaded update once the miner has drained (never mid-request). */
   'update.restart': { req: null; res: null };
+  /** Stores (or, with null, removes) the URL new alerts are posted to; the URL never comes back. */
+  'alerts.setWebhook': { req: { url: string | null }; res: AlertWebhookStatus };
+  /** Posts a test alert now; refused with the reason when the webhook does not take it. */
+  'alerts.testWebhook': { req: null; res: AlertWebhookStatus };
 }
 
 export type InvokeMethod = keyof InvokeMap;
@@ -141,6 +145,8 @@ export const INVOKE_METHODS: readonly InvokeMethod[] = [
   'update.check',
   'update.download',
   'update.restart',
+  'alerts.setWebhook',
+  'alerts.testWebhook',
 ];
 
 /** The wallet as the UI sees it: addresses and statuses, never a secret. */

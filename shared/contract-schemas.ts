@@ -58,6 +58,8 @@ export const REQUEST_SCHEMAS = {
     prefix: v.optional(v.pipe(v.string('must be a series key prefix'), v.regex(/^[A-Za-z0-9_.:-]{0,40}$/, 'must be a series key prefix of at most 40 letters, digits, ".", "_", ":" or "-"'))),
   }),
   'earnings.refresh': none,
+  'alerts.setWebhook': fields({ url: v.nullable(text(2048)) }),
+  'alerts.testWebhook': none,
   'history.audits': fields({ limit: v.optional(int(1, 10_000)) }),
   'checkpoint.refresh': none,
   'checkpoint.download': none,

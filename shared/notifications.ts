@@ -23,7 +23,17 @@ export interface AppNotification {
   action: { page: NotificationPage; label: string } | null;
 }
 
+/** Where new alerts are also posted (a chat or push webhook), for a rig nobody is looking at. Never the URL itself: it is a credential. */
+export interface AlertWebhookStatus {
+  configured: boolean;
+  /** The host it posts to ("discord.com"), enough to recognise it. */
+  host: string | null;
+  /** The last post: when, whether it was taken, and in words what happened. */
+  lastDelivery: { at: number; ok: boolean; text: string } | null;
+}
+
 export interface NotificationsSnapshot {
   /** Newest first, active and cleared alike: the history page lists them all. */
   recent: AppNotification[];
+  webhook: AlertWebhookStatus;
 }

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, screenshotPath } from '../helpers/browser.ts';
 import { startHeadlessChild, type HeadlessChild } from '../helpers/headless-process.ts';
@@ -13,7 +16,8 @@ describe('Logs, diagnostics, settings and honest empty states (Chromium, a CPU-o
   beforeAll(async () => {
     engine = await startHeadlessChild(noNvidiaEnv());
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1360, height: 1000 } });
+    // A context of its own (not browser.newPage): axe-core's playwright builder needs one.
+    page = await (await browser.newContext({ viewport: { width: 1360, height: 1000 } })).newPage();
     await page.goto(engine.url);
   });
   afterAll(async () => {
@@ -76,5 +80,42 @@ describe('Logs, diagnostics, settings and honest empty states (Chromium, a CPU-o
     await page.reload();
     await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
     await page.screenshot({ path: screenshotPath('settings-dark'), fullPage: true });
+  });
+  it('sends alerts to a chat webhook: saved masked, tested, shown by host only (800 px, both themes)', async () => {
+    const posts: string[] = [];
+    const hook = createServer((req, res) => {
+      let b = '';
+      req.on('data', (d: Buffer) => (b += d.toString()));
+      req.on('end', () => {
+        posts.push(b);
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', () => r()));
+    const host = `127.0.0.1:${(hook.address() as AddressInfo).port}`;
+    try {
+      await page.setViewportSize({ width: 800, height: 1000 });
+      await page.getByRole('button', { name: 'Settings', exact: true }).click();
+      const card = page.getByTestId('alert-webhook');
+      await card.getByLabel('Webhook URL').fill(`http://${host}/hooks/private-token-91`);
+      await card.getByRole('button', { name: 'Save' }).click();
+      await card.getByText(`Posting to ${host}.`).waitFor();
+      expect(await card.getByLabel('Webhook URL').inputValue()).toBe('');
+      await card.getByRole('button', { name: 'Send a test' }).click();
+      await card.getByText(`taken by ${host} (HTTP 204)`, { exact: false }).waitFor();
+      expect(posts).toHaveLength(1);
+      expect(JSON.parse(posts[0]!) as { title: string }).toMatchObject({ title: 'Test alert' });
+      expect(await page.content()).not.toContain('private-token-91');
+      for (const theme of ['dark', 'light'] as const) {
+        await page.getByRole('combobox').first().selectOption(theme);
+        await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
+        await card.scrollIntoViewIfNeeded();
+        await card.screenshot({ path: screenshotPath(`settings-webhook-800-${theme}`) });
+      }
+      const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).include('[data-testid="alert-webhook"]').analyze();
+      expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
+    } finally {
+      await new Promise<void>((r) => hook.close(() => r()));
+    }
   });
 });

@@ -37,7 +37,8 @@ export class NotificationService {
     store.prune(KEEP);
   }
 
-  snapshot(): NotificationsSnapshot {
+  /** The alerts; the composed engine adds the webhook's status to make the `notifications` topic. */
+  snapshot(): Pick<NotificationsSnapshot, 'recent'> {
     return { recent: this.recent };
   }
 

@@ -7,6 +7,8 @@ import { startHeadless, type RunningHeadless } from '../../../electron/headless.
 import type { Result } from '../../../shared/result.ts';
 
 const MINER_KEY = 'ek_live_4b1d7c0e9f2a6b3c8d5e0f1a2b3c4d5e';
+/** A chat webhook URL is a credential too (anyone holding it can post): only its host may be shown. */
+const WEBHOOK = 'http://127.0.0.1:9/hooks/T0001/B0002/webhook-secret-7f3a9c';
 
 describe('no secret reaches the renderer, the logs or diagnostics', () => {
   let engine: RunningHeadless;
@@ -64,6 +66,8 @@ describe('no secret reaches the renderer, the logs or diagnostics', () => {
     await call('settings.update', { role: 'mine', wallet: { name: 'w1', hotkey: 'h1' } });
     const set = await call('wallet.setMinerKey', { key: MINER_KEY });
     expect(set).toMatchObject({ ok: true, value: { present: true, masked: 'ek_…4d5e' } });
+    const hook = await call('alerts.setWebhook', { url: WEBHOOK });
+    expect(hook).toEqual({ ok: true, value: { configured: true, host: '127.0.0.1:9', lastDelivery: null } });
     const imported = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
     const imp = await call('wallet.importHotkey', { wallet: 'w1', hotkey: 'h2', secret: imported });
     expect(imp.ok).toBe(true);
@@ -84,6 +88,8 @@ describe('no secret reaches the renderer, the logs or diagnostics', () => {
     const newest = engine.engine.logs.recent({ limit: 1 }).at(-1)!.seq;
     await frameWhere((f) => f.startsWith('{"kind":"event","event":"logs"') && (JSON.parse(f) as { payload: Array<{ seq: number }> }).payload.some((l) => l.seq >= newest));
     await frameWhere((f) => f.includes('"topic":"wallet"') && f.includes('ek_…4d5e'));
+    await frameWhere((f) => f.includes('"topic":"notifications"') && f.includes('"host":"127.0.0.1:9"'));
+    expect(frames.filter((f) => f.includes('webhook-secret-7f3a9c'))).toEqual([]);
 
     // The one frame that answers createHotkey carries the mnemonic, once, by design (shown-once step).
     const withMnemonic = frames.filter((f) => f.includes(mnemonic));
@@ -96,17 +102,17 @@ describe('no secret reaches the renderer, the logs or diagnostics', () => {
 
     const logs = engine.engine.logs.recent({ limit: 10_000 }).map((l) => l.msg).join('\n');
     expect(frames.some((f) => f.includes(imported))).toBe(false);
-    for (const secret of [MINER_KEY, mnemonic, walletFile.secretSeed, imported]) expect(logs.includes(secret)).toBe(false);
+    for (const secret of [MINER_KEY, mnemonic, walletFile.secretSeed, imported, 'webhook-secret-7f3a9c']) expect(logs.includes(secret)).toBe(false);
     expect(frames.filter((f) => f.includes(coldWords))).toHaveLength(1);
     expect(frames.some((f) => f.includes(COLD_PW))).toBe(false);
     for (const secret of [coldWords, COLD_PW]) expect(logs.includes(secret)).toBe(false);
     const bundle = readFileSync(diag.value.path, 'utf8');
-    for (const secret of [MINER_KEY, mnemonic, walletFile.secretSeed, coldWords, COLD_PW]) expect(bundle.includes(secret)).toBe(false);
+    for (const secret of [MINER_KEY, mnemonic, walletFile.secretSeed, coldWords, COLD_PW, 'webhook-secret-7f3a9c']) expect(bundle.includes(secret)).toBe(false);
     // The browser's download carries the same redacted bundle.
     const dl = (await call('diagnostics.download', null)) as { ok: true; value: { fileName: string; content: string; bytes: number } };
     expect(dl.value.fileName).toMatch(/^engy-diagnostics-.*\.json$/);
     expect(Buffer.byteLength(dl.value.content, 'utf8')).toBe(dl.value.bytes);
-    for (const secret of [MINER_KEY, mnemonic, coldWords, COLD_PW]) expect(dl.value.content.includes(secret)).toBe(false);
+    for (const secret of [MINER_KEY, mnemonic, coldWords, COLD_PW, 'webhook-secret-7f3a9c']) expect(dl.value.content.includes(secret)).toBe(false);
     expect(bundle).toContain('ek_…4d5e');
   });
 });

@@ -3,6 +3,7 @@ import { useEngine, useSnapshot } from '../../stores/engine-store.ts';
 import { ActionError, useAction } from '../common/use-action.tsx';
 import { RigSettings } from './rig-settings.tsx';
 import { UpdateCard } from './update-card.tsx';
+import { AlertWebhookCard } from './alert-webhook-card.tsx';
 
 const KIND_LABEL: Record<NotificationKind, string> = {
   'miner-offline': 'Miner offline',
@@ -21,6 +22,7 @@ const KIND_LABEL: Record<NotificationKind, string> = {
 export function SettingsPage() {
   const s = useSnapshot('settings');
   const info = useEngine((x) => x.info);
+  const notifications = useSnapshot('notifications');
   const { invoke, error } = useAction();
   const update = (patch: SettingsPatch) => void invoke('settings.update', patch);
   if (!s) return <div className="card">Loading settings…</div>;
@@ -58,6 +60,7 @@ export function SettingsPage() {
             {KIND_LABEL[k]}
           </label>
         ))}
+        <AlertWebhookCard status={notifications?.webhook} />
       </section>
       <section className="card stack">
         <h2>Desktop</h2>
