@@ -224,7 +224,7 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
 
   const notifications = new NotificationService(() => settings.get().mutedNotifications, Date.now, new NotificationStore(db));
   // New alerts are also posted to the user's webhook, if one is set: a rig nobody looks at can still say it stopped.
-  const webhook = new AlertWebhook({ store: new AlertWebhookStore({ secretsDir: paths.secrets, redactor: logs.redactor }), log: logs.logger('alerts'), rig: hostname() });
+  const webhook = stack.add(new AlertWebhook({ store: new AlertWebhookStore({ secretsDir: paths.secrets, redactor: logs.redactor }), log: logs.logger('alerts'), rig: hostname() }));
   stack.add(notifications.onNotification((n) => webhook.notify(n)));
   stack.add(
     hub.bind(

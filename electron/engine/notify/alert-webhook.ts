@@ -15,6 +15,8 @@ import { describeNetworkError } from '../lib/network-words.ts';
 const FILE = 'alert-webhook.txt';
 /** Discord refuses a message over 2000 characters; Slack and the others take more. */
 const MAX_TEXT = 1900;
+/** Alerts waiting for a webhook that is down: beyond this, new ones are logged and not posted. */
+const MAX_PENDING = 20;
 
 /** Trimmed, http(s), at most 2048 characters; anything else is refused with what to paste instead. */
 export function normaliseWebhookUrl(input: string): string {
@@ -99,9 +101,21 @@ export class AlertWebhook {
   private readonly changes = new Emitter<void>();
   readonly onDidChange = this.changes.event;
   private queue: Promise<void> = Promise.resolve();
+  private pending = 0;
+  private disposed = false;
 
   constructor(o: AlertWebhookOptions) {
     this.o = o;
+  }
+
+  /** Resolves once every alert handed to `notify` so far was posted or given up. */
+  whenIdle(): Promise<void> {
+    return this.queue;
+  }
+
+  /** Stops posting: what still waits is dropped (the engine is going away). */
+  dispose(): void {
+    this.disposed = true;
   }
 
   status(): AlertWebhookStatus {
@@ -119,8 +133,14 @@ export class AlertWebhook {
 
   /** Posts a new alert in the background, one at a time, in order; a failure is recorded and logged, never thrown. */
   notify(n: AppNotification): void {
-    if (this.o.store.get() === null) return;
-    this.queue = this.queue.then(() => this.deliver(n)).then(
+    if (this.o.store.get() === null || this.disposed) return;
+    // A webhook down for hours while alerts keep coming must not grow a backlog without end.
+    if (this.pending >= MAX_PENDING) {
+      this.o.log.warn(`alerts: "${n.title}" was not posted: ${MAX_PENDING} alerts already wait for the webhook`);
+      return;
+    }
+    this.pending++;
+    this.queue = this.queue.then(() => this.deliver(n)).finally(() => this.pending--).then(
       () => undefined,
       (e: unknown) => this.o.log.warn(`alerts: the webhook post failed unexpectedly: ${String(e)}`),
     );
@@ -144,6 +164,7 @@ export class AlertWebhook {
     let outcome = { ok: false, text: '', retryable: false };
     for (let attempt = 0; attempt <= delays.length; attempt++) {
       if (attempt > 0) await sleep(delays[attempt - 1]!);
+      if (this.disposed) return false;
       outcome = await this.post(url, body);
       if (outcome.ok || !outcome.retryable) break;
     }

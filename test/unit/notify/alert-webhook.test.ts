@@ -162,6 +162,35 @@ describe('alert webhook', () => {
     expect(bad.bodies).toHaveLength(1); // a test is not retried: the user is waiting for the answer
   });
 
+  it('keeps at most 20 alerts waiting for a webhook that is down, and stops posting once disposed', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    const ep = await endpoint(status(200));
+    const hub = new LogHub();
+    const store = new AlertWebhookStore({ secretsDir: join(fresh(), 'secrets') });
+    store.set(ep.url);
+    // Every retry wait blocks until released: the first alert holds the queue like a webhook that is down.
+    let posts = 0;
+    const down = async () => {
+      posts++;
+      return new Response('', { status: 503 });
+    };
+    const hook = new AlertWebhook({ store, log: hub.logger('alerts'), rig: 'r', fetch: down, sleep: () => gate });
+    for (let i = 0; i < 25; i++) hook.notify(alert({ id: i, title: `alert ${i}` }));
+    expect(hub.recent({}).filter((l) => l.msg.includes('already wait for the webhook'))).toHaveLength(5);
+    await expect.poll(() => posts).toBe(1); // the first alert was tried and now waits to retry
+    hook.dispose();
+    release();
+    await hook.whenIdle();
+    // Only the first alert's first attempt went out; the 19 behind it were dropped with the engine.
+    expect(posts).toBe(1);
+    expect(hook.status().lastDelivery).toBeNull();
+    hook.notify(alert());
+    await hook.whenIdle();
+    expect(posts).toBe(1);
+    expect(ep.bodies).toHaveLength(0);
+  });
+
   it('posts nothing without a webhook, and posts alerts one at a time in order', async () => {
     const none = setup(null);
     none.hook.notify(alert());
