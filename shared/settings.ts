@@ -27,6 +27,7 @@ export const NOTIFICATION_KINDS = [
   'data-recovered',
   'storage-failing',
   'deregistered',
+  'epoch-failed',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -33,6 +33,8 @@ export function actionOf(kind: NotificationKind): AppNotification['action'] {
       return { page: 'validate', label: 'Open Validate' };
     case 'deregistered':
       return { page: 'setup', label: 'Open Setup' };
+    case 'epoch-failed':
+      return { page: 'earnings', label: 'Open Earnings' };
     case 'data-recovered':
     case 'storage-failing':
       return { page: 'logs', label: 'Open Logs' };
@@ -135,6 +137,14 @@ export function earningsAlerts(e: EarningsSnapshot | null): Alert[] {
   const out: Alert[] = [];
   if (e.sources.provider.ok === false) out.push(providerOutage(e.sources.provider.error, 'earnings'));
   if (e.sources.chain.ok === false) out.push(chainOutage(e.sources.chain.error, 'earnings'));
+  // The signed verdict, not a forecast: while the newest verified epoch failed a gate, one alert says which.
+  const newest = e.epochs.reduce<EarningsSnapshot['epochs'][number] | null>((a, x) => (a === null || x.epochIndex > a.epochIndex ? x : a), null);
+  if (newest && newest.gate.passed === false) {
+    out.push({
+      key: 'epoch-gate-failed', kind: 'epoch-failed', severity: 'error', title: `Epoch #${newest.epochIndex} scored nothing: a gate failed`,
+      body: `The master-signed result for epoch #${newest.epochIndex} says this hotkey failed a gate${newest.gate.reason ? ` (${newest.gate.reason})` : ''}, so it earns nothing for that epoch. Open Mine for the live latency, acceptance and proofs against the gates, and Earnings for the published row.`,
+    });
+  }
   const lost = e.registration?.uid === null ? e.registration.lost : null;
   if (lost) {
     out.push({

@@ -32,7 +32,7 @@ describe('notification history', () => {
     let now = 0;
     const svc = new NotificationService(() => [], () => now);
     const v = { status: 'running', provider: { health: 'down', error: 'connect ECONNREFUSED', at: 0 }, chain: { health: 'ok', error: null, block: 1, at: 0 }, recentSubmissions: [], neuron: null, lastTickAt: 0 } as unknown as ValidatorSnapshot;
-    const e = { hotkey: '5F', sources: { provider: { ok: false, error: 'HTTP 503', downSince: 0 }, chain: { ok: true, error: null, downSince: null } } } as unknown as EarningsSnapshot;
+    const e = { hotkey: '5F', epochs: [], registration: null, sources: { provider: { ok: false, error: 'HTTP 503', downSince: 0 }, chain: { ok: true, error: null, downSince: null } } } as unknown as EarningsSnapshot;
     svc.update('validator', validatorAlerts(v, now));
     svc.update('earnings', earningsAlerts(e));
     expect(svc.snapshot().recent).toHaveLength(1);
@@ -55,5 +55,24 @@ describe('notification history', () => {
     const svc = new NotificationService(() => ['serve-crashed']);
     svc.update('serve', [alert('x')]);
     expect(svc.snapshot().recent).toEqual([]);
+  });
+  it('says once while the newest verified epoch failed a gate, follows the next failing epoch, and clears on a pass', () => {
+    const svc = new NotificationService(() => [], () => 0);
+    const fresh: string[] = [];
+    svc.onNotification((n) => fresh.push(n.title));
+    const epoch = (i: number, passed: boolean | null, reason: string | null = null) => ({ epochIndex: i, gate: { passed, reason } });
+    const snap = (...epochs: ReturnType<typeof epoch>[]) =>
+      ({ hotkey: '5F', epochs, registration: null, sources: { provider: { ok: true, error: null, downSince: null }, chain: { ok: true, error: null, downSince: null } } }) as unknown as EarningsSnapshot;
+    svc.update('earnings', earningsAlerts(snap(epoch(4, true), epoch(5, false, 'ttft_p99 above the gate'))));
+    expect(fresh).toEqual(['Epoch #5 scored nothing: a gate failed']);
+    expect(svc.snapshot().recent[0]).toMatchObject({ kind: 'epoch-failed', severity: 'error', action: { page: 'earnings' }, body: expect.stringContaining('(ttft_p99 above the gate)') });
+    // Still failing at #6: the same alert, its text moved on; no second notification.
+    svc.update('earnings', earningsAlerts(snap(epoch(6, false, 'cheat'), epoch(5, false, 'ttft_p99 above the gate'))));
+    expect(fresh).toHaveLength(1);
+    expect(svc.snapshot().recent[0]!.title).toBe('Epoch #6 scored nothing: a gate failed');
+    // A passing epoch, or one that says nothing about gates, clears it.
+    svc.update('earnings', earningsAlerts(snap(epoch(7, true), epoch(6, false))));
+    expect(svc.snapshot().recent[0]!.active).toBe(false);
+    expect(earningsAlerts(snap(epoch(8, null)))).toEqual([]);
   });
 });

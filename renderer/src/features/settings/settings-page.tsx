@@ -17,6 +17,7 @@ const KIND_LABEL: Record<NotificationKind, string> = {
   'data-recovered': 'Damaged data replaced at start',
   'storage-failing': 'History not being saved (disk full)',
   deregistered: 'Hotkey no longer registered',
+  'epoch-failed': 'A verified epoch scored nothing (gate failed)',
 };
 
 export function SettingsPage() {
