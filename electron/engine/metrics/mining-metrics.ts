@@ -13,17 +13,23 @@ export interface MiningMetricsSource {
 }
 
 export interface MiningMetricsFeed extends Disposable {
-  /** Call before rendering /metrics: takes each serving engine's latest scrape. */
+  /** Call before rendering /metrics: reads the run as it is now, with each serving engine's latest scrape. */
   beforeRender(): void;
 }
 
 export function feedMiningMetrics(mining: MiningMetricsSource, feeds: SnapshotFeeds): MiningMetricsFeed {
-  const sub = mining.onDidChange(() => {
+  const observe = () => {
     feeds.miners(mining.minerSnapshots());
     feeds.serve(mining.serveSnapshot());
-  });
+  };
+  const sub = mining.onDidChange(observe);
   return {
-    beforeRender: () => feeds.sglang(mining.sglangMetrics()),
+    // Also read now: some states change with time alone (a miner turns "active" once traffic outlasts the
+    // probe window, with no event), and change events are coalesced. Requests are still counted once.
+    beforeRender: () => {
+      observe();
+      feeds.sglang(mining.sglangMetrics());
+    },
     dispose: () => sub.dispose(),
   };
 }

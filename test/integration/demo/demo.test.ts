@@ -66,10 +66,12 @@ describe('engy-panel demo: the whole flow against the simulated network', () => 
     });
     expect(miner.workerName).toBe('demo-rig');
     // The engine's /metrics speaks for the running rig: its state, and the serve's own sglang families relabelled.
-    await until('the serve metrics scraped', 20_000, () => app.engine.mining.sglangMetrics().length > 0);
-    const scrape = await app.engine.renderMetrics();
-    expect(scrape).toContain('engy_miner_state{state="active"} 1\n');
-    expect(scrape).toMatch(/^engy_sglang_num_running_reqs\{engine="[^"]+"/m);
+    // (The feed follows the miner's change events, which are coalesced: wait for the scrape, not the snapshot.)
+    const scrape = await until('the scrape to show the active rig and its serve', 20_000, async () => {
+      const text = await app.engine.renderMetrics();
+      return text.includes('engy_miner_state{state="active"} 1\n') && /^engy_sglang_num_running_reqs\{engine="[^"]+"/m.test(text) ? text : null;
+    });
+    expect(scrape).toMatch(/^engy_serve_engine_up\{engine="[^"]+"\} 1$/m);
 
     // An epoch scored from the buyers' traffic: the rig earns a share, the cheat is gated.
     const epoch = await until('a published epoch', 30_000, () => net.epochs[0]);
