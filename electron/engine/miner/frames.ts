@@ -74,11 +74,19 @@ export interface Commitment {
   };
 }
 
+/** A call in the final message: the reference writes no `index` there (only stream deltas carry it). */
+export interface MessageToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+/** Key order is the reference's (role, content, tool_calls, reasoning_content): the JSON is compared byte for byte. */
 export interface AssistantMessage {
   role: 'assistant';
   content: string | null;
+  tool_calls?: MessageToolCall[];
   reasoning_content?: string;
-  tool_calls?: ToolCallDelta[];
 }
 
 export interface CompletionOutput {

@@ -17,6 +17,12 @@ export interface GenerationResult {
   promptExtra: number[];
   cachedTokens: number;
   lastFinish: string | null;
+  /**
+   * The budget ended the generation with the model still going (finish_reason "length"), as the
+   * reference decides it: no chunk ended short or on anything but "length". Every full chunk says
+   * "length" because the chunk size ended it, so one chunk's finish cannot answer this alone.
+   */
+  truncated: boolean;
   /** Wall time (ms since epoch) of the first and the last text event; null without streaming. */
   firstTokenAt: number | null;
   lastTokenAt: number | null;
@@ -41,7 +47,7 @@ export const GEN_CHUNK = 4096;
 export async function generateChunked(o: GenerationOptions): Promise<GenerationResult> {
   const chunk = o.chunkTokens ?? GEN_CHUNK;
   const now = o.now ?? Date.now;
-  const res: GenerationResult = { outputIds: [], rows: [], promptExtra: [], cachedTokens: 0, lastFinish: null, firstTokenAt: null, lastTokenAt: null };
+  const res: GenerationResult = { outputIds: [], rows: [], promptExtra: [], cachedTokens: 0, lastFinish: null, truncated: true, firstTokenAt: null, lastTokenAt: null };
   // Text already delivered by earlier calls. A trailing U+FFFD is an incomplete character whose
   // remaining bytes come with the next token (possibly in the next call): it is held back until
   // the generation ends, so the buyer never sees a replacement character the final text lacks.
@@ -103,7 +109,10 @@ export async function generateChunked(o: GenerationOptions): Promise<GenerationR
     // as the reference miner does. Our own cancel was already caught by job.check().
     if (parse.finishType === 'abort') o.job.check();
     const produced = first ? res.outputIds.length + res.promptExtra.length : parse.outputIds.length - 1;
-    if (parse.finishType !== 'length' || produced < want) break;
+    if (parse.finishType !== 'length' || produced < want) {
+      res.truncated = false;
+      break;
+    }
   }
   if (o.onText && heldTail.length > 0) deliver(delivered + heldTail, true);
   if (res.rows.length === 0) {

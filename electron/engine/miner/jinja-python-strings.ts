@@ -7,7 +7,7 @@
 import { Environment } from '@huggingface/jinja';
 
 // Python's str.isspace() characters.
-const PY_SPACE = '\t\n\v\f\r\u001c\u001d\u001e\u001f \u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000';
+export const PY_SPACE = '\t\n\v\f\r\u001c\u001d\u001e\u001f \u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000';
 
 export function pyStrip(s: string, chars: string | null, left: boolean, right: boolean): string {
   // By code point, as Python counts characters.

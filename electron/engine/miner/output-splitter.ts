@@ -1,58 +1,57 @@
-// Splits generated text into OpenAI message parts (PROTOCOL 4.1): `<think>...</think>` goes to
-// reasoning_content, tool calls are read as the reference reads them (tool-calls.ts), the rest
-// is content. Works on streamed deltas: a tag split across two deltas is held back until it is
-// whole. Content stops at the first call (the reference keeps only the text before it), so from
-// `<tool_call>` (or a bare `<function=`) on, text is held; each closed call block is streamed as
-// a tool call once its calls are final, and the end of the generation settles the rest.
+// Streams generated text as OpenAI deltas (PROTOCOL 4.1) that agree with the final message the
+// reference shapes (assemble-message.ts): reasoning until `</think>` (from the start when the prompt
+// opened the block, or when the text itself opens with `<think>`), then content, then, from the
+// first `<tool_call>` on, nothing but calls: each closed block is streamed as a call once it closes,
+// and at the end a tail that held no call at all goes out as content (the reference's message then
+// keeps it as content too). A tag split across two deltas is held back until it is whole.
+// Known gap, shared with the reference's own stream: a `</think>` that arrives after content was
+// streamed, without any `<think>`, turns that content into reasoning in the final message only.
 import { randomBytes } from 'node:crypto';
+import { assembleMessage, THINK_CLOSE, THINK_OPEN, type FinishReason } from './assemble-message.ts';
 import type { AssistantMessage, StreamDelta, ToolCallDelta } from './frames.ts';
-import { CALL_TAGS, parseToolCallsSafe, type ParsedCall } from './tool-calls.ts';
+import { pyStrip } from './jinja-python-strings.ts';
+import { CALL_TAGS, parseToolCalls } from './tool-calls.ts';
 
-const THINK_OPEN = '<think>';
-const THINK_CLOSE = '</think>';
-
-type Mode = 'content' | 'reasoning' | 'tail';
+type Mode = 'start' | 'content' | 'reasoning' | 'tail';
 
 export class OutputSplitter {
   private mode: Mode;
+  /** Everything pushed: what the final message is assembled from. */
+  private raw = '';
+  /** Text read but not yet said in the current mode. */
   private buf = '';
-  /** Every piece of text read in content mode, the held tail included: what the call parser reads. */
-  private contentRaw = '';
-  /** How much of contentRaw went out as content. */
-  private contentRawSent = 0;
-  /** contentRaw up to here has been searched for a closed call block. */
-  private closedUpTo = 0;
+  /** From the first `<tool_call>` on. */
+  private tail = '';
   private contentStarted = false;
   private reasoningStarted = false;
   private readonly calls: ToolCallDelta[] = [];
-  private content = '';
-  private reasoning = '';
-
-  /** `startInReasoning`: the prompt ended with `<think>` (the template opened the block). */
+  private readonly thinkOpen: boolean;
   private readonly newId: () => string;
-
   private readonly tools: unknown;
 
-  /** `tools`: the request's tool list, whose declared parameter types convert the values. */
-  constructor(startInReasoning: boolean, newId: () => string = () => `call_${randomBytes(12).toString('hex')}`, tools: unknown = undefined) {
+  /** `thinkOpen`: the prompt ended with `<think>`; `tools`: the request's tools (declared types). */
+  constructor(thinkOpen: boolean, newId: () => string = () => `call_${randomBytes(12).toString('hex')}`, tools: unknown = undefined) {
+    this.thinkOpen = thinkOpen;
     this.newId = newId;
     this.tools = tools;
-    this.mode = startInReasoning ? 'reasoning' : 'content';
+    this.mode = thinkOpen ? 'reasoning' : 'start';
   }
 
   /** Feed the next piece of output text; returns what can already be said for sure. */
   push(text: string): StreamDelta[] {
+    this.raw += text;
     this.buf += text;
     return this.drain(false);
   }
 
-  /** The generation ended: flush held-back text and settle the calls and the content. */
+  /** The generation ended: say what was held back and settle the calls. */
   finish(): StreamDelta[] {
     const out = this.drain(true);
-    const parsed = parseToolCallsSafe(this.contentRaw, this.tools);
-    const text = parsed.content ?? '';
-    if (text.length > this.contentRawSent) this.emitContentRaw(text.slice(this.contentRawSent), out);
-    this.emitCalls(parsed.calls, out);
+    if (this.mode === 'tail') {
+      this.emitCalls(out);
+      // No call parsed out of it: the reference's message keeps the whole tail as content.
+      if (this.calls.length === 0) this.emitContent(this.tail, out);
+    }
     return mergeDeltas(out);
   }
 
@@ -60,18 +59,29 @@ export class OutputSplitter {
     return this.calls;
   }
 
-  /** The final message, from everything pushed. */
+  /** The final message and finish_reason from everything pushed, naming calls by their streamed ids. */
+  assemble(truncated: boolean): { message: AssistantMessage; finish: FinishReason } {
+    let n = 0;
+    return assembleMessage(this.raw, this.tools, this.thinkOpen, truncated, () => this.calls[n++]?.id ?? this.newId());
+  }
+
   message(): AssistantMessage {
-    const msg: AssistantMessage = { role: 'assistant', content: this.content.trim().length > 0 ? this.content.trimEnd() : null };
-    const reasoning = this.reasoning.trim();
-    if (reasoning.length > 0) msg.reasoning_content = reasoning;
-    if (this.calls.length > 0) msg.tool_calls = this.calls;
-    return msg;
+    return this.assemble(false).message;
   }
 
   private drain(final: boolean): StreamDelta[] {
     const out: StreamDelta[] = [];
     for (;;) {
+      if (this.mode === 'start') {
+        if (this.buf.startsWith(THINK_OPEN)) {
+          this.buf = this.buf.slice(THINK_OPEN.length);
+          this.mode = 'reasoning';
+          continue;
+        }
+        if (!final && THINK_OPEN.startsWith(this.buf)) return out;
+        this.mode = 'content';
+        continue;
+      }
       if (this.mode === 'reasoning') {
         const i = this.buf.indexOf(THINK_CLOSE);
         if (i >= 0) {
@@ -80,94 +90,63 @@ export class OutputSplitter {
           this.mode = 'content';
           continue;
         }
-        const keep = final ? 0 : heldBack(this.buf, [THINK_CLOSE]);
+        const keep = final ? 0 : heldBack(this.buf, THINK_CLOSE);
         this.emitReasoning(this.buf.slice(0, this.buf.length - keep), out);
         this.buf = this.buf.slice(this.buf.length - keep);
         return mergeDeltas(out);
       }
       if (this.mode === 'tail') {
-        const from = this.contentRaw.length;
-        this.contentRaw += this.buf;
+        const before = this.tail.length;
+        this.tail += this.buf;
         this.buf = '';
-        this.streamClosedCalls(from, out);
+        // Only a close tag that arrived with this piece can complete a block.
+        if (this.tail.lastIndexOf(CALL_TAGS.close) + CALL_TAGS.close.length > before) this.emitCalls(out);
         return mergeDeltas(out);
       }
-      const think = this.buf.indexOf(THINK_OPEN);
-      const call = firstOf(this.buf, [CALL_TAGS.open, CALL_TAGS.fn]);
-      if (think >= 0 && (call < 0 || think < call)) {
-        this.emitContentRaw(this.buf.slice(0, think), out);
-        this.buf = this.buf.slice(think + THINK_OPEN.length);
-        this.mode = 'reasoning';
-        continue;
-      }
+      const call = this.buf.indexOf(CALL_TAGS.open);
       if (call >= 0) {
-        this.emitContentRaw(this.buf.slice(0, call), out);
+        this.emitContent(this.buf.slice(0, call), out);
         this.buf = this.buf.slice(call);
         this.mode = 'tail';
         continue;
       }
-      const keep = final ? 0 : heldBack(this.buf, [THINK_OPEN, CALL_TAGS.open, CALL_TAGS.fn]);
-      this.emitContentRaw(this.buf.slice(0, this.buf.length - keep), out);
+      const keep = final ? 0 : heldBack(this.buf, CALL_TAGS.open);
+      this.emitContent(this.buf.slice(0, this.buf.length - keep), out);
       this.buf = this.buf.slice(this.buf.length - keep);
       return mergeDeltas(out);
     }
   }
 
-  /** Calls in blocks closed so far are final: stream the ones not yet sent. */
-  private streamClosedCalls(from: number, out: StreamDelta[]): void {
-    const close = this.contentRaw.lastIndexOf(CALL_TAGS.close);
-    // Only a close tag that arrived with this piece can change anything.
-    if (close < 0 || close + CALL_TAGS.close.length <= from) return;
-    const end = close + CALL_TAGS.close.length;
-    if (end <= this.closedUpTo) return;
-    this.closedUpTo = end;
-    this.emitCalls(parseToolCallsSafe(this.contentRaw.slice(0, end), this.tools).calls, out);
-  }
-
-  private emitCalls(calls: ParsedCall[], out: StreamDelta[]): void {
-    for (let i = this.calls.length; i < calls.length; i++) {
-      const call: ToolCallDelta = { index: i, id: this.newId(), type: 'function', function: { name: calls[i]!.name, arguments: calls[i]!.arguments } };
+  /** Calls in the closed blocks so far are final (a later block never changes an earlier one). */
+  private emitCalls(out: StreamDelta[]): void {
+    const parsed = parseToolCalls(this.tail, this.tools);
+    for (let i = this.calls.length; i < parsed.length; i++) {
+      const call: ToolCallDelta = { index: i, id: this.newId(), type: 'function', function: { name: parsed[i]!.name, arguments: parsed[i]!.arguments } };
       this.calls.push(call);
       out.push({ tool_calls: [call] });
     }
   }
 
-  private emitContentRaw(text: string, out: StreamDelta[]): void {
-    this.contentRaw += text;
-    this.contentRawSent += text.length;
-    this.emitContent(text, out);
-  }
-
   private emitContent(text: string, out: StreamDelta[]): void {
-    // The model puts blank lines after </think> and between blocks: never open content with them.
-    const t = this.contentStarted ? text : text.replace(/^\s+/, '');
+    // The message's content is stripped: never open the stream's content with whitespace.
+    const t = this.contentStarted ? text : pyStrip(text, null, true, false);
     if (t.length === 0) return;
     this.contentStarted = true;
-    this.content += t;
     out.push({ content: t });
   }
 
   private emitReasoning(text: string, out: StreamDelta[]): void {
-    const t = this.reasoningStarted ? text : text.replace(/^\s+/, '');
+    const t = this.reasoningStarted ? text : pyStrip(text, null, true, false);
     if (t.length === 0) return;
     this.reasoningStarted = true;
-    this.reasoning += t;
     out.push({ reasoning_content: t });
   }
 }
 
-/** How many trailing characters could be the start of one of the tags. */
-function heldBack(buf: string, tags: string[]): number {
-  let keep = 0;
-  for (const tag of tags) {
-    for (let n = Math.min(tag.length - 1, buf.length); n > keep; n--) {
-      if (buf.endsWith(tag.slice(0, n))) {
-        keep = n;
-        break;
-      }
-    }
-  }
-  return keep;
+/** How many trailing characters could be the start of `tag`. */
+function heldBack(buf: string, tag: string): number {
+  for (let n = Math.min(tag.length - 1, buf.length); n > 0; n--) if (buf.endsWith(tag.slice(0, n))) return n;
+  return 0;
 }
 
 /** Consecutive deltas of the same kind become one, so a coalesced frame stays small. */
@@ -181,13 +160,4 @@ export function mergeDeltas(deltas: StreamDelta[]): StreamDelta[] {
     else out.push({ ...d });
   }
   return out;
-}
-
-function firstOf(buf: string, tags: string[]): number {
-  let at = -1;
-  for (const t of tags) {
-    const i = buf.indexOf(t);
-    if (i >= 0 && (at < 0 || i < at)) at = i;
-  }
-  return at;
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Template } from '@huggingface/jinja';
 import { Tokenizer } from 'tokenizers';
 import { installPythonStringMethods } from './jinja-python-strings.ts';
+import { pyJsonLoads, type PyValue } from './py-json.ts';
 
 installPythonStringMethods();
 
@@ -97,31 +98,41 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /**
- * Templates iterate `tool_call.arguments | items`, so the history's arguments must be mappings.
- * OpenAI clients send them as JSON text, some send them flat (`{name, arguments}` without
- * `function`), some send text that is not JSON or JSON that is not an object: each becomes an
- * object, as the reference normalises them, instead of a template error (a 502 for the buyer).
- * Text that does not parse to an object becomes `{}`: no parameters rendered, the call kept.
+ * Templates iterate `tool_call.arguments | items`, so history arguments sent as JSON text (the
+ * OpenAI wire form, including the calls this miner emitted on turn one) become mappings, as the
+ * reference's `_normalize_messages` does: text read with Python's json.loads (NaN and Infinity
+ * included), `""` and text that is not a JSON object become `{}`; the nested `{function: {...}}`
+ * and the flat `{name, arguments}` shapes are both kept as given; arguments that are not text
+ * (an object, null, a number) pass through untouched, as in the reference.
  */
 export function normaliseToolCallArguments(message: unknown): unknown {
   if (!isObject(message) || !Array.isArray(message.tool_calls)) return message;
   return {
     ...message,
-    tool_calls: message.tool_calls.map((tc: unknown) => {
-      if (!isObject(tc)) return tc;
-      if (isObject(tc.function)) return Object.hasOwn(tc.function, 'arguments') ? { ...tc, function: { ...tc.function, arguments: argumentsObject(tc.function.arguments) } } : tc;
-      return Object.hasOwn(tc, 'arguments') ? { ...tc, arguments: argumentsObject(tc.arguments) } : tc;
+    tool_calls: message.tool_calls.map((c: unknown) => {
+      const fn = isObject(c) ? c.function : undefined;
+      const inner = isObject(fn) ? fn : c;
+      const args = isObject(inner) ? inner.arguments : undefined;
+      if (typeof args !== 'string') return c;
+      const fixed = { ...(inner as Record<string, unknown>), arguments: argumentsObject(args) };
+      return isObject(fn) ? { ...(c as Record<string, unknown>), function: fixed } : fixed;
     }),
   };
 }
 
-function argumentsObject(v: unknown): Record<string, unknown> {
-  if (isObject(v)) return v;
-  if (typeof v !== 'string') return {};
-  try {
-    const parsed: unknown = JSON.parse(v);
-    return isObject(parsed) ? parsed : {};
-  } catch {
-    return {};
+function argumentsObject(text: string): Record<string, unknown> {
+  const parsed = pyJsonLoads(text.length > 0 ? text : '{}');
+  return parsed instanceof Map ? (toJs(parsed) as Record<string, unknown>) : {};
+}
+
+/** A Python value as the template's JS value; keys such as `__proto__` stay plain data. */
+function toJs(v: PyValue): unknown {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map(toJs);
+  if (v instanceof Map) {
+    const o: Record<string, unknown> = {};
+    for (const [k, x] of v) Object.defineProperty(o, k, { value: toJs(x), enumerable: true, writable: true, configurable: true });
+    return o;
   }
+  return 'int' in v ? Number(v.int) : v.float;
 }

@@ -1,5 +1,5 @@
 // JSON the way Python's `json` module reads and writes it, for tool-call arguments: the
-// reference parser builds them with `json.loads` and `json.dumps(ensure_ascii=False)`, so an
+// reference parser builds them with `json.loads` and `json.dumps` (ASCII-escaped), so an
 // integer stays an exact integer ("12345678901234567890", not 1.2345678901234567e19), 1.0 stays
 // a float, and the text has Python's separators (", " and ": ").
 
@@ -96,16 +96,36 @@ function str(p: { s: string; i: number }): string {
   return JSON.parse(p.s.slice(start, p.i)) as string;
 }
 
-/** `json.dumps(v, ensure_ascii=False)`. */
-export function pyJsonDumps(v: PyValue): string {
-  if (v === null) return 'null';
-  if (v === true) return 'true';
-  if (v === false) return 'false';
-  if (typeof v === 'string') return pyString(v);
-  if (Array.isArray(v)) return `[${v.map(pyJsonDumps).join(', ')}]`;
-  if (v instanceof Map) return `{${[...v].map(([k, x]) => `${pyString(k)}: ${pyJsonDumps(x)}`).join(', ')}}`;
-  if ('int' in v) return v.int.toString();
-  return pyFloatRepr(v.float);
+/** `json.dumps(v)` (`ensureAscii`, Python's default) or `json.dumps(v, ensure_ascii=False)`. */
+export function pyJsonDumps(v: PyValue, ensureAscii = false): string {
+  const str = ensureAscii ? pyAsciiString : pyString;
+  const dump = (x: PyValue): string => {
+    if (x === null) return 'null';
+    if (x === true) return 'true';
+    if (x === false) return 'false';
+    if (typeof x === 'string') return str(x);
+    if (Array.isArray(x)) return `[${x.map(dump).join(', ')}]`;
+    if (x instanceof Map) return `{${[...x].map(([k, y]) => `${str(k)}: ${dump(y)}`).join(', ')}}`;
+    if ('int' in x) return x.int.toString();
+    return pyFloatRepr(x.float);
+  };
+  return dump(v);
+}
+
+const SHORT_ESCAPES: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
+
+/** ensure_ascii=True: everything outside space..tilde escaped, by UTF-16 unit as Python writes it. */
+function pyAsciiString(s: string): string {
+  let out = '"';
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i]!;
+    const code = s.charCodeAt(i);
+    const short = SHORT_ESCAPES[ch];
+    if (short !== undefined) out += short;
+    else if (code >= 0x20 && code <= 0x7e) out += ch;
+    else out += `\\u${code.toString(16).padStart(4, '0')}`;
+  }
+  return out + '"';
 }
 
 function pyString(s: string): string {

@@ -7,6 +7,7 @@ import { DeltaCoalescer } from './delta-coalescer.ts';
 import { chunkFrame, errorResponseFrame, responseFrame, type Commitment, type CompletionOutput, type GatewayFrame, type MinerFrame } from './frames.ts';
 import { generateChunked, type GenerationResult } from './generation.ts';
 import { CancelledError, Job } from './job.ts';
+import { assembleMessage } from './assemble-message.ts';
 import { OutputSplitter } from './output-splitter.ts';
 import type { PromptBuilder } from './prompt-builder.ts';
 import { DECODE_BATCHING, TOPK, type ProofPort } from './proof-port.ts';
@@ -149,7 +150,7 @@ export class RequestPipeline {
       const commitment = await this.commit(prompt.ids, gen);
       rec.proofMs = now() - t0;
       job.check();
-      const output = await this.output(gen, prompt.ids.length + gen.promptExtra.length, maxNew, prompt.startsInReasoning, req.tools, splitter?.toolCalls.map((c) => c.id) ?? []);
+      const output = await this.output(gen, prompt.ids.length + gen.promptExtra.length, prompt.startsInReasoning, req.tools, splitter?.toolCalls.map((c) => c.id) ?? []);
       coalescer?.close();
       const end = now();
       rec.e2eMs = end - receivedAt;
@@ -192,17 +193,12 @@ export class RequestPipeline {
     };
   }
 
-  private async output(gen: GenerationResult, promptTokens: number, maxNew: number, startsInReasoning: boolean, tools: unknown, streamedIds: string[]): Promise<CompletionOutput> {
+  private async output(gen: GenerationResult, promptTokens: number, startsInReasoning: boolean, tools: unknown, streamedIds: string[]): Promise<CompletionOutput> {
     // Rowless leading tokens are not proven or counted, but the buyer still gets their text.
     const text = await this.deps.prompt.decode([...gen.promptExtra, ...gen.outputIds]);
     // The final message names each call by the id its streamed delta carried.
     let n = 0;
-    const splitter = new OutputSplitter(startsInReasoning, () => streamedIds[n++] ?? randomCallId(), tools);
-    splitter.push(text);
-    splitter.finish();
-    const message = splitter.message();
-    const generated = gen.outputIds.length + gen.promptExtra.length;
-    const finish = gen.lastFinish === 'length' && generated >= maxNew ? 'length' : message.tool_calls ? 'tool_calls' : 'stop';
+    const { message, finish } = assembleMessage(text, tools, startsInReasoning, gen.truncated, () => streamedIds[n++] ?? randomCallId());
     const completion = gen.rows.length;
     const usage: CompletionOutput['usage'] = { prompt_tokens: promptTokens, completion_tokens: completion, total_tokens: promptTokens + completion };
     const cached = Math.min(gen.cachedTokens, promptTokens);

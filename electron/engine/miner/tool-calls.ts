@@ -1,155 +1,142 @@
-// Tool calls out of generated text, as the reference parses Qwen3.5/3.6 output (the qwen3_coder
-// XML format; /work/shared/vectors/qwen3.6/tool-call-format.md section 5):
+// Tool calls out of generated text, as the reference miner reads Qwen3.5/3.6 output
+// (hanlinai/engy miner/engy_miner.py at df70f57, `_parse_tool_calls` and `_coerce`):
 //   <tool_call>\n<function=NAME>\n<parameter=KEY>\nVALUE\n</parameter>\n</function>\n</tool_call>
-// Names run to the first `>` (not trimmed); one leading and one trailing newline of a value are
-// dropped; each value is converted by the type the request's tool declares for it (strings
-// stay strings); the message content is the text before the first call; arguments are Python
-// `json.dumps` text.
+// Only closed <tool_call> blocks count, one call per block (its first closed <function=>), only
+// closed parameters; names, keys and values are stripped of Python whitespace; a value becomes
+// the type its tool declares (`integer`, `number`, `boolean`, `object`/`array`; anything else and
+// every failed conversion stay the text); arguments are Python's `json.dumps` text, ASCII-escaped.
+// The reference matches with regular expressions; this reads the same spans with indexOf, so a
+// hostile text (thousands of spaces, no closing tag) costs linear time, not a backtracking storm.
+import { pyStrip, PY_SPACE } from './jinja-python-strings.ts';
 import { pyJsonDumps, pyJsonLoads, type PyValue } from './py-json.ts';
 
-/** The qwen3_coder markup a call is written in (the splitter holds back text that may start one). */
-export const CALL_TAGS = { open: '<tool_call>', close: '</tool_call>', fn: '<function=' } as const;
+/** The qwen3_coder markup a call is written in. */
+export const CALL_TAGS = { open: '<tool_call>', close: '</tool_call>', fn: '<function=', fnClose: '</function>' } as const;
+const PARAM_OPEN = '<parameter=';
+const PARAM_CLOSE = '</parameter>';
 
 export interface ParsedCall {
   name: string;
   arguments: string;
 }
 
-export interface ParsedToolText {
-  /** Text before the first call; null when empty. The whole text when it holds no call. */
-  content: string | null;
-  calls: ParsedCall[];
+const strip = (s: string) => pyStrip(s, null, true, true);
+const isPySpace = (c: string) => PY_SPACE.includes(c);
+
+/** Index of the first non-whitespace character at or after `i` (Python's `\s*`). */
+function skipSpace(text: string, i: number, end: number): number {
+  while (i < end && isPySpace(text[i]!)) i++;
+  return i;
 }
 
-// Python's `$` also matches just before a final newline: `(?=\n?$)` is its JS spelling.
-const CALL_RE = /<tool_call>([\s\S]*?)<\/tool_call>|<tool_call>([\s\S]*?)(?=\n?$)/g;
-const FUNCTION_RE = /<function=([\s\S]*?)<\/function>|<function=([\s\S]*)$/g;
-const PARAM_RE = /<parameter=([\s\S]*?)(?:<\/parameter>|(?=<parameter=)|(?=<\/function>)|(?=\n?$))/g;
-
-/** Parses a whole content text (reasoning already split off). */
-export function parseToolCalls(text: string, tools: unknown): ParsedToolText {
-  if (!text.includes(CALL_TAGS.fn)) return { content: text.length > 0 ? text : null, calls: [] };
-  const blocks = [...text.matchAll(CALL_RE)].map((m) => m[1] ?? m[2] ?? '');
-  // No <tool_call> tags at all: the reference falls back to reading functions from the whole text.
-  const sources = blocks.length > 0 ? blocks : [text];
-  const bodies = sources.flatMap((b) => [...b.matchAll(FUNCTION_RE)].map((m) => m[1] ?? m[2] ?? ''));
-  if (bodies.length === 0) return { content: text.length > 0 ? text : null, calls: [] };
-  const calls = bodies.map((b) => parseFunction(b, tools)).filter((c): c is ParsedCall => c !== null);
-  const open = text.indexOf(CALL_TAGS.open);
-  const at = open >= 0 ? open : text.indexOf(CALL_TAGS.fn);
-  const content = text.slice(0, at);
-  return { content: content.length > 0 ? content : null, calls };
-}
-
-function parseFunction(body: string, tools: unknown): ParsedCall | null {
-  const end = body.indexOf('>');
-  if (end < 0) return null;
-  const name = body.slice(0, end);
-  const schema = toolProperties(tools, name);
-  const args = new Map<string, PyValue>();
-  for (const m of body.slice(end + 1).matchAll(PARAM_RE)) {
-    const raw = m[1] ?? '';
-    const gt = raw.indexOf('>');
-    // The reference's parser raises here and gives up on every call of the text.
-    if (gt < 0) throw new MalformedParameter();
-    const key = raw.slice(0, gt);
-    let v = raw.slice(gt + 1);
-    if (v.startsWith('\n')) v = v.slice(1);
-    if (v.endsWith('\n')) v = v.slice(0, -1);
-    args.set(key, convertParam(v, schema !== null && Object.hasOwn(schema, key) ? schema[key] : undefined));
+/** The bodies of the closed <tool_call> blocks, in order (the reference's findall). */
+export function closedCallBlocks(text: string): string[] {
+  const out: string[] = [];
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf(CALL_TAGS.open, from);
+    if (open < 0) return out;
+    const close = text.indexOf(CALL_TAGS.close, open + CALL_TAGS.open.length);
+    // No close after this open: none after any later open either.
+    if (close < 0) return out;
+    out.push(strip(text.slice(open + CALL_TAGS.open.length, close)));
+    from = close + CALL_TAGS.close.length;
   }
-  return { name, arguments: pyJsonDumps(args) };
 }
 
-class MalformedParameter extends Error {}
+/** `<KEY>REST…CLOSE` after a tag opener at `at`: the key up to the first `>`, the body up to CLOSE. */
+function tagSpan(text: string, at: number, opener: string, closer: string, end: number): { key: string; body: string; next: number } | null {
+  const nameFrom = skipSpace(text, at + opener.length, end);
+  const gt = text.indexOf('>', nameFrom);
+  if (gt < 0 || gt >= end) return null;
+  const close = text.indexOf(closer, gt + 1);
+  if (close < 0 || close + closer.length > end) return null;
+  return { key: strip(text.slice(nameFrom, gt)), body: text.slice(gt + 1, close), next: close + closer.length };
+}
 
-/** parseToolCalls that answers "no calls, all content" where the reference's parser throws. */
-export function parseToolCallsSafe(text: string, tools: unknown): ParsedToolText {
-  try {
-    return parseToolCalls(text, tools);
-  } catch (e) {
-    if (e instanceof MalformedParameter) return { content: text.length > 0 ? text : null, calls: [] };
-    throw e;
+/** Every call in `text`, as the reference parses a message's visible text. */
+export function parseToolCalls(text: string, tools: unknown): ParsedCall[] {
+  const types = toolParamTypes(tools);
+  const calls: ParsedCall[] = [];
+  for (const block of closedCallBlocks(text)) {
+    const fnAt = block.indexOf(CALL_TAGS.fn);
+    if (fnAt < 0) continue;
+    // The first <function= decides: with no '>' or no </function> after it, none later can match.
+    const fn = tagSpan(block, fnAt, CALL_TAGS.fn, CALL_TAGS.fnClose, block.length);
+    if (fn === null) continue;
+    const declared = types.get(fn.key);
+    const args = new Map<string, PyValue>();
+    let from = 0;
+    for (;;) {
+      const at = fn.body.indexOf(PARAM_OPEN, from);
+      if (at < 0) break;
+      const p = tagSpan(fn.body, at, PARAM_OPEN, PARAM_CLOSE, fn.body.length);
+      if (p === null) break;
+      args.set(p.key, coerce(strip(p.body), declared?.get(p.key)));
+      from = p.next;
+    }
+    calls.push({ name: fn.key, arguments: pyJsonDumps(args, true) });
   }
+  return calls;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** `parameters.properties` of the named function tool; null when the tool is not declared. */
-function toolProperties(tools: unknown, name: string): Record<string, unknown> | null {
-  if (!Array.isArray(tools)) return null;
+/**
+ * {function name: {parameter: declared `type`}} from the request's tools; a later tool of the same
+ * name replaces an earlier one, as the reference's dict does. Where the reference would raise on a
+ * malformed tool (a tool or property that is not an object) this reads "no declared type".
+ */
+function toolParamTypes(tools: unknown): Map<string, Map<string, unknown>> {
+  const out = new Map<string, Map<string, unknown>>();
+  if (!Array.isArray(tools)) return out;
   for (const t of tools) {
-    if (!isObject(t)) continue;
-    const fn = isObject(t.function) ? t.function : null;
-    if (!fn || fn.name !== name) continue;
+    const fn = isObject(t) && isObject(t.function) ? t.function : null;
+    if (!fn || typeof fn.name !== 'string' || fn.name.length === 0) continue;
     const params = isObject(fn.parameters) ? fn.parameters : null;
-    return params && isObject(params.properties) ? params.properties : {};
+    const props = params && isObject(params.properties) ? params.properties : {};
+    const types = new Map<string, unknown>();
+    for (const [k, v] of Object.entries(props)) types.set(k, isObject(v) ? v.type : undefined);
+    out.set(fn.name, types);
   }
-  return null;
+  return out;
 }
 
-const STRING_TYPES = new Set(['string', 'str', 'text', 'varchar', 'char', 'enum']);
-const BOOL_TYPES = new Set(['boolean', 'bool', 'binary']);
-
-/** The declared types of one property: `type` (a name or a list), else those of anyOf/oneOf members. */
-function declaredTypes(schema: unknown): string[] {
-  if (!isObject(schema)) return [];
-  const t = schema.type;
-  if (typeof t === 'string') return [t.trim().toLowerCase()];
-  if (Array.isArray(t)) return t.filter((x): x is string => typeof x === 'string').map((x) => x.trim().toLowerCase());
-  const members = [...(Array.isArray(schema.anyOf) ? schema.anyOf : []), ...(Array.isArray(schema.oneOf) ? schema.oneOf : [])];
-  return members.flatMap(declaredTypes);
-}
-
-/** One parameter value by its declared schema; an undeclared parameter stays a string. */
-export function convertParam(raw: string, schema: unknown): PyValue {
-  if (schema === undefined) return raw;
-  const all = declaredTypes(schema);
-  const nullable = all.includes('null');
-  const types = all.filter((t) => t !== 'null');
-  const lower = raw.toLowerCase();
-  if (types.length === 0) return nullable && (lower === 'null' || lower === 'none') ? null : raw;
-  if (types.some((t) => STRING_TYPES.has(t))) return nullable && lower === 'null' ? null : raw;
-  if (lower === 'null' || lower === 'none') return null;
-  for (const t of types) {
-    const v = convertAs(raw, t);
-    if (v !== undefined) return v;
+/** One parameter value by its declared type, or the text where Python's conversion raises. */
+export function coerce(val: string, type: unknown): PyValue {
+  if (type === 'integer') return pyInt(val) ?? val;
+  if (type === 'number') {
+    const f = pyFloat(val);
+    return f === undefined ? val : { float: f };
   }
-  return raw;
-}
-
-function convertAs(raw: string, t: string): PyValue | undefined {
-  if (['int', 'uint', 'long', 'short', 'unsigned'].some((p) => t.startsWith(p))) return pyInt(raw);
-  if (t.startsWith('num') || t.startsWith('float')) {
-    const f = pyFloat(raw);
-    if (f === undefined || !Number.isFinite(f)) return undefined;
-    return Number.isInteger(f) ? { int: BigInt(f) } : { float: f };
+  if (type === 'boolean') return ['true', '1', 'yes'].includes(strip(val).toLowerCase());
+  if (type === 'object' || type === 'array') {
+    const v = pyJsonLoads(val);
+    return v === undefined ? val : v;
   }
-  if (BOOL_TYPES.has(t)) return raw.toLowerCase() === 'true';
-  if (t === 'object' || t === 'array' || t === 'arr' || t.startsWith('dict') || t.startsWith('list')) return pyJsonLoads(raw) ?? pyLiteral(raw);
-  return pyJsonLoads(raw) ?? pyLiteral(raw);
+  return val;
 }
 
-/** Python's int(str): surrounding whitespace, a sign, digits with single underscores between. */
+const WS = `[${PY_SPACE}]*`;
+const DIGITS = String.raw`\d+(?:_\d+)*`;
+const INT_RE = new RegExp(`^${WS}([+-]?)(${DIGITS})${WS}$`, 'u');
+const FLOAT_RE = new RegExp(String.raw`^${WS}([+-]?(?:${DIGITS}(?:\.(?:${DIGITS})?)?|\.${DIGITS})(?:[eE][+-]?${DIGITS})?)${WS}$`, 'u');
+const FLOAT_WORD_RE = new RegExp(`^${WS}([+-]?)(inf|infinity|nan)${WS}$`, 'iu');
+
+/** Python's int(str) for ASCII digits: whitespace, a sign, single underscores between digits. */
 function pyInt(raw: string): PyValue | undefined {
-  const m = /^\s*([+-]?)(\d+(?:_\d+)*)\s*$/.exec(raw);
+  const m = INT_RE.exec(raw);
   return m ? { int: BigInt(`${m[1] === '-' ? '-' : ''}${m[2]!.replace(/_/g, '')}`) } : undefined;
 }
 
-/** Python's float(str) for finite decimal forms. */
+/** Python's float(str): decimal forms (overflow to infinity), `inf`, `infinity`, `nan`. */
 function pyFloat(raw: string): number | undefined {
-  const d = String.raw`\d+(?:_\d+)*`;
-  const re = new RegExp(String.raw`^\s*[+-]?(?:${d}(?:\.(?:${d})?)?|\.${d})(?:[eE][+-]?${d})?\s*$`);
-  return re.test(raw) ? Number(raw.replace(/_/g, '')) : undefined;
-}
-
-/** The part of ast.literal_eval a value can be without JSON: Python's True/False/None. */
-function pyLiteral(raw: string): PyValue | undefined {
-  const t = raw.trim();
-  if (t === 'True') return true;
-  if (t === 'False') return false;
-  if (t === 'None') return null;
-  return undefined;
+  const m = FLOAT_RE.exec(raw);
+  if (m) return Number(m[1]!.replace(/_/g, ''));
+  const w = FLOAT_WORD_RE.exec(raw);
+  if (!w) return undefined;
+  if (w[2]!.toLowerCase() === 'nan') return NaN;
+  return w[1] === '-' ? -Infinity : Infinity;
 }
