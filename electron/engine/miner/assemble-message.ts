@@ -38,10 +38,10 @@ export function splitThink(text: string, thinkOpen: boolean): [string, string] {
  * passes the ids its deltas carried, so both agree); `truncated`: the token budget ran out.
  */
 export function assembleMessage(text: string, tools: unknown, thinkOpen: boolean, truncated: boolean, newId: () => string): { message: AssistantMessage; finish: FinishReason } {
-  let [visible, reasoning] = splitThink(text, thinkOpen);
+  const [visible, reasoning] = splitThink(text, thinkOpen);
   const parsed = visible.includes(CALL_TAGS.open) ? parseToolCalls(visible, tools) : [];
-  if (parsed.length > 0) visible = visible.slice(0, visible.indexOf(CALL_TAGS.open));
-  const content = strip(visible);
+  // With a call, only the lead-in before the first <tool_call> is content.
+  const content = strip(parsed.length > 0 ? visible.slice(0, visible.indexOf(CALL_TAGS.open)) : visible);
   const message: AssistantMessage = { role: 'assistant', content: content.length > 0 ? content : null };
   if (parsed.length > 0) {
     message.tool_calls = parsed.map((c): MessageToolCall => ({ id: newId(), type: 'function', function: { name: c.name, arguments: c.arguments } }));
