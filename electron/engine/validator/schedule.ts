@@ -14,6 +14,14 @@ export interface ScheduleInput {
   intervalBlocks: number;
   /** The chain's block time (measured; the 12 s nominal when unreadable): the wall-clock fallback and "in ~N min". */
   blockMs?: number;
+  /**
+   * The chain's LastUpdate for this validator's uid (the block that included its last weights),
+   * null or absent when it could not be read. When known it is what the interval counts from, as
+   * the reference counts, whatever the state file says (a restart, an anchor read before
+   * inclusion); 0 means this uid never set weights on this chain (a reset chain, a new
+   * registration): nothing to wait for.
+   */
+  lastUpdate?: number | null;
 }
 
 export type ScheduleDecision =
@@ -24,9 +32,14 @@ export function decide(i: ScheduleInput): ScheduleDecision {
   if (i.lastApplied === null || i.epochIndex > i.lastApplied) return { submit: true, why: 'new-epoch' };
   // The replay guard: verification has no freshness test, so a genuinely signed old payload is refused here.
   if (i.epochIndex < i.lastApplied) return { submit: false, why: 'older-epoch', blocksLeft: null, msLeft: null };
-  if (i.currentBlock !== null && i.lastSubmitBlock !== null) {
-    const waited = i.currentBlock - i.lastSubmitBlock;
-    if (waited >= i.intervalBlocks || waited < 0) return { submit: true, why: 'interval-elapsed' };
+  const chainAnchor = i.lastUpdate ?? null;
+  if (i.currentBlock !== null && chainAnchor === 0) return { submit: true, why: 'interval-elapsed' };
+  const anchor = i.currentBlock !== null && chainAnchor !== null ? chainAnchor : i.lastSubmitBlock;
+  if (i.currentBlock !== null && anchor !== null) {
+    const waited = i.currentBlock - anchor;
+    if (waited >= i.intervalBlocks) return { submit: true, why: 'interval-elapsed' };
+    // A negative gap (a reorganised chain, a node behind the one that included the last
+    // submission) waits, as the reference does: submitting now could land inside the rate limit.
     return { submit: false, why: 'too-soon', blocksLeft: i.intervalBlocks - waited, msLeft: (i.intervalBlocks - waited) * (i.blockMs ?? NOMINAL_BLOCK_MS) };
   }
   if (i.lastSubmitMs === null) return { submit: true, why: 'clock-unknown' };
@@ -41,15 +54,18 @@ export const NOMINAL_BLOCK_MS = BLOCK_S * 1000;
 
 /**
  * What this process knows of the chain's block time: measured from recent blocks' timestamps
- * each time the chain is contacted (`ms`), or found unreadable (then the 12 s nominal applies).
- * Neither yet (a fresh start): the pre-gate does not guess, the tick goes to the chain and measures.
+ * each time the chain is contacted (`ms`), or `unreadable`: the chain port offers no block time at
+ * all (then the 12 s nominal applies). Unmeasured (a fresh start, or the last contact could not
+ * read it: a young chain with a block or two has no span to measure, a read that failed), the
+ * pre-gate does not guess: the next tick goes to the chain and reads it again, instead of sleeping
+ * on the 12 s nominal, which on a 100 ms local chain meant 24 minutes before the first resubmission.
  */
 export interface BlockTime {
   ms: number | null;
   unreadable: boolean;
 }
 
-/** The block time the pre-gate may use, or null when it must not skip (not measured yet). */
+/** The block time the pre-gate may use, or null when it must not skip (not measured). */
 export function pregateBlockMs(bt: BlockTime | undefined): number | null {
   if (bt === undefined) return NOMINAL_BLOCK_MS;
   if (bt.ms !== null) return bt.ms;

@@ -63,8 +63,12 @@ export interface TickReport {
   verified: { epochIndex: number; digest: string } | null;
   provider: { ok: boolean; error: string | null };
   chain: { contacted: boolean; ok: boolean; error: string | null; block: number | null };
-  /** Block time measured on this tick: a number, 'unreadable', or null when the chain was not contacted. */
-  blockMs: number | 'unreadable' | null;
+  /**
+   * Block time measured on this tick: a number; 'unreadable' when the read failed or the chain is too
+   * young to measure (read again next contact); 'not-offered' when the chain port has no block time
+   * (the 12 s nominal); null when the chain was not contacted.
+   */
+  blockMs: number | 'unreadable' | 'not-offered' | null;
   facts: SubnetFacts | null;
   neuron: NeuronFacts | null;
   warnings: string[];
@@ -97,6 +101,12 @@ export function blankReport(now: number, state: ValidatorState, intervalBlocks: 
     state,
     intervalBlocks,
   };
+}
+
+/** The chain's LastUpdate for this validator's uid, when read and set. */
+function lastUpdateOf(r: TickReport): number | null {
+  const n = r.neuron;
+  return n && n.uid !== null && n.lastUpdate !== null && n.lastUpdate > 0 ? n.lastUpdate : null;
 }
 
 export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickReport> {
@@ -187,8 +197,8 @@ export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickRepo
   report.chain.block = block;
   // Refreshed on every contact: the pre-gate's next decisions use the chain's own pace.
   const measured = await readBlockTimeMs(chain);
-  report.blockMs = measured.ms ?? 'unreadable';
-  if (measured.ms === null && measured.error !== null) log.warn(`[chain] block time unreadable (${measured.error}): assuming 12 s blocks`);
+  report.blockMs = measured.ms ?? (chain.blockTimeMs ? 'unreadable' : 'not-offered');
+  if (measured.ms === null && measured.error !== null) log.warn(`[chain] block time unreadable (${measured.error}): estimating with 12 s blocks, reading it again on the next tick`);
   const blockMs = typeof report.blockMs === 'number' ? report.blockMs : estimateBlockMs(undefined);
   try {
     facts = await chain.subnetFacts(cfg.netuid);
@@ -227,6 +237,7 @@ export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickRepo
       lastSubmitMs: state.lastSubmitMs,
       intervalBlocks: report.intervalBlocks,
       blockMs,
+      lastUpdate: report.neuron && report.neuron.uid !== null ? report.neuron.lastUpdate : null,
     });
   let decision = decideAt(block);
   // Due within a few seconds: wait on this connection for the due block rather than close it and
@@ -261,7 +272,7 @@ export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickRepo
   if (!decision.submit) {
     const detail =
       decision.blocksLeft !== null
-        ? `epoch ${epoch} already submitted at block ${state.lastSubmitBlock}; next resubmit in ${decision.blocksLeft} blocks (${minutesText(decision.msLeft ?? 0)})`
+        ? `epoch ${epoch} already submitted at block ${lastUpdateOf(report) ?? state.lastSubmitBlock}; next resubmit in ${decision.blocksLeft} blocks (${minutesText(decision.msLeft ?? 0)})`
         : `epoch ${epoch} already submitted; next resubmit in ${minutesText(decision.msLeft ?? 0)} by the wall clock (block number unavailable)`;
     return finish('skipped:too-soon', detail, epoch);
   }

@@ -250,7 +250,9 @@ export class ValidatorService implements Disposable {
       this.recentBlockMs = [...this.recentBlockMs.slice(-4), r.blockMs];
       this.blockTime = { ms: Math.min(...this.recentBlockMs), unreadable: false };
     }
-    else if (r.blockMs === 'unreadable') this.blockTime = { ms: null, unreadable: true };
+    // Not readable this time: a value measured before still holds; never measured, the next tick reads again.
+    else if (r.blockMs === 'unreadable' && this.blockTime.ms === null) this.blockTime = { ms: null, unreadable: false };
+    else if (r.blockMs === 'not-offered') this.blockTime = { ms: null, unreadable: true };
     if (r.chain.block !== null) this.lastObservation = { block: r.chain.block, atMs: r.tick.at, lastSubmitBlock: r.state.lastSubmitBlock };
     const s = r.state;
     const at = r.tick.at;

@@ -6,6 +6,7 @@ import { Database } from '../../../electron/engine/store/database.ts';
 import { SqliteValidatorHistory } from '../../../electron/engine/validator/history.ts';
 import type { ValidatorSnapshot } from '../../../shared/validator.ts';
 import { harnessPerTest, MINER_A, STRANGER } from './harness.ts';
+import type { MemoryChain } from '../../doubles/memory-chain.ts';
 
 let db: Database | null = null;
 afterEach(() => {
@@ -104,5 +105,33 @@ describe('validator service', () => {
     expect(w).toContain('no validator permit');
     expect(w).toContain('past the activity cutoff');
     expect(h.svc.snapshot().neuron?.blocksSinceUpdate).toBe(9000);
+  });
+
+  it('reads a block time it could not read again on the next contact instead of pre-gating on 12 s (issue 32 item 9)', async () => {
+    // A young chain: too few blocks to measure on the first contact, 100 ms blocks afterwards.
+    let blockMs: number | null = null;
+    let chain: MemoryChain | null = null;
+    const h = await harness({
+      openChain: async () => {
+        const port = await chain!.open();
+        return Object.assign(Object.create(port) as typeof port, { blockTimeMs: async () => blockMs });
+      },
+    });
+    chain = h.chain;
+    h.provider.publish(4, [[MINER_A, 1]]);
+    expect((await h.svc.runOnce()).blockMs).toBe('unreadable');
+    const opens = h.chain.opens;
+    // 30 s later on the project's clock: 300 blocks of a 100 ms chain. A 12 s guess would not look for 19 minutes.
+    blockMs = 100;
+    h.chain.block += 300;
+    h.advanceMs(30_000);
+    const next = await h.svc.runOnce();
+    expect(h.chain.opens).toBe(opens + 1);
+    expect(next.blockMs).toBe(100);
+    expect(next.tick.outcome).toBe('resubmitted');
+    // Measured now: the pre-gate follows the chain's pace (120 blocks = 12 s) and skips 5 s later.
+    h.advanceMs(5_000);
+    expect((await h.svc.runOnce()).tick.outcome).toBe('skipped:too-soon');
+    expect(h.chain.opens).toBe(opens + 1);
   });
 });

@@ -30,9 +30,22 @@ describe('schedule edges (upstream test_schedule.py)', () => {
     expect(decide({ ...base, currentBlock: 4901, nowMs: T + 10 * INTERVAL_MS })).toMatchObject({ submit: false, why: 'too-soon', blocksLeft: N - 1 });
   });
 
-  it('differs: a chain that reads a block below the last submission (a reset dev chain) submits rather than stalls', () => {
-    // Upstream would wait (negative distance < interval); a reset chain would then wait forever.
-    expect(decide({ ...base, currentBlock: 10, nowMs: T + 1000 })).toEqual({ submit: true, why: 'interval-elapsed' });
+  it('a block below the last submission (a reorganised chain, a lagging node) waits, as upstream does (issue 32 item 9)', () => {
+    // Negative distance: never submit into what may still be the rate-limit window.
+    expect(decide({ ...base, currentBlock: 4890, nowMs: T + 10 * INTERVAL_MS })).toMatchObject({ submit: false, why: 'too-soon', blocksLeft: N + 10 });
+    expect(decide({ ...base, currentBlock: 5000, lastUpdate: 5003 })).toMatchObject({ submit: false, why: 'too-soon', blocksLeft: N + 3 });
+  });
+
+  it("counts from the chain's LastUpdate for this uid when it is known, whatever the state file says", () => {
+    // The state anchors on the block read before submitting (4900); the extrinsic was included at 4902.
+    expect(decide({ ...base, currentBlock: 4900 + N, lastUpdate: 4902 })).toMatchObject({ submit: false, why: 'too-soon', blocksLeft: 2 });
+    expect(decide({ ...base, currentBlock: 4902 + N, lastUpdate: 4902 })).toEqual({ submit: true, why: 'interval-elapsed' });
+    // After a restart with a stale or lost state block, the chain still anchors.
+    expect(decide({ ...base, lastSubmitBlock: null, currentBlock: 4950, lastUpdate: 4902 })).toMatchObject({ submit: false, blocksLeft: N - 48 });
+    // A reset chain: LastUpdate 0 (this uid never set weights here) submits at once, even at a block below the state's.
+    expect(decide({ ...base, currentBlock: 10, lastUpdate: 0 })).toEqual({ submit: true, why: 'interval-elapsed' });
+    // Unread (null): the state's block stands in.
+    expect(decide({ ...base, currentBlock: 4900 + N, lastUpdate: null })).toEqual({ submit: true, why: 'interval-elapsed' });
   });
 
   it('the pre-gate only ever skips ticks the decision would refuse anyway', () => {

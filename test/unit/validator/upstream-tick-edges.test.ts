@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Logger } from '../../../electron/engine/lib/logger.ts';
 import { runTick, type TickConfig, type TickDeps } from '../../../electron/engine/validator/tick.ts';
+import { pregateBlockMs, type BlockTime } from '../../../electron/engine/validator/schedule.ts';
 import { MAX_PAYLOAD_BYTES } from '../../../electron/engine/validator/constants.ts';
 import { MemoryChain } from '../../doubles/memory-chain.ts';
 import { DEV_MASTER_URI, devKey, signedPayload } from '../../doubles/provider.ts';
@@ -289,5 +290,88 @@ describe('standby edges (upstream test_validator.py)', () => {
     expect(rep.tick.detail).toContain(`the owner hotkey ${OWNER} is not registered`);
     expect(r.logs.join('\n')).toContain(`dropped ${GHOST}`);
     expect(r.chain.submissions).toEqual([]);
+  });
+});
+
+describe('the resubmit interval counts from the chain (issue 32 item 9)', () => {
+  /** A tick from a process that has measured nothing yet (a restart): no pre-gate. */
+  const freshTick = (r: Rig) =>
+    runTick(r.cfg, {
+      openChain: () => r.chain.open(),
+      signer: validator,
+      now: () => r.nowMs,
+      logger: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {}, child() { return this; } },
+      fetch: (async () => r.answer()) as typeof fetch,
+      blockTime: { ms: null, unreadable: false },
+      sleep: async () => {},
+    });
+  const myUid = async (r: Rig) => (await (await r.chain.open()).neuron(53, validator.address)).uid!;
+
+  it("never resubmits sooner than the interval after the previous inclusion, restart included: the chain's LastUpdate for this uid", async () => {
+    const r = rig();
+    expect((await r.tick()).tick.outcome).toBe('applied');
+    expect(r.state()).toMatchObject({ last_submit_block: 10_000 });
+    // The extrinsic was included two blocks after the block the tick read (a slow pool).
+    r.chain.lastUpdate.set(await myUid(r), 10_002);
+    advance(r, 120);
+    const early = await freshTick(r);
+    expect(early.tick.outcome).toBe('skipped:too-soon');
+    expect(early.tick.detail).toMatch(/already submitted at block 10002; next resubmit in 2 blocks/);
+    advance(r, 2);
+    expect((await freshTick(r)).tick.outcome).toBe('resubmitted');
+    expect(r.chain.landed().map((s) => s.block)).toEqual([10_000, 10_122]);
+  });
+
+  it('a block below the last inclusion (a reorganised chain, a lagging node) waits instead of submitting', async () => {
+    const r = rig();
+    await r.tick();
+    r.chain.block = 9_990;
+    r.nowMs += 3_600_000; // the wall clock says long overdue: the blocks decide
+    const rep = await freshTick(r);
+    expect(rep.tick.outcome).toBe('skipped:too-soon');
+    expect(rep.tick.detail).toMatch(/next resubmit in 130 blocks/);
+    expect(r.chain.submissions).toHaveLength(1);
+  });
+
+  it('a reset chain, where this uid never set weights (LastUpdate 0), is resubmitted to at once', async () => {
+    const r = rig();
+    await r.tick();
+    r.chain.lastUpdate.set(await myUid(r), 0);
+    r.chain.block = 50;
+    r.nowMs += 60_000;
+    expect((await freshTick(r)).tick.outcome).toBe('resubmitted');
+    expect(r.chain.landed().map((s) => s.block)).toEqual([10_000, 50]);
+  });
+
+  it('a block time the chain could not tell this time is read again on the next contact, not assumed to be 12 s', async () => {
+    const r = rig();
+    const port = await r.chain.open();
+    let answer: number | null = null;
+    const young = Object.assign(Object.create(port) as typeof port, { blockTimeMs: async () => answer });
+    const deps = (blockTime: BlockTime): TickDeps => ({
+      openChain: async () => young,
+      signer: validator,
+      now: () => r.nowMs,
+      logger: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {}, child() { return this; } },
+      fetch: (async () => r.answer()) as typeof fetch,
+      blockTime,
+      sleep: async () => {},
+    });
+    const first = await runTick(r.cfg, deps({ ms: null, unreadable: false }));
+    expect(first.blockMs).toBe('unreadable');
+    // One minute later: a 12 s guess would skip for 19 minutes; unmeasured, the tick goes to the chain.
+    r.nowMs += 60_000;
+    answer = 1_000; // (1 s blocks: the resubmission is 2 minutes away, nothing to wait for inside the tick)
+    const second = await runTick(r.cfg, deps({ ms: null, unreadable: false }));
+    expect(second.chain.contacted).toBe(true);
+    expect(second.blockMs).toBe(1_000);
+    // A port that offers no block time at all keeps the nominal 12 s for the pre-gate.
+    expect(pregateBlockMs({ ms: null, unreadable: true })).toBe(12_000);
+    expect(pregateBlockMs({ ms: null, unreadable: false })).toBeNull();
+    const noOffer = Object.create(port) as typeof port;
+    Object.defineProperty(noOffer, 'blockTimeMs', { value: undefined });
+    r.nowMs += 60_000;
+    const rep = await runTick(r.cfg, { ...deps({ ms: null, unreadable: false }), openChain: async () => noOffer });
+    expect(rep.blockMs).toBe('not-offered');
   });
 });
