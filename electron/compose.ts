@@ -50,6 +50,7 @@ import { helloHw } from './engine/miner/hello-hw.ts';
 import { hardwareAlternatives } from './engine/hardware/alternatives.ts';
 import { SglangSetupService } from './engine/serve/sglang-setup-service.ts';
 import { checkFolderSpace } from './engine/serve/checkpoint/folder-space.ts';
+import { heartbeatVersion } from './engine/validator/heartbeat.ts';
 
 export interface ComposeOptions {
   dataDir: string;
@@ -147,7 +148,7 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
   stack.add(hub.bind('serve', () => mining.serveSnapshot(), (l) => mining.onDidChange(l)));
   stack.add(hub.bind('lastMiningRun', () => mining.lastRunSummary(), (l) => mining.onDidChange(l)));
   stack.add(hub.bind('miners', () => mining.minerSnapshots(), (l) => mining.onDidChange(l)));
-  const validating = stack.add(new ValidatingController({ settings, logs, db, paths, version: `engy-panel ${version}`, openChain, preflight: { gate } }));
+  const validating = stack.add(new ValidatingController({ settings, logs, db, paths, version: heartbeatVersion(version), openChain, preflight: { gate } }));
   stack.add(hub.bind('validator', () => validating.snapshot(), (l) => validating.onDidChange(l)));
   const checkpoint = stack.add(
     new CheckpointFollower(checkpointDir(), (dir) => new CheckpointService({ repo: spec.checkpoint, dir, publishedRoot: spec.modelRoot, downloadBytes: spec.memory.downloadGB * 1e9, logger: logs.logger('checkpoint') }), log),

@@ -12,6 +12,7 @@ import { toDisposable } from '../engine/lib/disposable.ts';
 import { defineCommand, parseCommand } from './args.ts';
 import { cliCommand } from './run-command.ts';
 import type { CliCommand } from './types.ts';
+import { heartbeatVersion } from '../engine/validator/heartbeat.ts';
 
 export const VALIDATE = defineCommand({
   usage: `usage: engy-panel validate --wallet NAME --hotkey NAME [--wallet-path DIR] [--chain finney|test|local|URL]
@@ -85,7 +86,7 @@ export const run: CliCommand = cliCommand('validate', async (args, io) => {
       openChain: () => openChainClient(cfg.chainUrl, chainLog),
       signer,
       stopSignal: io.stopSignal,
-      version: `engy-panel ${rt.version}`,
+      version: heartbeatVersion(rt.version),
       hub: rt.logs,
       db: rt.db,
     });

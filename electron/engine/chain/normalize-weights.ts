@@ -53,3 +53,33 @@ export function normalizeWeights(
   values[largest] = (values[largest] ?? 0) + gap;
   return { uids, values, dropped, droppedShare };
 }
+
+/**
+ * What the bittensor SDK puts in the extrinsic for a vector (`convert_weights_and_uids_for_emit`,
+ * which the reference validator's `set_weights` call goes through): each value divided by the
+ * largest, times 65535, rounded as Python's round() does (half to even), and every value that
+ * rounds to 0 dropped with its uid. An all-zero vector emits nothing. The chain max-upscales on
+ * arrival anyway, so this changes no stored weight; it makes the panel's extrinsic carry the same
+ * bytes as the SDK's for the same vector (CHAIN.md 3.1).
+ */
+export function sdkEmitWeights(uids: readonly number[], values: readonly number[]): { uids: number[]; values: number[] } {
+  const max = values.reduce((m, v) => Math.max(m, v), 0);
+  if (max === 0) return { uids: [], values: [] };
+  const out = { uids: [] as number[], values: [] as number[] };
+  values.forEach((v, i) => {
+    const scaled = roundHalfEven((v / max) * U16_MAX);
+    if (scaled === 0) return;
+    out.uids.push(uids[i]!);
+    out.values.push(scaled);
+  });
+  return out;
+}
+
+/** Python 3's round(x) for a finite non-negative float: ties go to the even integer. */
+export function roundHalfEven(x: number): number {
+  const f = Math.floor(x);
+  const d = x - f;
+  if (d > 0.5) return f + 1;
+  if (d < 0.5) return f;
+  return f % 2 === 0 ? f : f + 1;
+}

@@ -9,6 +9,16 @@ export function apiMessage(netuid: number, method: string, path: string, ts: num
   return `engy-sn53:api:v1:${netuid}:${method.toUpperCase()}:${path}:${ts}:${sha256Hex(body)}`;
 }
 
+/**
+ * The heartbeat's `version`: the client's name, a space, its version, the form the reference
+ * validator sends ("engy-lv 0.4.4", "engy-lv unknown" without package metadata) so the provider's
+ * /admin lists the panel beside it. One home for the string: the app and the CLI both take it here.
+ */
+export function heartbeatVersion(appVersion: string | null | undefined): string {
+  const v = typeof appVersion === 'string' ? appVersion.trim() : '';
+  return `engy-panel ${v.length > 0 && !/\s/.test(v) ? v : 'unknown'}`;
+}
+
 /** `synced_epoch` only when known, `consensus` only with a digest (a standby has none to reconcile). */
 export function heartbeatBody(version: string, syncedEpoch: number | null, digest: string | null): string {
   const body: Record<string, unknown> = { v: 1, version };

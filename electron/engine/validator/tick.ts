@@ -2,7 +2,7 @@
 // cached, standby), decide by the schedule, resolve uids fresh, submit, and only on acceptance
 // move the state file. Never submits anything unverified; never goes silent when it can help it.
 import type { ChainPort, KeySigner, NeuronFacts, SubnetFacts } from '../chain/ports.ts';
-import { normalizeWeights, type NormalizedWeights } from '../chain/normalize-weights.ts';
+import { normalizeWeights, sdkEmitWeights, type NormalizedWeights } from '../chain/normalize-weights.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { HotkeyWeight, SubmissionKind, SubmissionRecord, TickOutcome, TickRecord } from '../../../shared/validator.ts';
 import type { CommitRevealView } from '../../../shared/validator.ts';
@@ -313,6 +313,8 @@ export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickRepo
   const digestForRecord = isStandby ? null : candidate.digest;
   let outcome;
   let call = facts.commitRevealEnabled ? 'commit_timelocked_weights' : 'set_weights';
+  // The bytes the SDK would send for this vector (the reference goes through it): max-upscaled, zeros dropped.
+  const emitted = sdkEmitWeights(normalized.uids, normalized.values);
   try {
     const sent = await submitWeights(chain, facts, deps.signer, {
       netuid: cfg.netuid,
@@ -321,8 +323,8 @@ export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickRepo
       kind,
       digest: digestForRecord,
       weights: isStandby ? (state.cachedWeights ?? []) : candidate.weights,
-      uids: normalized.uids,
-      values: normalized.values,
+      uids: emitted.uids,
+      values: emitted.values,
       nowMs: now,
       log,
     });
@@ -338,8 +340,8 @@ export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickRepo
     epochIndex: epoch,
     digest: digestForRecord,
     block,
-    uids: normalized.uids,
-    weights: normalized.values,
+    uids: emitted.uids,
+    weights: emitted.values,
     droppedShare: normalized.droppedShare,
     ok: outcome.ok,
     extrinsicHash: outcome.ok ? outcome.extrinsicHash : (outcome.extrinsicHash ?? null),
@@ -349,7 +351,7 @@ export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickRepo
   };
   report.submission = submission;
   if (!outcome.ok) {
-    log.error(`[chain] ${call}(${normalized.uids.length} uids) refused: ${outcome.code}: ${outcome.message}`);
+    log.error(`[chain] ${call}(${emitted.uids.length} uids) refused: ${outcome.code}: ${outcome.message}`);
     return finish('submit-failed', `the chain refused the weights (${outcome.code}): ${outcome.message}; nothing advanced, retrying next tick`, epoch);
   }
   const anchor = block ?? (outcome.blockNumber > 0 ? outcome.blockNumber : null);
@@ -364,8 +366,8 @@ export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickRepo
   writeState(cfg.statePath, next);
   report.state = next;
   const gap = block !== null && state.lastSubmitBlock !== null ? String(block - state.lastSubmitBlock) : '?';
-  log.info(`[chain] ${call}(${normalized.uids.length} uids) -> accepted in block ${outcome.blockNumber} (${outcome.extrinsicHash})`);
-  log.info(`[sync] epoch ${epoch}: submitted ${normalized.uids.length} uids as ${kind} (${gap} blocks since last submit)`);
+  log.info(`[chain] ${call}(${emitted.uids.length} uids) -> accepted in block ${outcome.blockNumber} (${outcome.extrinsicHash})`);
+  log.info(`[sync] epoch ${epoch}: submitted ${emitted.uids.length} uids as ${kind} (${gap} blocks since last submit)`);
   const tickOutcome: TickOutcome = isStandby ? kind as TickOutcome : candidate.fromCache ? 'resubmitted:cached' : isNewEpoch ? 'applied' : 'resubmitted';
-  return finish(tickOutcome, `epoch ${epoch}: ${normalized.uids.length} uids landed in block ${outcome.blockNumber}; next resubmit in ${report.intervalBlocks} blocks (${minutesText(report.intervalBlocks * blockMs)})`, epoch);
+  return finish(tickOutcome, `epoch ${epoch}: ${emitted.uids.length} uids landed in block ${outcome.blockNumber}; next resubmit in ${report.intervalBlocks} blocks (${minutesText(report.intervalBlocks * blockMs)})`, epoch);
 }

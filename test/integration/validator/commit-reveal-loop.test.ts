@@ -80,7 +80,8 @@ describe('validator with commit-reveal on (dev chain)', () => {
       expect(reveal.block).toBeGreaterThanOrEqual(pending.expectedRevealBlock - 1);
       expect(reveal.block).toBeLessThanOrEqual(pending.expectedRevealBlock + 20 + 1);
       expect(dev.state.weightsOf(53, uid)).toEqual([
-        [uidA, 21843],
+        // Committed as the SDK emits them (max-upscaled, Python rounding): stored as committed.
+        [uidA, 21844],
         [uidB, 65535],
       ]);
 

@@ -60,9 +60,9 @@ describe('engy-panel validate (child process)', () => {
     expect(accepted.some((a) => a.block > (state.lastSubmitBlock ?? Infinity))).toBe(true);
     const uidA = chain.state.neuron(53, MINER_A)?.uid;
     const uidB = chain.state.neuron(53, MINER_B)?.uid;
-    // Sent as [16383, 49152] on 65535; the chain stores them max-upscaled, as subtensor does.
+    // engy rescales to [16383, 49152]; sent as the SDK emits that (max-upscaled, Python rounding): [21844, 65535].
     expect(chain.state.weightsOf(53, chain.state.neuron(53, hot.address)!.uid)).toEqual([
-      [uidA, 21843],
+      [uidA, 21844],
       [uidB, 65535],
     ]);
 

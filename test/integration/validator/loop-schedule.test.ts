@@ -5,7 +5,7 @@ import { harnessPerTest, MINER_A, MINER_B, MINER_C } from './harness.ts';
 const harness = harnessPerTest();
 
 describe('validator schedule', () => {
-  it('submits a new epoch at once, with uids ascending rescaled onto 65535 and the heartbeat signed', async () => {
+  it('submits a new epoch at once, uids ascending, values as the SDK sends them (max-upscaled onto 65535), and the heartbeat signed', async () => {
     const h = await harness();
     const p = h.provider.publish(4, [[MINER_B, 300], [MINER_A, 100]]);
     const r = await h.svc.runOnce();
@@ -14,7 +14,8 @@ describe('validator schedule', () => {
     const uidA = h.chain.uids.get(MINER_A)!;
     const uidB = h.chain.uids.get(MINER_B)!;
     expect(sub?.uids).toEqual([uidA, uidB]);
-    expect(sub?.weights).toEqual([16383, 49152]);
+    // engy's rescale gives [16383, 49152]; the SDK max-upscales that to what the reference's extrinsic carries.
+    expect(sub?.weights).toEqual([21844, 65535]);
     expect(sub?.signer).toBe(h.validator.address);
     expect(h.stateJson()).toMatchObject({ last_applied: 4, last_submit_block: 10_000, cached_digest: p.digest, cached_weights: [[MINER_B, 300], [MINER_A, 100]] });
     await vi.waitFor(() => expect(h.provider.heartbeats.length).toBe(1));

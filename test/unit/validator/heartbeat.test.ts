@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { decodeAddress, sr25519Verify } from '@polkadot/util-crypto';
-import { apiMessage, heartbeatBody, signedHeaders } from '../../../electron/engine/validator/heartbeat.ts';
+import { apiMessage, heartbeatBody, heartbeatVersion, signedHeaders } from '../../../electron/engine/validator/heartbeat.ts';
 import { sha256Hex } from '../../../electron/engine/validator/payload-verify.ts';
 import { devKey } from '../../doubles/provider.ts';
 
@@ -21,5 +22,15 @@ describe('provider heartbeat', () => {
     const msg = `engy-sn53:api:v1:53:POST:/api/subnet/v1/validator/heartbeat:1700000000:${sha256Hex(body)}`;
     expect(apiMessage(53, 'post', '/api/subnet/v1/validator/heartbeat', 1_700_000_000, body)).toBe(msg);
     expect(sr25519Verify(Buffer.from(msg), Buffer.from(h['X-Validator-Sig']!, 'hex'), decodeAddress(key.address))).toBe(true);
+  });
+});
+
+describe('the version the heartbeat names (issue 32 item 8)', () => {
+  it("is '<client> <version>' as the reference sends 'engy-lv 0.4.4', 'unknown' when there is none", () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(heartbeatVersion(pkg.version)).toBe(`engy-panel ${pkg.version}`);
+    expect(heartbeatVersion(pkg.version)).toMatch(/^engy-panel \d+\.\d+\.\d+\S*$/);
+    for (const bad of ['', '  ', null, undefined, 'two words']) expect(heartbeatVersion(bad)).toBe('engy-panel unknown');
+    expect(JSON.parse(heartbeatBody(heartbeatVersion('1.2.3'), 7, 'ab'))).toEqual({ v: 1, version: 'engy-panel 1.2.3', synced_epoch: 7, consensus: { epoch_index: 7, digest: 'ab' } });
   });
 });
