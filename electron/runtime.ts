@@ -2,11 +2,12 @@
 // prepared with owner-only modes, its instance lock taken, stale temp files swept, logging, the
 // database (a damaged one moved aside), the app version, and one shutdown stack. compose.ts adds
 // the panel's services on top; the daemons add their one service. Never imports electron.
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DisposableStack, toDisposable, type Disposable } from './engine/lib/disposable.ts';
 import { removeStaleTemps } from './engine/lib/atomic-file.ts';
 import { describeError } from './engine/lib/fs-errors.ts';
+import { checkDataDir, DataDirRefused, makeDirs } from './engine/lib/data-dir-guard.ts';
 import { acquireInstanceLock, type InstanceLock, type LockHost } from './engine/lib/instance-lock.ts';
 import { LogHub } from './engine/lib/logger.ts';
 import type { LogLevel } from '../shared/logs.ts';
@@ -66,8 +67,10 @@ export function prepareDataDir(paths: DataPaths): void {
     if (existsSync(paths.root) && !statSync(paths.root).isDirectory()) {
       throw Object.assign(new Error('not a folder'), { code: 'EEXIST', path: paths.root, syscall: 'mkdir' });
     }
-    mkdirSync(paths.root, { recursive: true, mode: 0o700 });
+    makeDirs(paths.root, 0o700);
+    checkDataDir(paths.root);
   } catch (e) {
+    if (e instanceof DataDirRefused) throw new AppFailure('internal', `The data dir cannot be used: ${e.message}`);
     throw new AppFailure('internal', `The data dir cannot be used: ${describeError(e, { what: 'the data dir' })}`);
   }
   // Files written by an older build were 0644; settings name wallets and endpoints, so tighten them.

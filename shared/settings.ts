@@ -4,6 +4,7 @@
 // patches with it, so a value is accepted or refused the same way everywhere, with a sentence that
 // names the field and says what is allowed.
 import * as v from 'valibot';
+import { clearTextGatewayProblem } from './endpoint-rules.ts';
 import { DEFAULT_CHAIN_URL, DEFAULT_GATEWAY_URL, DEFAULT_MODEL_ID, DEFAULT_PROVIDER_URL, PINNED_MASTER_HOTKEY, SUBNET_NETUID } from './network.ts';
 
 export const ROLES = ['mine', 'validate', 'both'] as const;
@@ -112,10 +113,13 @@ function orNull<T extends v.GenericSchema>(path: string, schema: T, what: string
   return v.union([v.null(), schema], `${label(path)} must be ${what}, or empty`);
 }
 
-/** btcli wallet and hotkey names: folder names, so no separators and no leading dot. */
+/** btcli wallet and hotkey names (and worker names): folder names, so no separators, no leading dot, no control characters. */
+export const BTCLI_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}$/;
+export const BTCLI_NAME_RULE = 'must be 1 to 64 letters, digits, ".", "_" or "-", not starting with "."';
+
 function btcliName(path: string) {
-  const msg = `${label(path)} must be 1 to 64 letters, digits, ".", "_" or "-", not starting with "."`;
-  return v.pipe(v.string(msg), v.regex(/^[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}$/, msg));
+  const msg = `${label(path)} ${BTCLI_NAME_RULE}`;
+  return v.pipe(v.string(msg), v.regex(BTCLI_NAME, msg));
 }
 
 function folder(path: string, absolute: boolean) {
@@ -150,7 +154,10 @@ export function settingsFields(network: NetworkProfile) {
       v.array(url('mining.externalServeUrls', 'http', 'http://127.0.0.1:30000'), `${label('mining.externalServeUrls')} must be a list of http:// addresses`),
       v.maxLength(16, `${label('mining.externalServeUrls')} can hold at most 16 serves`),
     ),
-    'mining.gatewayUrl': url('mining.gatewayUrl', 'ws', DEFAULT_GATEWAY_URL),
+    'mining.gatewayUrl': v.pipe(
+      url('mining.gatewayUrl', 'ws', DEFAULT_GATEWAY_URL),
+      v.check((s) => clearTextGatewayProblem(s, label('mining.gatewayUrl')) === null, (issue) => clearTextGatewayProblem(String(issue.input), label('mining.gatewayUrl')) ?? ''),
+    ),
     'mining.workerName': orNull('mining.workerName', btcliName('mining.workerName'), 'a name of letters, digits, ".", "_" or "-"'),
     'mining.maxInflightOverride': orNull('mining.maxInflightOverride', int('mining.maxInflightOverride', 1, 1024, ' concurrent requests'), 'a whole number from 1 to 1024'),
     'mining.gpus': orNull(

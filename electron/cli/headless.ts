@@ -1,5 +1,6 @@
 import type { CliCommand } from './types.ts';
-import { defineCommand, parseCommand } from './args.ts';
+import { defineCommand, parseCommand, UsageError } from './args.ts';
+import { hostSyntaxProblem, listenHostProblem } from './arg-rules.ts';
 import { cliCommand } from './run-command.ts';
 import { describeError } from '../engine/lib/fs-errors.ts';
 import { defaultHeadlessDataDir } from '../engine/lib/paths.ts';
@@ -29,6 +30,8 @@ ENGY_PANEL_TOKEN (or --token-file) pins it for a Prometheus scraper.
 export const run: CliCommand = cliCommand('headless', async (args, io) => {
   const { values: v } = parseCommand(args, HEADLESS);
   const host = v.host ?? '127.0.0.1';
+  const badHost = hostSyntaxProblem(host);
+  if (badHost) throw new UsageError(badHost, HEADLESS.usage);
   const port = v.port ?? 7853;
   const dataDir = v['data-dir'] ?? defaultHeadlessDataDir(io.env);
   const tokenFile = v['token-file'];
@@ -42,6 +45,11 @@ export const run: CliCommand = cliCommand('headless', async (args, io) => {
   if (pinned !== undefined && !/^[A-Za-z0-9_-]{24,}$/.test(pinned)) {
     io.stderr('A pinned token must be at least 24 characters of A-Z, a-z, 0-9, _ or -: generate one with `openssl rand -base64 32 | tr "+/" "-_" | tr -d =`.\n');
     return 2;
+  }
+  const unreachable = await listenHostProblem(host);
+  if (unreachable) {
+    io.stderr(`engy-panel headless: ${unreachable}\n`);
+    return 1;
   }
   const { startHeadless, rendererDir } = await import('../headless.ts');
   // A checkout right after `npm install` has no built UI: build it once (not when ENGY_RENDERER_DIR names one).

@@ -16,7 +16,8 @@ import { createProofPort } from '../engine/miner/proof-adapter.ts';
 import { persistentWorkerId } from '../engine/miner/worker-id-store.ts';
 import { ProofPool } from '../engine/proof/proof-pool.ts';
 import { MinerKeyStore } from '../engine/wallet/miner-key-store.ts';
-import { isLoopback } from '../transport/headless-server.ts';
+import { clearTextGatewayProblem } from '../../shared/endpoint-rules.ts';
+import { serveUrlProblem, workerNameProblem } from './arg-rules.ts';
 import { openRuntime } from '../runtime.ts';
 import { installProcessGuards } from '../process-guards.ts';
 import { toDisposable } from '../engine/lib/disposable.ts';
@@ -66,7 +67,7 @@ export function checkpointProblem(dir: string): string | null {
   return null;
 }
 
-/** The gateway URL, refused when it would carry the miner key in clear text over a network. */
+/** The gateway URL, refused when it would carry the miner key in clear text over a network (the rule Settings applies too). */
 export function gatewayProblem(raw: string): string | null {
   let url: URL;
   try {
@@ -75,11 +76,7 @@ export function gatewayProblem(raw: string): string | null {
     return `--gateway wants a wss:// URL, got "${raw}"`;
   }
   if (url.protocol !== 'wss:' && url.protocol !== 'ws:') return `--gateway wants a wss:// URL, got "${raw}"`;
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (url.protocol === 'ws:' && !isLoopback(host)) {
-    return `--gateway ${raw} is plain ws:// to another machine: the miner key would travel in clear text. Use wss:// (ws:// is only for a gateway on this machine).`;
-  }
-  return null;
+  return clearTextGatewayProblem(raw, '--gateway');
 }
 
 export const run: CliCommand = cliCommand('mine', async (args, io) => {
@@ -87,6 +84,8 @@ export const run: CliCommand = cliCommand('mine', async (args, io) => {
   const serveUrls = v['serve-url'] ?? [];
   const checkpoint = v.checkpoint;
   if (serveUrls.length === 0 || !checkpoint) throw new UsageError('--serve-url and --checkpoint are required', MINE.usage);
+  const badArg = serveUrls.map(serveUrlProblem).find((p) => p !== null) ?? (v['worker-name'] !== undefined ? workerNameProblem(v['worker-name']) : null);
+  if (badArg) throw new UsageError(badArg, MINE.usage);
   const gatewayUrl = v.gateway ?? io.env.ENGY_GATEWAY ?? DEFAULT_GATEWAY_URL;
   const badGateway = gatewayProblem(gatewayUrl);
   if (badGateway) throw new UsageError(badGateway, MINE.usage);

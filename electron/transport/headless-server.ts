@@ -4,6 +4,8 @@ import type { Duplex } from 'node:stream';
 import type { WsTransport } from './ws-transport.ts';
 import { cookieNameFor, decodePath, findCookie, hostAllowed, originAllowed, sameToken } from './http-guards.ts';
 import { StaticFiles } from './static-files.ts';
+import { guardConnections } from './connection-guard.ts';
+import type { Socket } from 'node:net';
 import { unauthorizedPage } from './unauthorized-page.ts';
 
 export { isLoopback } from './http-guards.ts';
@@ -103,6 +105,7 @@ export async function startHeadlessServer(opts: HeadlessServerOptions): Promise<
       res.end(unauthorizedPage());
       return;
     }
+    guard.authenticated(req.socket);
     const headers: Record<string, string> = {
       'content-security-policy': CONTENT_SECURITY_POLICY,
       'x-content-type-options': 'nosniff',
@@ -126,7 +129,9 @@ export async function startHeadlessServer(opts: HeadlessServerOptions): Promise<
     files.serve(req, res, path, headers);
   };
 
-  const server = createServer((req, res) => {
+  // Whole headers within 10 s and a whole request within 30 s, checked every second: a client
+  // dripping a byte at a time cannot hold a descriptor for long.
+  const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1_000 }, (req, res) => {
     res.on('error', report);
     try {
       handle(req, res);
@@ -135,6 +140,7 @@ export async function startHeadlessServer(opts: HeadlessServerOptions): Promise<
       plain(res, 500, 'The engine could not answer this request; its log has the details.\n');
     }
   });
+  const guard = guardConnections(server);
   // A client that sends garbage or drops the connection is answered (or dropped) by the server, never thrown.
   server.on('clientError', (e: NodeJS.ErrnoException, socket: Duplex) => {
     if (e.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
@@ -153,6 +159,7 @@ export async function startHeadlessServer(opts: HeadlessServerOptions): Promise<
       if (found.kind === 'malformed') return rawRefusal(socket, '400 Bad Request');
       if (url.pathname !== '/ws' || !sameToken(found.value, token)) return rawRefusal(socket, '401 Unauthorized');
       if (opts.transport.full) return rawRefusal(socket, '503 Service Unavailable', 'Too many open connections to this engine: close other tabs and retry.\n');
+      guard.authenticated(socket as Socket);
       opts.transport.handleUpgrade(req, socket, head);
     } catch (e) {
       report(e);

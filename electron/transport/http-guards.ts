@@ -3,9 +3,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 
-export function isLoopback(host: string): boolean {
-  return host === '127.0.0.1' || host === '::1' || host === '[::1]' || host === 'localhost' || host.startsWith('127.');
-}
+import { isLoopback } from '../../shared/endpoint-rules.ts';
+
+export { isLoopback };
 
 const WILDCARD = new Set(['0.0.0.0', '::', '[::]', '']);
 

@@ -20,6 +20,11 @@ function errnoOf(e: unknown): NodeJS.ErrnoException | null {
 
 /** A sentence for a known system error, or null when `e` is something else. */
 export function explainFsError(e: unknown, ctx: ErrorContext = {}): string | null {
+  // SQLite says a full disk with its own code (SQLITE_FULL, 13), not ENOSPC.
+  const sqlite = e as { code?: unknown; errcode?: unknown } | null;
+  if (sqlite && sqlite.code === 'ERR_SQLITE_ERROR' && typeof sqlite.errcode === 'number' && (sqlite.errcode & 0xff) === 13) {
+    return 'the disk holding the database is full: free some space (df -h on its folder) and start again.';
+  }
   const err = errnoOf(e);
   if (!err) return null;
   const dest = (err as { dest?: unknown }).dest;

@@ -1,23 +1,31 @@
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname as osHostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
+import { DatabaseSync } from 'node:sqlite';
 import { AppFailure } from '../../../shared/errors.ts';
 import type { Disposable } from './disposable.ts';
 import { dataPaths } from './paths.ts';
 
 // One engine per data dir: two engines on one dir would both drive sglang, both open gateway legs
-// under one worker name and race on the SQLite file. The lock is a file created with O_EXCL that
-// names its owner, so a second engine can say who holds it, and a crashed owner's lock is reclaimed.
+// under one worker name and race on the SQLite file.
+//
+// The authority is a lock the kernel holds for us: an exclusive SQLite transaction on
+// `engine.lock.db` (an fcntl record lock on Linux and macOS, LockFileEx on Windows). The kernel
+// drops it the instant the process dies, whatever its pid, pid namespace or hostname, so a
+// container's engine (PID 1, a new hostname at every restart) killed -9 or OOM-killed never blocks
+// the next start, and no pid or hostname is ever guessed at. `engine.lock` beside it is only a
+// note naming the holder, for the refusal's sentence and `doctor`.
+//
+// Trap: an fcntl lock belongs to the process and any close of any descriptor on the same file
+// drops it, so nothing else in the engine may open `engine.lock.db`.
 
 export interface LockOwner {
   pid: number;
   /** ISO time the owner took the lock. */
   startedAt: string;
   hostname: string;
-  /** Random per acquisition: release removes the file only if it is still ours. */
+  /** Random per acquisition: release removes the note only if it is still ours. */
   token: string;
-  /** Linux boot id: a lock from before a reboot is stale even if its pid now names another process. */
-  bootId?: string;
 }
 
 export interface InstanceLock extends Disposable {
@@ -29,49 +37,29 @@ export interface InstanceLock extends Disposable {
 export interface LockHost {
   pid: number;
   hostname: string;
-  bootId: string | undefined;
   now: () => number;
-  /** True when the pid is a live process on this host (EPERM counts as alive: someone else's process). */
-  isAlive: (pid: number) => boolean;
 }
 
-export const defaultLockHost = (): LockHost => ({
-  pid: process.pid,
-  hostname: osHostname(),
-  bootId: readBootId(),
-  now: () => Date.now(),
-  isAlive: (pid) => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch (e) {
-      return (e as NodeJS.ErrnoException).code === 'EPERM';
-    }
-  },
-});
+export const defaultLockHost = (): LockHost => ({ pid: process.pid, hostname: osHostname(), now: () => Date.now() });
 
-function readBootId(): string | undefined {
-  try {
-    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || undefined;
-  } catch {
-    return undefined; // macOS, Windows: pid liveness alone
-  }
-}
+/** The file whose kernel lock decides; never opened by anything but this module. */
+export const kernelLockPath = (root: string): string => `${dataPaths(root).lock}.db`;
 
 function parseOwner(text: string): LockOwner | undefined {
   try {
     const o = JSON.parse(text) as Partial<LockOwner>;
     if (typeof o.pid === 'number' && Number.isInteger(o.pid) && o.pid > 0 && typeof o.startedAt === 'string' && typeof o.hostname === 'string' && typeof o.token === 'string') {
-      return { pid: o.pid, startedAt: o.startedAt, hostname: o.hostname, token: o.token, ...(typeof o.bootId === 'string' ? { bootId: o.bootId } : {}) };
+      return { pid: o.pid, startedAt: o.startedAt.slice(0, 40), hostname: o.hostname.slice(0, 255), token: o.token };
     }
   } catch {
-    // a half-written or foreign file: treated as stale below
+    // a half-written or foreign note: the holder is then named without a pid
   }
   return undefined;
 }
 
 function readOwnerText(path: string): string | undefined {
   try {
+    if (!lstatSync(path).isFile()) return undefined; // a link or folder is no note of ours
     return readFileSync(path, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
@@ -79,96 +67,81 @@ function readOwnerText(path: string): string | undefined {
   }
 }
 
-/** The lock's owner if the file names one, for `doctor` and the error message. */
+/** The lock note's owner if it names one, for `doctor` and the error message. */
 export function readInstanceLock(root: string): LockOwner | undefined {
   const text = readOwnerText(dataPaths(root).lock);
   return text === undefined ? undefined : parseOwner(text);
 }
 
-export function lockedMessage(owner: LockOwner, root: string, host: LockHost): string {
+export function lockedMessage(owner: LockOwner, root: string, host: Pick<LockHost, 'hostname'>): string {
   const where = owner.hostname === host.hostname ? '' : ` on ${owner.hostname}`;
   return `Another engy panel engine (pid ${owner.pid}${where}, started ${owner.startedAt}) is using ${root}. Stop it, or give this one its own --data-dir.`;
 }
 
-function tryCreate(path: string, owner: LockOwner): boolean {
-  let fd: number;
+function isBusy(e: unknown): boolean {
+  const err = e as { errcode?: number; message?: string };
+  // SQLITE_BUSY (5) and SQLITE_LOCKED (6), extended codes included
+  return (typeof err.errcode === 'number' && [5, 6].includes(err.errcode & 0xff)) || /database is locked|database table is locked/.test(String(err.message));
+}
+
+/** Opens the lock database and takes its exclusive lock; undefined when another process holds it. */
+function takeKernelLock(path: string): DatabaseSync | undefined {
+  const db = new DatabaseSync(path, { timeout: 0 });
   try {
-    fd = openSync(path, 'wx', 0o600);
+    db.exec('BEGIN EXCLUSIVE');
+    return db;
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    db.close();
+    if (isBusy(e)) return undefined;
     throw e;
   }
-  try {
-    writeSync(fd, `${JSON.stringify(owner)}\n`);
-  } finally {
-    closeSync(fd);
-  }
-  return true;
 }
 
 /**
- * Takes the data dir's lock or throws AppFailure('data-dir-locked'). A lock whose owner is gone
- * (same host, pid not alive; or an unreadable file older than a write) is reclaimed.
+ * Takes the data dir's lock or throws AppFailure('data-dir-locked'), naming the holder from its
+ * note. A lock no live process holds is always taken, whatever its note says.
  */
 export function acquireInstanceLock(root: string, host: LockHost = defaultLockHost()): InstanceLock {
-  const path = dataPaths(root).lock;
+  const paths = dataPaths(root);
+  const dbPath = kernelLockPath(root);
   mkdirSync(root, { recursive: true, mode: 0o700 });
-  const owner: LockOwner = {
-    pid: host.pid,
-    startedAt: new Date(host.now()).toISOString(),
-    hostname: host.hostname,
-    token: randomBytes(8).toString('hex'),
-    ...(host.bootId ? { bootId: host.bootId } : {}),
-  };
-  for (let attempt = 0; attempt < 3; attempt++) {
-    if (tryCreate(path, owner)) return lockHandle(path, owner);
-    const text = readOwnerText(path);
-    if (text === undefined) continue; // released between our open and read: try again
-    const held = parseOwner(text);
-    if (held) {
-      // A lock from another host (a data dir on NFS) cannot be checked: never steal it.
-      const sameHost = held.hostname === host.hostname;
-      const rebooted = sameHost && held.bootId !== undefined && host.bootId !== undefined && held.bootId !== host.bootId;
-      const stale = sameHost && held.pid !== host.pid && (rebooted || !host.isAlive(held.pid));
-      if (!stale) throw new AppFailure('data-dir-locked', lockedMessage(held, root, host), JSON.stringify(held));
-    }
-    // Reclaim: move the stale file aside (atomic, so of two reclaimers only one wins), then make
-    // sure what we moved is what we judged stale; if another engine had just taken it, put it back.
-    const aside = `${path}.stale.${host.pid}.${owner.token}`;
-    try {
-      renameSync(path, aside);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      throw e;
-    }
-    const moved = readOwnerText(aside);
-    if (moved !== text) {
-      try {
-        renameSync(aside, path);
-      } catch {
-        // nothing better to do: the next attempt reads whatever is there now
-      }
-      continue;
-    }
-    rmSync(aside, { force: true });
+  const held = takeKernelLock(dbPath);
+  if (!held) {
+    const owner = readInstanceLock(root);
+    throw new AppFailure(
+      'data-dir-locked',
+      owner ? lockedMessage(owner, root, host) : `Another engy panel engine is using ${root} (it holds ${dbPath}). Stop it, or give this one its own --data-dir.`,
+      owner ? JSON.stringify(owner) : undefined,
+    );
   }
-  const held = readInstanceLock(root);
-  throw new AppFailure(
-    'data-dir-locked',
-    held ? lockedMessage(held, root, host) : `Could not take the lock on ${root} (${path}). Stop other engy panel engines using it, or give this one its own --data-dir.`,
-  );
+  const owner: LockOwner = { pid: host.pid, startedAt: new Date(host.now()).toISOString(), hostname: host.hostname, token: randomBytes(8).toString('hex') };
+  try {
+    // Written beside and renamed over: a crashed holder's note (or a link planted there) is replaced, never followed.
+    const tmp = `${paths.lock}.${host.pid}.${owner.token}.tmp`;
+    writeFileSync(tmp, `${JSON.stringify(owner)}\n`, { mode: 0o600, flag: 'wx' });
+    renameSync(tmp, paths.lock);
+  } catch (e) {
+    held.close();
+    throw e;
+  }
+  return lockHandle(paths.lock, owner, held);
 }
 
-function lockHandle(path: string, owner: LockOwner): InstanceLock {
+function lockHandle(path: string, owner: LockOwner, db: DatabaseSync): InstanceLock {
   let released = false;
   const release = (): void => {
     if (released) return;
     released = true;
     process.off('exit', release);
-    const current = readOwnerText(path);
-    if (current !== undefined && parseOwner(current)?.token === owner.token) rmSync(path, { force: true });
+    try {
+      const current = readOwnerText(path);
+      if (current !== undefined && parseOwner(current)?.token === owner.token) rmSync(path, { force: true });
+    } finally {
+      // Closing drops the kernel lock; the file itself stays (unlinking it would let two engines lock two inodes).
+      db.close();
+    }
   };
-  // A normal exit (even process.exit from a handler) releases; a crash leaves a stale lock the next start reclaims.
+  // A normal exit releases; a crash leaves a note the kernel lock has already outlived.
   process.on('exit', release);
   return { path, owner, release, dispose: release };
 }

@@ -40,6 +40,20 @@ export class SecretRedactor {
   }
 }
 
+/**
+ * Control characters (C0 but tab, DEL, C1, the Unicode line separators) shown as escapes: a gateway's
+ * deny reason, a worker name or any peer string quoted in a message can then never print as a line
+ * of its own (a forged "ERROR [miner]" line) nor move the terminal's cursor.
+ */
+export function escapeControls(text: string): string {
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  return text.replace(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
+    if (c === '\n') return '\\n';
+    if (c === '\r') return '\\r';
+    return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
+}
+
 export function formatLine(l: LogLine): string {
   return `${new Date(l.ts).toISOString()} ${l.level.toUpperCase().padEnd(5)} [${l.source}] ${l.msg}`;
 }
@@ -104,7 +118,7 @@ export class LogHub {
 
   write(source: string, level: LogLevel, msg: string): void {
     if (!(LEVELS[level] >= LEVELS[this.opts.minLevel])) return;
-    const line: LogLine = { seq: ++this.seq, ts: Date.now(), level, source, msg: this.redactor.redact(msg) };
+    const line: LogLine = { seq: ++this.seq, ts: Date.now(), level, source, msg: escapeControls(this.redactor.redact(msg)) };
     let ring = this.rings.get(source);
     if (!ring) {
       ring = [];

@@ -28,6 +28,10 @@ export function normaliseWebhookUrl(input: string): string {
     throw new AppFailure('bad-request', 'That is not a web address: paste the whole webhook URL, starting with https://.');
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new AppFailure('bad-request', `A webhook URL starts with https:// (or http:// on your own network), not ${url.protocol}//.`);
+  // fetch refuses such URLs anyway, and its refusal would repeat the whole URL (password included).
+  if (url.username !== '' || url.password !== '') {
+    throw new AppFailure('bad-request', 'That URL carries a user name or password (user:password@): chat webhooks never need one, and it would be sent in clear to every log. Paste the webhook URL without it.');
+  }
   if (text.length > 2048) throw new AppFailure('bad-request', 'That URL is longer than 2048 characters: paste the webhook URL alone.');
   return url.toString();
 }
@@ -177,16 +181,24 @@ export class AlertWebhook {
   private async post(url: string, body: string): Promise<{ ok: boolean; text: string; retryable: boolean }> {
     const host = new URL(url).host;
     try {
-      const res = await (this.o.fetch ?? defaultFetch)(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(this.o.timeoutMs ?? 10_000), redirect: 'error' });
+      // A redirect is read, never followed (the body would go to an address the user never gave).
+      const res = await (this.o.fetch ?? defaultFetch)(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(this.o.timeoutMs ?? 10_000), redirect: 'manual' });
       // The answer is not needed; read a little of it at most, so a hostile endpoint cannot make us buffer more.
       await readBodyCapped(res, 64 * 1024).catch(() => null);
       if (res.ok) return { ok: true, text: `taken by ${host} (HTTP ${res.status})`, retryable: false };
+      if (res.status >= 300 && res.status < 400) {
+        return { ok: false, text: `${host} answered HTTP ${res.status}, a redirect: a webhook is never followed elsewhere. Paste the address it points to (the final webhook URL).`, retryable: false };
+      }
       const retryable = res.status === 429 || res.status >= 500;
       const hint = res.status === 404 || res.status === 401 || res.status === 403 ? ': the webhook was deleted or the URL is wrong, paste it again' : retryable ? ': it is down or busy' : '';
       return { ok: false, text: `${host} answered HTTP ${res.status}${hint}`, retryable };
     } catch (e) {
       const timedOut = e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError');
-      return { ok: false, text: timedOut ? `${host} did not answer within ${+((this.o.timeoutMs ?? 10_000) / 1000).toFixed(1)} s` : `cannot reach ${host}: ${describeNetworkError(e)}`, retryable: true };
+      // The failure's own words may quote the URL (a credential): only its host is ever said.
+      const { pathname, search } = new URL(url);
+      let why = describeNetworkError(e).split(url).join(host);
+      for (const part of [pathname, search]) if (part.length > 1) why = why.split(part).join('…');
+      return { ok: false, text: timedOut ? `${host} did not answer within ${+((this.o.timeoutMs ?? 10_000) / 1000).toFixed(1)} s` : `cannot reach ${host}: ${why}`, retryable: true };
     }
   }
 }

@@ -116,7 +116,9 @@ export function renderUnit(o: UnitOptions): string {
     'StandardOutput=journal',
     'StandardError=journal',
     `SyslogIdentifier=engy-panel-${o.role}`,
-    ...(o.role === 'miner' ? ['LimitNOFILE=65536'] : []),
+    // Every daemon serves peers (the validator its metrics, the miner its legs): 1024 descriptors
+    // is what a slow-connection flood exhausts first.
+    'LimitNOFILE=65536',
     ...hardening(o),
     '',
     '[Install]',

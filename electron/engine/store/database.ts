@@ -1,7 +1,7 @@
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { chmodSync, existsSync, mkdirSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { errorMessage } from '../../../shared/errors.ts';
+import { AppFailure, errorMessage } from '../../../shared/errors.ts';
 import { Emitter } from '../lib/emitter.ts';
 
 /**
@@ -169,11 +169,43 @@ export class Database {
           .run(set.domain, m.version, Date.now());
         this.raw.exec('COMMIT');
       } catch (e) {
-        this.raw.exec('ROLLBACK');
+        // SQLite has already rolled back after some failures (a full disk): a second ROLLBACK would
+        // throw "no transaction is active" and hide the real cause.
+        if (this.raw.isTransaction) this.raw.exec('ROLLBACK');
         throw e;
       }
     }
+    this.checkShape(set);
     return this.version(set.domain);
+  }
+
+  private readonly shapeChecked = new Set<string>();
+
+  /**
+   * The domain's tables as its migrations make them, compared with the file's: a table or column
+   * changed under us (by hand, by another program) is a sentence now, not "no such column" later.
+   */
+  private checkShape(set: DomainMigrations): void {
+    if (this.shapeChecked.has(set.domain) || this.path === ':memory:') return;
+    const model = new DatabaseSync(':memory:');
+    try {
+      for (const m of [...set.migrations].sort((a, b) => a.version - b.version)) m.up(model);
+      const tables = model.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as Array<{ name: string }>;
+      for (const { name } of tables) {
+        const want = (model.prepare('SELECT name FROM pragma_table_info(?)').all(name) as Array<{ name: string }>).map((c) => c.name);
+        const have = new Set((this.raw.prepare('SELECT name FROM pragma_table_info(?)').all(name) as Array<{ name: string }>).map((c) => c.name));
+        const missing = have.size === 0 ? 'is missing' : want.filter((c) => !have.has(c)).map((c) => `has no column ${c}`)[0];
+        if (missing) {
+          throw new AppFailure(
+            'internal',
+            `The history database ${this.path} is damaged: its table ${name} ${missing} (changed by another program or by hand). Stop the engine, move the file aside (mv ${this.path} ${this.path}.old) and start again: a fresh one is made.`,
+          );
+        }
+      }
+    } finally {
+      model.close();
+    }
+    this.shapeChecked.add(set.domain);
   }
 
   /** Reads every page's structure (PRAGMA quick_check): a truncated or overwritten file fails here, not in the middle of a request. */

@@ -3,6 +3,7 @@
 // is younger than the stall limit (max(3 x poll, 15 min)), as the reference's HEALTHCHECK reads it.
 import { readFileSync } from 'node:fs';
 import { stallLimitMs } from './constants.ts';
+import { describeError } from '../lib/fs-errors.ts';
 
 export type HealthVerdict = { ok: true; ageS: number; text: string } | { ok: false; text: string };
 
@@ -15,7 +16,7 @@ export function checkHeartbeat(path: string, pollS: number, nowMs: number): Heal
     raw = readFileSync(path, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    return { ok: false, text: code === 'ENOENT' ? `no heartbeat yet (${path} does not exist: the loop has not completed a tick)` : `cannot read the heartbeat file ${path}: ${(e as Error).message}` };
+    return { ok: false, text: code === 'ENOENT' ? `no heartbeat yet (${path} does not exist: the loop has not completed a tick)` : `cannot read the heartbeat file ${path}: ${describeError(e, { what: 'it', fix: 'give --data-dir (or --heartbeat-file) the folder the validator uses' })}` };
   }
   if (raw.length > MAX_BYTES) return { ok: false, text: `the heartbeat file ${path} is not a heartbeat (${raw.length} bytes)` };
   let ts: unknown;

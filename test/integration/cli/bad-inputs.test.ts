@@ -63,6 +63,13 @@ const CASES: [string, CliCommand, string[], string, number, RegExp][] = [
   ['mine garbage tokenizer.json', mine, [...MINE, '--checkpoint', garbageCheckpoint], '', 1, /garbage-ckpt\/tokenizer\.json is not valid JSON/],
   ['mine ws:// to another host', mine, [...MINE, '--checkpoint', CHECKPOINT, '--gateway', 'ws://gw.example.com/gw'], '', 2, /plain ws:\/\/ to another machine: the miner key would travel in clear text/],
   ['mine http:// gateway', mine, [...MINE, '--checkpoint', CHECKPOINT, '--gateway', 'http://127.0.0.1/gw'], '', 2, /--gateway wants a wss:\/\/ URL/],
+  ['mine --serve-url not a url', mine, ['--serve-url', 'not a url', '--checkpoint', CHECKPOINT], '', 2, /--serve-url wants http:\/\/ or https:\/\/ URLs of sglang serves, got "not a url"/],
+  ['mine --serve-url file:///etc/passwd', mine, ['--serve-url', 'http://127.0.0.1:9,file:///etc/passwd', '--checkpoint', CHECKPOINT], '', 2, /--serve-url wants http:\/\/ or https:\/\/ URLs of sglang serves, got "file:\/\/\/etc\/passwd"/],
+  ['mine --worker-name forging a log line', mine, [...MINE, '--checkpoint', CHECKPOINT, '--worker-name', 'rig\n2026-12-03 ERROR [miner] FORGED'], '', 2, /--worker-name must be 1 to 64 letters, digits, "\.", "_" or "-", not starting with "\.", got "rig\\n2026-12-03 ERROR \[miner\] FORGED"/],
+  ['headless --host with a space', headless, ['--host', 'evil host', '--data-dir', join(tmp, 'h1')], '', 2, /--host "evil host" is not a host name or IP address/],
+  ['headless --host not on this machine', headless, ['--host', '203.0.113.5', '--data-dir', join(tmp, 'h2')], '', 1, /--host 203\.0\.113\.5 is not an address of this machine: use 127\.0\.0\.1 \(and an SSH tunnel\), 0\.0\.0\.0 for every interface, or one of this machine's addresses \(ip -brief address\)/],
+  ['headless --host that does not resolve', headless, ['--host', 'no-such-host.invalid', '--data-dir', join(tmp, 'h3')], '', 1, /--host no-such-host\.invalid does not resolve to an address of this machine/],
+  ['validate --healthcheck --data-dir /etc/passwd', validate, ['--healthcheck', '--data-dir', '/etc/passwd'], '', 1, /cannot read the heartbeat file \/etc\/passwd\/validator\/heartbeat\.json: .*is not a folder \(it, or a folder above it, is a file\)/],
   ['mine --max-inflight 0', mine, [...MINE, '--checkpoint', CHECKPOINT, '--max-inflight', '0'], '', 2, /--max-inflight must be from 1 to 4096, got 0/],
   ['mine --max-inflight 2.5', mine, [...MINE, '--checkpoint', CHECKPOINT, '--max-inflight', '2.5'], '', 2, /--max-inflight wants a whole number/],
   ['mine data dir is a file', mine, [...MINE, '--checkpoint', CHECKPOINT, '--data-dir', aFile], '', 1, /a file is in the way at the data dir .*a-file: move it aside, or choose another --data-dir/],
@@ -104,6 +111,7 @@ describe('bad CLI input: an exit code and a sentence, never a stack trace', () =
     expect(r.code, all).toBe(code);
     expect(all).toMatch(says);
     expect(all).not.toMatch(STACK);
+    expect(all, 'a raw system error').not.toMatch(/\b(ENOTDIR|ENOTFOUND|EADDRNOTAVAIL|getaddrinfo|Invalid URL)\b/);
     // A wrong command line shows the command's usage.
     if (code === 2 && !/check-payload|toploc|token-file/.test(_label)) expect(all).toMatch(/usage: engy-panel/);
   });

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { acquireInstanceLock, defaultLockHost, readInstanceLock, type InstanceLock } from '../../../electron/engine/lib/instance-lock.ts';
+import { acquireInstanceLock, defaultLockHost, kernelLockPath, readInstanceLock, type InstanceLock } from '../../../electron/engine/lib/instance-lock.ts';
 import { dataPaths } from '../../../electron/engine/lib/paths.ts';
 import { AppFailure } from '../../../shared/errors.ts';
 
@@ -89,27 +89,41 @@ describe('instance lock (real processes)', () => {
     expect(existsSync(dataPaths(root).lock)).toBe(false);
   });
 
-  it('reclaims a lock from before a reboot even when its pid is alive again', () => {
+  it('takes a lock no process holds whatever its note says (a live pid, our own pid, another host, garbage)', () => {
     const root = mkdtempSync(join(tmpdir(), 'engy-lock-'));
-    const host = { ...defaultLockHost(), bootId: 'boot-now' };
-    // pid of this test process: alive, but the lock was written in an earlier boot.
-    writeFileSync(dataPaths(root).lock, JSON.stringify({ pid: process.ppid, startedAt: '2026-12-01T00:00:00.000Z', hostname: host.hostname, token: 't', bootId: 'boot-before' }));
-    const l = acquireInstanceLock(root, host);
-    locks.push(l);
-    expect(readInstanceLock(root)).toMatchObject({ pid: process.pid, bootId: 'boot-now' });
-    writeFileSync(dataPaths(root).lock, JSON.stringify({ pid: process.ppid, startedAt: '2026-12-01T00:00:00.000Z', hostname: host.hostname, token: 't', bootId: 'boot-now' }));
-    expect(() => acquireInstanceLock(root, host)).toThrow(/Another engy panel engine \(pid \d+, started 2026-12-01/);
+    const host = defaultLockHost();
+    const notes = [
+      JSON.stringify({ pid: process.ppid, startedAt: '2026-12-01T00:00:00.000Z', hostname: host.hostname, token: 't' }),
+      JSON.stringify({ pid: process.pid, startedAt: '2026-12-01T00:00:00.000Z', hostname: host.hostname, token: 't' }),
+      JSON.stringify({ pid: 1, startedAt: '2026-12-01T00:00:00.000Z', hostname: 'container-before-restart', token: 't' }),
+      '{"pid":',
+      '{"__proto__":{"pid":1},"constructor":{"prototype":{"x":1}}}',
+    ];
+    for (const note of notes) {
+      writeFileSync(dataPaths(root).lock, note);
+      const l = acquireInstanceLock(root, host);
+      expect(readInstanceLock(root)).toMatchObject({ pid: process.pid, hostname: host.hostname });
+      l.release();
+      expect(existsSync(dataPaths(root).lock)).toBe(false);
+    }
   });
 
-  it('reclaims a corrupt lock file, but never one held by another host', () => {
+  it('refuses while another process holds the kernel lock even when the note is gone, and replaces a planted link without following it', async () => {
     const root = mkdtempSync(join(tmpdir(), 'engy-lock-'));
-    writeFileSync(dataPaths(root).lock, '{"pid":');
-    expect(tryAcquire(root)).not.toBeInstanceOf(AppFailure);
-    locks.pop()!.release();
-
-    writeFileSync(dataPaths(root).lock, JSON.stringify({ pid: 1, startedAt: '2026-12-01T00:00:00.000Z', hostname: 'rig-elsewhere', token: 't' }));
+    const { child } = await startHolder(root);
+    rmSync(dataPaths(root).lock);
     const f = tryAcquire(root) as AppFailure;
     expect(f.code).toBe('data-dir-locked');
-    expect(f.message).toContain('(pid 1 on rig-elsewhere, started 2026-12-01T00:00:00.000Z)');
+    expect(f.message).toBe(`Another engy panel engine is using ${root} (it holds ${kernelLockPath(root)}). Stop it, or give this one its own --data-dir.`);
+    child.kill('SIGKILL');
+    await exited(child);
+
+    const victim = join(root, 'victim.txt');
+    writeFileSync(victim, 'untouched');
+    symlinkSync(victim, dataPaths(root).lock);
+    const l = tryAcquire(root) as InstanceLock;
+    expect(l).not.toBeInstanceOf(AppFailure);
+    expect(readFileSync(victim, 'utf8')).toBe('untouched');
+    expect(lstatSync(dataPaths(root).lock).isSymbolicLink()).toBe(false);
   });
 });

@@ -85,3 +85,20 @@ describe('log hub level', () => {
     expect(hub.recent().map((l) => l.msg)).toEqual(['kept', 'kept too']);
   });
 });
+
+describe('log forging', () => {
+  it('escapes control characters in every message, so a peer string never prints as its own line', () => {
+    const dir = tmp();
+    const echoed: string[] = [];
+    const hub = new LogHub({ dir, echo: (l) => echoed.push(l) });
+    const deny = 'worker refused\n2026-12-03T09:00:00.000Z ERROR [miner] FORGED\r\u001b[2Kcleared\u0000\u0085\u2028end';
+    hub.logger('miner').warn(`gateway denied: ${deny}`);
+    hub.close();
+    expect(echoed).toHaveLength(1);
+    expect(echoed[0]).toContain('gateway denied: worker refused\\n2026-12-03T09:00:00.000Z ERROR [miner] FORGED\\r\\u001b[2Kcleared\\u0000\\u0085\\u2028end');
+    const fileLines = readFileSync(join(dir, 'engy-panel.log'), 'utf8').trimEnd().split('\n');
+    expect(fileLines).toHaveLength(1);
+    // eslint-disable-next-line no-control-regex -- no control character may reach the file
+    expect(fileLines[0]).not.toMatch(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]/);
+  });
+});

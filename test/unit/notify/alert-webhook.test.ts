@@ -61,6 +61,39 @@ describe('alert webhook', () => {
     }
   });
 
+  it('refuses a URL with a user name or password, never repeating it, and reads a stored one as "not set"', () => {
+    const secret = 'http://user:PASS@hooks.example/SECRETPATH?k=Q';
+    for (const bad of [secret, 'https://:PASS@hooks.example/x', 'https://user@hooks.example/x']) {
+      let message = '';
+      try {
+        normaliseWebhookUrl(bad);
+      } catch (e) {
+        message = (e as Error).message;
+      }
+      expect(message, bad).toBe('That URL carries a user name or password (user:password@): chat webhooks never need one, and it would be sent in clear to every log. Paste the webhook URL without it.');
+    }
+    const dir = join(fresh(), 'secrets');
+    new AlertWebhookStore({ secretsDir: dir }).set('https://hooks.example/x');
+    writeFileSync(join(dir, 'alert-webhook.txt'), `${secret}\n`);
+    expect(new AlertWebhookStore({ secretsDir: dir }).get()).toBeNull();
+  });
+
+  it('never puts the URL in a delivery text, whatever the failure says', async () => {
+    const url = 'https://hooks.example/SECRETPATH?k=Q';
+    const hub = new LogHub();
+    const store = new AlertWebhookStore({ secretsDir: join(fresh(), 'secrets'), redactor: hub.redactor });
+    store.set(url);
+    const hook = new AlertWebhook({ store, log: hub.logger('alerts'), rig: 'r', sleep: async () => undefined, fetch: async (u) => {
+      throw new TypeError(`Request to ${String(u)} failed: ${String(u)}`);
+    } });
+    hook.notify(alert());
+    await expect.poll(() => hook.status().lastDelivery, { timeout: 20_000 }).not.toBeNull();
+    const text = hook.status().lastDelivery!.text;
+    expect(text).toMatch(/^cannot reach hooks\.example: /);
+    expect(text).not.toContain('SECRETPATH');
+    expect(text).not.toContain('k=Q');
+  });
+
   it('keeps the URL 0600 in a 0700 folder, reads a damaged file as "not set", and forgets it on remove', () => {
     const dir = join(fresh(), 'secrets');
     const store = new AlertWebhookStore({ secretsDir: dir });
@@ -134,7 +167,8 @@ describe('alert webhook', () => {
     const m = setup(moved.url);
     m.hook.notify(alert());
     await expect.poll(() => m.hook.status().lastDelivery).not.toBeNull();
-    expect(m.hook.status().lastDelivery!.ok).toBe(false);
+    expect(m.hook.status().lastDelivery).toMatchObject({ ok: false, text: `${moved.url.split('/')[2]} answered HTTP 302, a redirect: a webhook is never followed elsewhere. Paste the address it points to (the final webhook URL).` });
+    expect(moved.bodies).toHaveLength(1); // a redirect is an answer, not an outage: not retried
 
     const endless = await endpoint((_q, res) => {
       res.writeHead(200);

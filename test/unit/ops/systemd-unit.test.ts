@@ -46,6 +46,14 @@ describe('renderUnit', () => {
     expect(d.has('User')).toBe(false);
   });
 
+  it('raises the open-file limit for every role in every scope (a 1024 limit is a slowloris away from refusing everyone)', () => {
+    for (const scope of SERVICE_SCOPES) {
+      for (const role of SERVICE_ROLES) {
+        expect(directives(renderUnit(options(role, scope))).get('LimitNOFILE'), `${scope} ${role}`).toEqual(['65536']);
+      }
+    }
+  });
+
   it('gives the miner time to drain and never hides the GPUs from it', () => {
     for (const scope of SERVICE_SCOPES) {
       const d = directives(renderUnit(options('miner', scope)));

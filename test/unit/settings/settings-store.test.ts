@@ -132,6 +132,9 @@ describe('settings through the one schema', () => {
     expect(refusal({ validating: { pollSeconds: 0 } })).toMatch(/"validating.pollSeconds" was not saved: .*from 30 to 3600 seconds/);
     expect(refusal({ mining: { maxInflightOverride: 100000 } })).toMatch(/"mining.maxInflightOverride".*1 to 1024/);
     expect(refusal({ mining: { workerName: '../../etc' } })).toMatch(/"mining.workerName"/);
+    // One rule with `mine --gateway`: plain ws:// only to this machine (the miner key travels on it).
+    expect(refusal({ mining: { gatewayUrl: 'ws://10.0.0.1/gw' } })).toBe('The setting "mining.gatewayUrl" was not saved: Gateway (mining.gatewayUrl) ws://10.0.0.1/gw is plain ws:// to another machine: the miner key would travel in clear text. Use wss:// (ws:// is only for a gateway on this machine).');
+    expect(s.update({ mining: { gatewayUrl: 'ws://127.0.0.1:8080/gw' } }).mining.gatewayUrl).toBe('ws://127.0.0.1:8080/gw');
     expect(refusal({ validating: { masterHotkey: '5Evil' } })).toMatch(/"validating.masterHotkey" cannot be changed here/);
     expect(refusal({ network: 'simulated' })).toMatch(/"network" cannot be changed here/);
     expect(refusal({ __proto__: { role: 'mine' } })).toBe('accepted');
