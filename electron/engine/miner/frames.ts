@@ -91,13 +91,24 @@ export interface CompletionOutput {
   };
 }
 
+/**
+ * A failed request's `error`, as the newer reference worker sends it: `status` is the HTTP
+ * status the gateway relays (a 4xx is the buyer's fault and does not count against the miner);
+ * null when the failure has no status of its own (a serve that cannot be reached, a proof).
+ */
+export interface ResponseError {
+  message: string;
+  type: string;
+  status: number | null;
+}
+
 export interface ResponseFrame {
   type: 'response';
   corr_id: string;
   request_id: string;
   commitment: Commitment | null;
   output: CompletionOutput | Record<string, never>;
-  error?: string;
+  error?: ResponseError;
 }
 
 export type MinerFrame = HelloFrame | HeartbeatFrame | ChunkFrame | ResponseFrame;
@@ -149,9 +160,10 @@ export function responseFrame(corrId: string, requestId: string, commitment: Com
   return { type: 'response', corr_id: corrId, request_id: requestId, commitment, output };
 }
 
-export function errorResponseFrame(corrId: string, requestId: string, error: string): ResponseFrame {
-  const text = error.length > MAX_ERROR_CHARS ? error.slice(0, MAX_ERROR_CHARS) : error;
-  return { type: 'response', corr_id: corrId, request_id: requestId, commitment: null, output: {}, error: text };
+export function errorResponseFrame(corrId: string, requestId: string, error: ResponseError): ResponseFrame {
+  const m = error.message;
+  const message = m.length > MAX_ERROR_CHARS ? m.slice(0, MAX_ERROR_CHARS) : m;
+  return { type: 'response', corr_id: corrId, request_id: requestId, commitment: null, output: {}, error: { message, type: error.type, status: error.status } };
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

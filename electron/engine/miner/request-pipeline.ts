@@ -14,6 +14,7 @@ import { postAbort, type ServeAgents } from './serve-http.ts';
 import type { ServePool } from './serve-pool.ts';
 import type { WorkerLoad } from './worker-load.ts';
 import { errorMessage } from '../../../shared/errors.ts';
+import { BadRequestError, responseErrorOf } from './response-errors.ts';
 
 export const DEFAULT_MAX_TOKENS = 512;
 export const MAX_OUTPUT_TOKENS = 32_768;
@@ -125,7 +126,10 @@ export class RequestPipeline {
     let serveUrl: string | null = null;
     const coalescer = frame.stream ? new DeltaCoalescer((delta) => void sink.send(chunkFrame(frame.corr_id, delta)), d.flushMs ?? 50) : null;
     try {
-      const prompt = await d.prompt.build(req);
+      const prompt = await d.prompt.build(req).catch((e: unknown) => {
+        // The template refused the buyer's messages: their request, their 4xx.
+        throw new BadRequestError(`the chat template refused the request: ${errorMessage(e)}`);
+      });
       rec.promptTokens = prompt.ids.length;
       const maxNew = Math.min(typeof req.max_tokens === 'number' && req.max_tokens > 0 ? Math.floor(req.max_tokens) : DEFAULT_MAX_TOKENS, MAX_OUTPUT_TOKENS);
       job.check();
@@ -175,7 +179,7 @@ export class RequestPipeline {
         rec.outcome = 'error';
         rec.cause = shortCause(e);
         d.log.warn(`serve error ${frame.corr_id}: ${rec.cause}`);
-        sink.send(errorResponseFrame(frame.corr_id, requestId, rec.cause));
+        sink.send(errorResponseFrame(frame.corr_id, requestId, { ...responseErrorOf(e), message: rec.cause }));
       }
     } finally {
       if (serveUrl) d.serves.release(serveUrl);
