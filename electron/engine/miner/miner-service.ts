@@ -147,6 +147,7 @@ export class MinerService implements Disposable {
         this.changed();
       },
       load: this.load,
+      maxInflight: () => this.client?.plan?.total ?? Math.max(1, Math.floor(o.maxInflight)),
     });
     const pipeline = this.pipeline;
     const workers = gatewayWorkersFromEnv(o.env ?? process.env);

@@ -44,3 +44,11 @@ export function responseErrorOf(e: unknown): ResponseError {
 export function unservableFrameError(reason: string): ResponseError {
   return { message: `the miner could not serve this request: ${reason}`, type: 'BadRequest', status: 400 };
 }
+
+/**
+ * A serve frame beyond the total this miner declared. 503: the miner is not at fault for work
+ * it never accepted, and neither is the buyer; the gateway may route the request elsewhere.
+ */
+export function overCapacityError(inflight: number, declared: number): ResponseError {
+  return { message: `over capacity: ${inflight} requests in flight, ${declared} declared (max_inflight_total); this one was not started`, type: 'OverCapacity', status: 503 };
+}
