@@ -34,11 +34,16 @@ export interface HelloFrame {
   worker_id: string;
 }
 
+import type { KvLoad } from '../../../shared/miner.ts';
+export type { KvLoad };
+
 export interface HeartbeatFrame {
   type: 'heartbeat';
   inflight: number;
   idle_seconds: number;
   capacity: Capacity;
+  /** Only when the serve exposes `/get_load`; absent keeps the gateway's last value. */
+  kv?: KvLoad;
 }
 
 /** OpenAI-style streamed delta: the same keys as the final message. */
@@ -148,8 +153,10 @@ export function helloFrame(f: Omit<HelloFrame, 'type' | 'instance_id'>): HelloFr
   };
 }
 
-export function heartbeatFrame(inflight: number, idleSeconds: number, capacity: Capacity): HeartbeatFrame {
-  return { type: 'heartbeat', inflight, idle_seconds: Math.round(idleSeconds * 10) / 10, capacity };
+export function heartbeatFrame(inflight: number, idleSeconds: number, capacity: Capacity, kv: KvLoad | null = null): HeartbeatFrame {
+  const f: HeartbeatFrame = { type: 'heartbeat', inflight, idle_seconds: Math.round(idleSeconds * 10) / 10, capacity };
+  if (kv) f.kv = kv;
+  return f;
 }
 
 export function chunkFrame(corrId: string, delta: StreamDelta): ChunkFrame {

@@ -114,7 +114,7 @@ export class LegConnection {
 
   sendHeartbeat(): void {
     if (this.load) {
-      this.send(heartbeatFrame(this.load.inflight(), this.load.idleSeconds(), this.capacity));
+      this.send(heartbeatFrame(this.load.inflight(), this.load.idleSeconds(), this.capacity, this.load.kv?.() ?? null));
       return;
     }
     const idle = this.inflight.size > 0 ? 0 : (this.clock.now() - this.lastActivity) / 1000;

@@ -53,6 +53,8 @@ export interface PipelineDeps {
    * up unbounded work and memory. Unlimited when absent.
    */
   maxInflight?: () => number;
+  /** A request failed on this serve: the health gate probes it now instead of at its next tick. */
+  onServeFailure?(serveUrl: string): void;
   flushMs?: number;
   chunkTokens?: number;
   now?: () => number;
@@ -205,6 +207,7 @@ export class RequestPipeline {
         rec.outcome = 'error';
         rec.cause = shortCause(e);
         d.log.warn(`serve error ${frame.corr_id}: ${rec.cause}`);
+        if (serveUrl) d.onServeFailure?.(serveUrl);
         sink.send(errorResponseFrame(frame.corr_id, requestId, { ...responseErrorOf(e), message: rec.cause }));
       }
     } finally {

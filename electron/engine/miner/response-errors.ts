@@ -52,3 +52,8 @@ export function unservableFrameError(reason: string): ResponseError {
 export function overCapacityError(inflight: number, declared: number): ResponseError {
   return { message: `over capacity: ${inflight} requests in flight, ${declared} declared (max_inflight_total); this one was not started`, type: 'OverCapacity', status: 503 };
 }
+
+/** A serve frame that arrived on a leg being withdrawn: the engine's serve is sick, so it is not started there. */
+export function serveUnhealthyError(cause: string): ResponseError {
+  return { message: `withdrawn: serve unhealthy (${cause}); this request was not started`, type: 'ServeUnhealthy', status: 503 };
+}

@@ -111,7 +111,7 @@ describe('delta coalescer', () => {
 
 describe('miner phase', () => {
   const base: PhaseInputs = {
-    stopped: false, startingServe: false, failure: null, planned: 8, live: 8, admitted: 8, denyReasons: [], wasComplete: true,
+    stopped: false, startingServe: false, failure: null, withdrawn: null, planned: 8, live: 8, admitted: 8, denyReasons: [], wasComplete: true,
     servedOk: 0, firstServeAt: null, now: 1000, probeWindowMs: 600_000, probeMinRequests: 20,
   };
   it('walks connecting -> waiting -> probing -> active, and says pulled after active', () => {
