@@ -1,6 +1,6 @@
-// TEST DOUBLE (gateway): the gateway side of the engy pool protocol. `/meta`, N worker
-// endpoints, key-based admit/deny, leg judging ~3 s after a worker's first hello, probe waves
-// that fill every declared slot, stream and non-stream serves, cancels, pings, reconnect
+// TEST DOUBLE (gateway): the gateway side of the engy pool protocol. `/meta` (scalable, or broken
+// on demand), N worker endpoints, key-based admit/deny, leg judging ~3 s after a worker's first
+// hello, probe waves that fill every declared slot, stream and non-stream serves, cancels, pings, reconnect
 // drains, routing across workers, and an audit of every commitment. Never the real gateway.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -96,14 +96,31 @@ export class GatewayDouble {
   /** Every corr_id this gateway sent a serve for, probes included. */
   readonly sentCorrIds = new Set<string>();
 
+  /** What `/meta` answers instead of the worker count (a broken or hostile gateway); null: the count. */
+  private metaOverride: { status: number; body: string } | null = null;
+
   constructor(opts: GatewayDoubleOptions) {
     this.opts = opts;
+  }
+
+  /** A scale event: the gateway now runs `n` worker processes (endpoints 0..n-1). */
+  setWorkers(n: number): void {
+    this.opts.workers = n;
+  }
+
+  setMeta(answer: { status: number; body: string } | null): void {
+    this.metaOverride = answer;
   }
 
   async start(): Promise<string> {
     this.wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 256 * 1024 * 1024 });
     this.server = createServer((req, res) => {
       if (req.method === 'GET' && req.url === '/gw/meta') {
+        if (this.metaOverride !== null) {
+          res.writeHead(this.metaOverride.status, { 'content-type': 'application/json' });
+          res.end(this.metaOverride.body);
+          return;
+        }
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ workers: this.opts.workers }));
         return;
