@@ -128,7 +128,7 @@ export async function bench(): Promise<void> {
           gwCost.set(r.corrId, cost);
           const res = await r.done;
           if (!res.response?.commitment) {
-            failures.push(`${r.corrId}: ${res.response?.error ?? 'no response'}`);
+            failures.push(`${r.corrId}: ${res.response?.error?.message ?? 'no response'}`);
             return null;
           }
           return { ttft: res.ttftMs, e2e: res.e2eMs, corrId: r.corrId, sentAt: res.sentAt, firstAt: res.sentAt + res.ttftMs, gw: cost };

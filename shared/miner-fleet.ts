@@ -5,7 +5,7 @@ import type { MinerPhase, MinerSnapshot } from './miner.ts';
 // Least healthy first: a fleet is only "active" when every worker is, so an alert on "not active" fires
 // when any one of them is pulled, refused or gone. `stopped` ranks just above `active`: a worker that has
 // not started yet beside a serving one is the stagger, not a fault worth more than the others' states.
-const PHASE_RANK: readonly MinerPhase[] = ['failed', 'denied', 'pulled', 'reconnecting', 'connecting', 'starting-serve', 'probing', 'waiting-for-probe', 'stopped', 'active'];
+const PHASE_RANK: readonly MinerPhase[] = ['failed', 'denied', 'pulled', 'withdrawn', 'reconnecting', 'connecting', 'starting-serve', 'probing', 'waiting-for-probe', 'stopped', 'active'];
 
 /** The phase that speaks for every worker: the least healthy one; `stopped` when there is none. */
 export function fleetPhase(miners: readonly Pick<MinerSnapshot, 'phase'>[]): MinerPhase {

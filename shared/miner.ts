@@ -12,6 +12,8 @@ export type MinerPhase =
   | 'pulled'
   | 'denied'
   | 'reconnecting'
+  /** The engine's serve failed its health gate: legs withdrawn until it is healthy again. */
+  | 'withdrawn'
   | 'failed';
 
 export interface MinerTransition {
@@ -21,7 +23,8 @@ export interface MinerTransition {
   detail: string;
 }
 
-export type LegStatus = 'dialing' | 'open' | 'admitted' | 'denied' | 'backoff' | 'closed';
+/** `withdrawn`: not dialed while the engine's serve is unhealthy (its old socket drains). */
+export type LegStatus = 'dialing' | 'open' | 'admitted' | 'denied' | 'backoff' | 'closed' | 'withdrawn';
 
 export interface LegSnapshot {
   /** The gateway worker index this leg dials (`<GW>/<index>`). */
@@ -130,6 +133,29 @@ export interface SelfAuditSummary {
   skipReasons?: Array<{ reason: string; count: number }>;
 }
 
+/** KV-cache pressure of the serve(s), as the newer reference worker reports it (`/get_load`). */
+export interface KvLoad {
+  /** KV tokens held, summed over the schedulers. */
+  used: number;
+  reqs: number;
+  waiting: number;
+  pending: number;
+  ranks: number;
+  /** KV pool size in tokens, when the serve says (`/get_server_info`). */
+  limit?: number;
+  /** used / limit, 0..1. */
+  frac?: number;
+}
+
+/** The engine's serve as the health gate sees it (serve-health.ts). */
+export interface ServeHealthView {
+  /** Legs withdrawn because the serve failed its health gate. */
+  withdrawn: boolean;
+  cause: string | null;
+  since: number | null;
+  kv: KvLoad | null;
+}
+
 export interface MinerCapacityView {
   maxInflightTotal: number;
   perLeg: number;
@@ -163,6 +189,8 @@ export interface MinerSnapshot {
   loop: LoopHealth;
   audit: SelfAuditSummary;
   recent: MinerRequestRecord[];
+  /** Absent from snapshots made before the health gate existed. */
+  serveHealth?: ServeHealthView;
 }
 
 /** One self-audit: the sent proof re-verified locally against recomputed activations. */

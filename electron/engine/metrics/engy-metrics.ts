@@ -11,7 +11,7 @@ import { relabelSglang, type EngineScrape } from './sglang-relabel.ts';
 // appended at scrape time.
 
 /** Every miner phase gets a series (0 or 1), so a state never seen yet still graphs as 0. */
-export const MINER_STATES: readonly MinerPhase[] = ['stopped', 'starting-serve', 'connecting', 'waiting-for-probe', 'probing', 'active', 'pulled', 'denied', 'reconnecting', 'failed'];
+export const MINER_STATES: readonly MinerPhase[] = ['stopped', 'starting-serve', 'connecting', 'waiting-for-probe', 'probing', 'active', 'pulled', 'denied', 'reconnecting', 'withdrawn', 'failed'];
 export const SERVE_STATES: readonly EngineState[] = ['stopped', 'starting', 'ready', 'degraded', 'crashed', 'restarting', 'stopping', 'failed'];
 
 export interface MinerMetricsInput {
@@ -20,6 +20,8 @@ export interface MinerMetricsInput {
   legsAdmitted: number;
   /** Requests being served right now. */
   inFlight?: number;
+  /** Workers (engines) whose legs are withdrawn because their serve failed the health gate, with the cause. */
+  withdrawn?: ReadonlyArray<{ worker: string; cause: string }>;
 }
 
 export interface RequestMetricsInput {
@@ -71,6 +73,7 @@ export const ENGY_METRIC_NAMES: Readonly<Record<string, 'counter' | 'gauge' | 'h
   engy_miner_legs_connected: 'gauge',
   engy_miner_legs_admitted: 'gauge',
   engy_miner_requests_in_flight: 'gauge',
+  engy_miner_withdrawn: 'gauge',
   engy_miner_requests_total: 'counter',
   engy_miner_ttft_seconds: 'histogram',
   engy_miner_tpot_seconds: 'histogram',
@@ -113,6 +116,7 @@ export class EngyMetrics {
   private readonly legsConnected: Gauge;
   private readonly legsAdmitted: Gauge;
   private readonly inFlight: Gauge;
+  private readonly withdrawn: Gauge;
   private readonly requests: Counter;
   private readonly ttft: Histogram;
   private readonly tpot: Histogram;
@@ -141,6 +145,7 @@ export class EngyMetrics {
     this.legsConnected = clearable(gauge('engy_miner_legs_connected', 'Gateway legs with an open socket.'));
     this.legsAdmitted = clearable(gauge('engy_miner_legs_admitted', 'Gateway legs the gateway admitted (ADMITTED received).'));
     this.inFlight = clearable(gauge('engy_miner_requests_in_flight', 'Gateway requests being served right now.'));
+    this.withdrawn = gauge('engy_miner_withdrawn', 'withdrawn: serve unhealthy. 1 per worker (engine) whose legs are withdrawn because its serve failed the health gate; the cause label says why.', ['worker', 'reason', 'cause']);
     this.requests = counter('engy_miner_requests_total', 'Gateway requests finished, by outcome.', ['outcome']);
     this.ttft = histogram('engy_miner_ttft_seconds', 'Time to first token as the gateway sees it (miner overhead included).', TTFT_BUCKETS);
     this.tpot = histogram('engy_miner_tpot_seconds', 'Time per output token after the first.', TPOT_BUCKETS);
@@ -178,6 +183,10 @@ export class EngyMetrics {
     this.legsConnected.set(m.legsConnected);
     this.legsAdmitted.set(m.legsAdmitted);
     if (m.inFlight !== undefined) this.inFlight.set(m.inFlight);
+    if (m.withdrawn !== undefined) {
+      this.withdrawn.reset();
+      for (const w of m.withdrawn) this.withdrawn.set({ worker: w.worker, reason: 'serve unhealthy', cause: w.cause.slice(0, 120) }, 1);
+    }
   }
 
   recordRequest(r: RequestMetricsInput): void {

@@ -63,6 +63,7 @@ export class SnapshotFeeds {
       legsConnected: legs.filter((l) => l.status === 'open' || l.status === 'admitted').length,
       legsAdmitted: legs.filter((l) => l.status === 'admitted').length,
       inFlight: all.reduce((n, s) => n + s.stats.inflight, 0),
+      withdrawn: all.flatMap((s, i) => (s.serveHealth?.withdrawn ? [{ worker: String(i), cause: s.serveHealth.cause ?? 'unknown' }] : [])),
     });
     if (all.length === 0) this.minersPrimed.clear(); // the next run's workers prime again
     for (const [i, s] of all.entries()) {

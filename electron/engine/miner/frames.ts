@@ -34,11 +34,16 @@ export interface HelloFrame {
   worker_id: string;
 }
 
+import type { KvLoad } from '../../../shared/miner.ts';
+export type { KvLoad };
+
 export interface HeartbeatFrame {
   type: 'heartbeat';
   inflight: number;
   idle_seconds: number;
   capacity: Capacity;
+  /** Only when the serve exposes `/get_load`; absent keeps the gateway's last value. */
+  kv?: KvLoad;
 }
 
 /** OpenAI-style streamed delta: the same keys as the final message. */
@@ -99,13 +104,24 @@ export interface CompletionOutput {
   };
 }
 
+/**
+ * A failed request's `error`, as the newer reference worker sends it: `status` is the HTTP
+ * status the gateway relays (a 4xx is the buyer's fault and does not count against the miner);
+ * null when the failure has no status of its own (a serve that cannot be reached, a proof).
+ */
+export interface ResponseError {
+  message: string;
+  type: string;
+  status: number | null;
+}
+
 export interface ResponseFrame {
   type: 'response';
   corr_id: string;
   request_id: string;
   commitment: Commitment | null;
   output: CompletionOutput | Record<string, never>;
-  error?: string;
+  error?: ResponseError;
 }
 
 export type MinerFrame = HelloFrame | HeartbeatFrame | ChunkFrame | ResponseFrame;
@@ -145,8 +161,10 @@ export function helloFrame(f: Omit<HelloFrame, 'type' | 'instance_id'>): HelloFr
   };
 }
 
-export function heartbeatFrame(inflight: number, idleSeconds: number, capacity: Capacity): HeartbeatFrame {
-  return { type: 'heartbeat', inflight, idle_seconds: Math.round(idleSeconds * 10) / 10, capacity };
+export function heartbeatFrame(inflight: number, idleSeconds: number, capacity: Capacity, kv: KvLoad | null = null): HeartbeatFrame {
+  const f: HeartbeatFrame = { type: 'heartbeat', inflight, idle_seconds: Math.round(idleSeconds * 10) / 10, capacity };
+  if (kv) f.kv = kv;
+  return f;
 }
 
 export function chunkFrame(corrId: string, delta: StreamDelta): ChunkFrame {
@@ -157,9 +175,10 @@ export function responseFrame(corrId: string, requestId: string, commitment: Com
   return { type: 'response', corr_id: corrId, request_id: requestId, commitment, output };
 }
 
-export function errorResponseFrame(corrId: string, requestId: string, error: string): ResponseFrame {
-  const text = error.length > MAX_ERROR_CHARS ? error.slice(0, MAX_ERROR_CHARS) : error;
-  return { type: 'response', corr_id: corrId, request_id: requestId, commitment: null, output: {}, error: text };
+export function errorResponseFrame(corrId: string, requestId: string, error: ResponseError): ResponseFrame {
+  const m = error.message;
+  const message = m.length > MAX_ERROR_CHARS ? m.slice(0, MAX_ERROR_CHARS) : m;
+  return { type: 'response', corr_id: corrId, request_id: requestId, commitment: null, output: {}, error: { message, type: error.type, status: error.status } };
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -40,6 +40,8 @@ export class GatewayLeg {
   private connectedAt: number | null = null;
   private dials = 0;
   private stopped = true;
+  /** Why this leg is withdrawn (its engine's serve is unhealthy); null while it serves. */
+  private withdrawnCause: string | null = null;
   private retryTimer: unknown = null;
   private readonly backoff: Backoff;
   readonly index: number;
@@ -80,6 +82,67 @@ export class GatewayLeg {
     this.setStatus('closed');
   }
 
+  /**
+   * The engine's serve is unhealthy: stop taking work on this leg. Its socket drains (closes once
+   * the requests on it have answered, as on a `reconnect`), so nothing in flight is cut, and it is
+   * not re-dialed until `restore()`.
+   */
+  withdraw(cause: string): void {
+    if (this.stopped || this.withdrawnCause !== null) return;
+    this.withdrawnCause = cause;
+    this.clearRetry();
+    const conn = this.current;
+    this.current = null;
+    this.connectedAt = null;
+    this.lastError = `withdrawn: serve unhealthy (${cause})`;
+    this.setStatus('withdrawn');
+    this.handlers.onEvent(this.index, `gw${this.index} withdrawn: serve unhealthy (${cause})${conn ? `; draining ${conn.inflight.size} in flight` : ''}`);
+    if (conn) {
+      this.draining.add(conn);
+      conn.drain();
+    }
+  }
+
+  /** The serve is healthy again: dial this leg afresh (same worker_id). */
+  restore(): void {
+    if (this.stopped || this.withdrawnCause === null) return;
+    this.withdrawnCause = null;
+    this.lastError = null;
+    this.backoff.reset();
+    this.handlers.onEvent(this.index, `gw${this.index} serve healthy again: re-dialing`);
+    this.dial();
+  }
+
+  /** The gateway no longer runs this worker index (a scale-down): drain and never re-dial. */
+  retire(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.clearRetry();
+    const conn = this.current;
+    this.current = null;
+    if (conn) {
+      this.draining.add(conn);
+      conn.drain();
+    }
+    this.setStatus('closed');
+  }
+
+  /** A heartbeat now on every socket of this leg, draining ones too: their gateway worker still admits against it. */
+  pushLoad(): void {
+    this.current?.sendHeartbeat();
+    for (const c of this.draining) c.sendHeartbeat();
+  }
+
+  get isWithdrawn(): boolean {
+    return this.withdrawnCause !== null;
+  }
+
+  private clearRetry(): void {
+    if (this.retryTimer !== null) this.clock.clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.nextRetryAt = null;
+  }
+
   get live(): boolean {
     return this.current?.isOpen === true && this.status !== 'denied';
   }
@@ -114,7 +177,7 @@ export class GatewayLeg {
   }
 
   private dial(): void {
-    if (this.stopped) return;
+    if (this.stopped || this.withdrawnCause !== null) return;
     this.retryTimer = null;
     this.nextRetryAt = null;
     this.dials += 1;
@@ -200,7 +263,7 @@ export class GatewayLeg {
     if (conn !== this.current) return;
     this.current = null;
     this.connectedAt = null;
-    if (this.stopped) return;
+    if (this.stopped || this.withdrawnCause !== null) return;
     this.lastError = reason;
     const wait = this.backoff.next();
     this.nextRetryAt = this.clock.now() + wait;

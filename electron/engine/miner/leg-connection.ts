@@ -4,6 +4,7 @@ import WebSocket from 'ws';
 import type { Clock } from '../lib/clock.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { LoadView } from './worker-load.ts';
+import { unservableFrameError } from './response-errors.ts';
 import { errorResponseFrame, heartbeatFrame, parseGatewayFrame, type Capacity, type GatewayFrame, type HelloFrame, type MinerFrame } from './frames.ts';
 
 export interface LegTimings {
@@ -83,7 +84,7 @@ export class LegConnection {
       if (!parsed.ok) {
         // A serve we cannot run still gets its terminal response: silence would hold the
         // gateway's request open for its whole deadline.
-        if (parsed.corrId !== undefined) this.send(errorResponseFrame(parsed.corrId, parsed.requestId ?? '', `the miner could not serve this request: ${parsed.reason}`));
+        if (parsed.corrId !== undefined) this.send(errorResponseFrame(parsed.corrId, parsed.requestId ?? '', unservableFrameError(parsed.reason)));
         this.log.warn(`gw${legIndex} ignored a frame: ${parsed.reason}`);
         return;
       }
@@ -113,7 +114,7 @@ export class LegConnection {
 
   sendHeartbeat(): void {
     if (this.load) {
-      this.send(heartbeatFrame(this.load.inflight(), this.load.idleSeconds(), this.capacity));
+      this.send(heartbeatFrame(this.load.inflight(), this.load.idleSeconds(), this.capacity, this.load.kv?.() ?? null));
       return;
     }
     const idle = this.inflight.size > 0 ? 0 : (this.clock.now() - this.lastActivity) / 1000;

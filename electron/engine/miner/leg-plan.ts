@@ -52,28 +52,55 @@ export function metaUrl(gateway: string): string {
   return `${base}/meta`;
 }
 
-export type FetchLike = (url: string, init?: { signal?: AbortSignal }) => Promise<{ ok: boolean; status: number; json(): Promise<unknown> }>;
+export type FetchLike = (url: string, init?: { signal?: AbortSignal }) => Promise<{ ok: boolean; status: number; json(): Promise<unknown>; body?: ReadableStream<Uint8Array> | null }>;
+
+/** The most legs a miner opens, whatever `/meta` says (the reference caps at 64 too). */
+export const MAX_GATEWAY_WORKERS = 64;
+/** `{"workers": N}` is a few bytes; a body past this is not a worker count and is not read further. */
+export const MAX_META_BYTES = 4096;
+
+/** The body as JSON, reading at most `limit` bytes: a hostile or broken `/meta` cannot fill memory. */
+async function cappedJson(res: Awaited<ReturnType<FetchLike>>, limit: number, signal: AbortSignal): Promise<unknown> {
+  if (!res.body) return res.json();
+  const reader = res.body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      if (signal.aborted) throw new Error('timed out');
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) throw new Error(`answer larger than ${limit} bytes`);
+      parts.push(value);
+    }
+  } finally {
+    void reader.cancel().catch(() => {});
+  }
+  return JSON.parse(Buffer.concat(parts).toString('utf8')) as unknown;
+}
 
 /**
- * Reads `{"workers": N}`. Throws with a plain sentence when it cannot: falling back to one
- * leg would get that leg refused, so the caller must say so and retry instead.
+ * Reads `{"workers": N}`, clamped to 1..64. Throws with a plain sentence when it cannot: falling
+ * back to one leg would get that leg refused, so the caller must say so and retry instead.
  */
 export async function readGatewayWorkers(gateway: string, fetchFn: FetchLike, timeoutMs = 5000): Promise<number> {
   const url = metaUrl(gateway);
   let body: unknown;
   try {
-    const res = await fetchFn(url, { signal: AbortSignal.timeout(timeoutMs) });
+    const signal = AbortSignal.timeout(timeoutMs);
+    const res = await fetchFn(url, { signal });
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    body = await res.json();
+    body = await cappedJson(res, MAX_META_BYTES, signal);
   } catch (e) {
     // In words (never "fetch failed"): what failed, why, what to check; the caller retries.
     throw new Error(`Cannot read the gateway's worker count from ${url}: ${describeNetworkError(e)}. Check the connection and the gateway address in Settings; not dialing a single leg, which the gateway would refuse`, { cause: e });
   }
   const n = typeof body === 'object' && body !== null ? (body as { workers?: unknown }).workers : undefined;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) {
+  if (typeof n !== 'number' || !Number.isFinite(n) || n < 1) {
     throw new Error(`the gateway's ${url} answered without a usable "workers" count (${JSON.stringify(body).slice(0, 80)})`);
   }
-  return n;
+  return Math.min(Math.floor(n), MAX_GATEWAY_WORKERS);
 }
 
 function range(n: number): number[] {

@@ -24,6 +24,9 @@ import { loadModelCatalog } from '../lib/model-catalog.ts';
 import { STATS_WINDOW_MS } from '../../../shared/miner.ts';
 import { createServeAgents, destroyServeAgents, type ServeAgents } from './serve-http.ts';
 import { ServePool } from './serve-pool.ts';
+import { ServeWatch, type HealthFetch } from './serve-health.ts';
+import { serveUnhealthyError } from './response-errors.ts';
+import type { KvLoad, ServeHealthView } from '../../../shared/miner.ts';
 import { computeStats, DEFAULT_TARGETS, forecastGates } from './stats.ts';
 import type { StartStagger } from './start-stagger.ts';
 import { gatewayWorkersFromEnv, WorkerLoad } from './worker-load.ts';
@@ -67,6 +70,10 @@ export interface MinerServiceOptions {
   statsWindowMs?: number;
   /** Read for ENGY_GW_WORKERS (default process.env). */
   env?: NodeJS.ProcessEnv;
+  /** The serve health gate's probes (default: global fetch; tests inject a double). */
+  healthFetch?: HealthFetch;
+  /** Health probe cadence (default 5 s, on `clock`). */
+  healthIntervalMs?: number;
 }
 
 export class MinerService implements Disposable {
@@ -95,6 +102,8 @@ export class MinerService implements Disposable {
   private readonly metaBackoff = new Backoff({ initialMs: 2000, maxMs: 60_000, jitter: 0.3 });
   private pendingEmit = false;
   private readonly load: WorkerLoad;
+  private watches: ServeWatch[] = [];
+  private pool: ServePool | null = null;
 
   constructor(o: MinerServiceOptions) {
     this.o = o;
@@ -133,8 +142,10 @@ export class MinerService implements Disposable {
           onResult: (rid, score, chunks, error) => this.records.addAudit(this.clock.now(), rid, score, chunks, error),
         })
       : null;
+    const pool = new ServePool(o.serveUrls);
+    this.pool = pool;
     this.pipeline = new RequestPipeline({
-      prompt, proof: o.proof, serves: new ServePool(o.serveUrls), agents, modelRoot, engine: o.engine ?? 'engine-0',
+      prompt, proof: o.proof, serves: pool, agents, modelRoot, engine: o.engine ?? 'engine-0',
       timeoutMs: (o.limits?.maxRequestS ?? 1800) * 1000, log: o.log, chunkTokens: o.chunkTokens, flushMs: o.flushMs, now: () => this.clock.now(),
       onRecord: (rec) => {
         this.records.add(rec, this.clock.now());
@@ -147,6 +158,8 @@ export class MinerService implements Disposable {
         this.changed();
       },
       load: this.load,
+      maxInflight: () => this.client?.plan?.total ?? Math.max(1, Math.floor(o.maxInflight)),
+      onServeFailure: (url) => this.watches.find((w) => w.url === url)?.poke(),
     });
     const pipeline = this.pipeline;
     const workers = gatewayWorkersFromEnv(o.env ?? process.env);
@@ -162,6 +175,9 @@ export class MinerService implements Disposable {
       },
       handlers: {
         onServe: (conn, frame) => {
+          // A frame that was already on the wire to a leg being withdrawn: never started on the sick serve.
+          const sick = this.client?.withdrawn ?? null;
+          if (sick !== null) return pipeline.refuse(conn, frame, serveUnhealthyError(sick));
           this.firstServeAt ??= this.clock.now();
           void pipeline.serve(conn, frame);
         },
@@ -180,8 +196,33 @@ export class MinerService implements Disposable {
       load: this.load,
       workers: workers.workers,
     });
+    this.load.listen(() => this.client?.loadChanged());
+    this.watches = o.serveUrls.map((url) => new ServeWatch({ url, clock: this.clock, log: o.log, ...(o.healthFetch ? { fetch: o.healthFetch } : {}), ...(o.healthIntervalMs ? { intervalMs: o.healthIntervalMs } : {}), onVerdict: () => this.healthChanged() }));
+    this.load.kvSource = () => sumKv(this.watches.map((w) => w.kv));
     if (o.stagger) await o.stagger.turn();
+    if (this.stopped) return;
+    for (const w of this.watches) w.start();
     await this.connect();
+  }
+
+  /** A serve's health verdict turned: the engine's legs leave only when every one of its serves is down. */
+  private healthChanged(): void {
+    for (const w of this.watches) this.pool?.setDown(w.url, w.verdict.withdrawn);
+    const down = this.watches.filter((w) => w.verdict.withdrawn);
+    const client = this.client;
+    if (client) {
+      if (down.length > 0 && down.length === this.watches.length) {
+        const cause = down[0]!.verdict.cause ?? 'the serve failed its health check';
+        if (client.withdrawn === null) client.withdraw(cause);
+      } else if (client.withdrawn !== null) client.restore();
+    }
+    this.changed();
+  }
+
+  private healthView(): ServeHealthView {
+    const down = this.watches.filter((w) => w.verdict.withdrawn);
+    const all = down.length > 0 && down.length === this.watches.length;
+    return { withdrawn: all, cause: all ? (down[0]!.verdict.cause ?? null) : null, since: all ? (down[0]!.verdict.since ?? null) : null, kv: sumKv(this.watches.map((w) => w.kv)) };
   }
 
   /** Reads `/meta` and opens the legs; when `/meta` is unreadable, says so and retries. */
@@ -207,6 +248,7 @@ export class MinerService implements Disposable {
     this.stopped = true;
     if (this.retryTimer !== null) this.clock.clearTimeout(this.retryTimer);
     this.retryTimer = null;
+    for (const w of this.watches) w.stop();
     this.pipeline?.cancelAll();
     this.client?.stop();
     this.lag.stop();
@@ -238,7 +280,7 @@ export class MinerService implements Disposable {
     if (planned > 0 && live === planned && admitted === planned) this.wasComplete = true;
     const { phase, detail } = derivePhase(
       {
-        stopped: this.stopped, startingServe: this.startingServe, failure: this.failure, planned, live, admitted, denyReasons: client?.denyReasons ?? [],
+        stopped: this.stopped, startingServe: this.startingServe, failure: this.failure, withdrawn: client?.withdrawn ?? null, planned, live, admitted, denyReasons: client?.denyReasons ?? [],
         wasComplete: this.wasComplete, servedOk: all.filter((r) => r.outcome === 'ok').length, firstServeAt: this.firstServeAt, now,
         probeWindowMs: this.o.probeWindowMs ?? 600_000, probeMinRequests: this.o.probeMinRequests ?? 20,
       },
@@ -255,6 +297,7 @@ export class MinerService implements Disposable {
         ? { maxInflightTotal: plan.total, perLeg: plan.perLeg, legs: planned, maxInputTokens: this.o.limits?.maxInputTokens ?? 229_376, maxOutputTokens: this.o.limits?.maxOutputTokens ?? 32_768, maxRequestS: this.o.limits?.maxRequestS ?? 1800 }
         : null,
       stats, targets, forecast: forecastGates(stats, targets, audit.warning), loop: this.lag.health(), audit, recent: this.records.recent(50),
+      serveHealth: this.healthView(),
     };
   }
 
@@ -295,4 +338,25 @@ export class MinerService implements Disposable {
     }, 100);
     t.unref();
   }
+}
+
+/** KV reads of several serves as one (the gateway sees one worker). */
+function sumKv(all: readonly (KvLoad | null)[]): KvLoad | null {
+  const got = all.filter((k): k is KvLoad => k !== null);
+  if (got.length === 0) return null;
+  const kv: KvLoad = { used: 0, reqs: 0, waiting: 0, pending: 0, ranks: 0 };
+  let limit = 0;
+  for (const k of got) {
+    kv.used += k.used;
+    kv.reqs += k.reqs;
+    kv.waiting += k.waiting;
+    kv.pending += k.pending;
+    kv.ranks += k.ranks;
+    limit += k.limit ?? 0;
+  }
+  if (limit > 0 && got.every((k) => k.limit !== undefined)) {
+    kv.limit = limit;
+    kv.frac = Math.round((kv.used / limit) * 10_000) / 10_000;
+  }
+  return kv;
 }

@@ -7,6 +7,8 @@ export interface PhaseInputs {
   stopped: boolean;
   startingServe: boolean;
   failure: string | null;
+  /** Why the serve failed its health gate (legs withdrawn); null while healthy. */
+  withdrawn: string | null;
   planned: number;
   live: number;
   admitted: number;
@@ -23,6 +25,7 @@ export interface PhaseInputs {
 export function derivePhase(i: PhaseInputs, wasActive: boolean): { phase: MinerPhase; detail: string } {
   if (i.stopped) return { phase: 'stopped', detail: 'stopped' };
   if (i.failure !== null) return { phase: 'failed', detail: i.failure };
+  if (i.withdrawn !== null) return { phase: 'withdrawn', detail: `withdrawn: serve unhealthy (${i.withdrawn})` };
   if (i.startingServe) return { phase: 'starting-serve', detail: 'starting the serve' };
   const reason = i.denyReasons[0];
   if (reason !== undefined) return wasActive ? { phase: 'pulled', detail: `pulled: ${reason}` } : { phase: 'denied', detail: `denied: ${reason}` };

@@ -4,7 +4,7 @@
 import type { MinerRequestRecord } from '../../../shared/miner.ts';
 import type { Logger } from '../lib/logger.ts';
 import { DeltaCoalescer } from './delta-coalescer.ts';
-import { chunkFrame, errorResponseFrame, responseFrame, type Commitment, type CompletionOutput, type GatewayFrame, type MinerFrame } from './frames.ts';
+import { chunkFrame, errorResponseFrame, responseFrame, type Commitment, type CompletionOutput, type GatewayFrame, type MinerFrame, type ResponseError } from './frames.ts';
 import { generateChunked, type GenerationResult } from './generation.ts';
 import { CancelledError, Job } from './job.ts';
 import { assembleMessage } from './assemble-message.ts';
@@ -15,6 +15,7 @@ import { postAbort, type ServeAgents } from './serve-http.ts';
 import type { ServePool } from './serve-pool.ts';
 import type { WorkerLoad } from './worker-load.ts';
 import { errorMessage } from '../../../shared/errors.ts';
+import { BadRequestError, overCapacityError, responseErrorOf } from './response-errors.ts';
 
 export const DEFAULT_MAX_TOKENS = 512;
 export const MAX_OUTPUT_TOKENS = 32_768;
@@ -47,6 +48,14 @@ export interface PipelineDeps {
   onInflightChange?(): void;
   /** The process-wide count every leg's heartbeat reports. */
   load?: WorkerLoad;
+  /**
+   * The total this miner declared (max_inflight_total): a serve frame beyond it is refused at
+   * once instead of queueing on the serve, so a gateway (or a peer posing as one) cannot pile
+   * up unbounded work and memory. Unlimited when absent.
+   */
+  maxInflight?: () => number;
+  /** A request failed on this serve: the health gate probes it now instead of at its next tick. */
+  onServeFailure?(serveUrl: string): void;
   flushMs?: number;
   chunkTokens?: number;
   now?: () => number;
@@ -73,6 +82,11 @@ export class RequestPipeline {
   }
 
   serve(sink: ResponseSink, frame: ServeFrame): Promise<void> {
+    const cap = this.deps.maxInflight?.();
+    if (cap !== undefined && this.jobs.size >= cap) {
+      this.refuse(sink, frame, overCapacityError(this.jobs.size, cap));
+      return Promise.resolve();
+    }
     const key = `${sink.legIndex}/${frame.corr_id}`;
     const job = new Job(frame.corr_id);
     this.jobs.set(key, job);
@@ -84,6 +98,21 @@ export class RequestPipeline {
       this.deps.load?.done();
       sink.settle(frame.corr_id);
       this.deps.onInflightChange?.();
+    });
+  }
+
+  /** Answer a serve frame with an error at once, without running it. */
+  refuse(sink: ResponseSink, frame: ServeFrame, error: ResponseError): void {
+    const d = this.deps;
+    const at = (d.now ?? Date.now)();
+    const req = frame.request;
+    const requestId = typeof req.engy_request_id === 'string' && req.engy_request_id.length > 0 ? req.engy_request_id : (d.newRequestId ?? randomId)();
+    sink.send(errorResponseFrame(frame.corr_id, requestId, error));
+    sink.settle(frame.corr_id);
+    d.onRecord({
+      corrId: frame.corr_id, requestId, leg: sink.legIndex, engine: d.engine, stream: frame.stream, receivedAt: at,
+      ttftMs: null, tpotMs: null, e2eMs: 0, promptTokens: 0, completionTokens: 0, cachedTokens: 0, proofMs: null,
+      outcome: 'error', finishReason: null, cause: error.message,
     });
   }
 
@@ -126,7 +155,10 @@ export class RequestPipeline {
     let serveUrl: string | null = null;
     const coalescer = frame.stream ? new DeltaCoalescer((delta) => void sink.send(chunkFrame(frame.corr_id, delta)), d.flushMs ?? 50) : null;
     try {
-      const prompt = await d.prompt.build(req);
+      const prompt = await d.prompt.build(req).catch((e: unknown) => {
+        // The template refused the buyer's messages: their request, their 4xx.
+        throw new BadRequestError(`the chat template refused the request: ${errorMessage(e)}`);
+      });
       rec.promptTokens = prompt.ids.length;
       const maxNew = Math.min(typeof req.max_tokens === 'number' && req.max_tokens > 0 ? Math.floor(req.max_tokens) : DEFAULT_MAX_TOKENS, MAX_OUTPUT_TOKENS);
       job.check();
@@ -176,7 +208,8 @@ export class RequestPipeline {
         rec.outcome = 'error';
         rec.cause = shortCause(e);
         d.log.warn(`serve error ${frame.corr_id}: ${rec.cause}`);
-        sink.send(errorResponseFrame(frame.corr_id, requestId, rec.cause));
+        if (serveUrl) d.onServeFailure?.(serveUrl);
+        sink.send(errorResponseFrame(frame.corr_id, requestId, { ...responseErrorOf(e), message: rec.cause }));
       }
     } finally {
       if (serveUrl) d.serves.release(serveUrl);

@@ -10,9 +10,19 @@ export class ServePool {
     for (const u of urls) this.inflight.set(u, 0);
   }
 
+  /** Serves the health gate found down: skipped while another one is up. */
+  private readonly down = new Set<string>();
+
+  setDown(url: string, down: boolean): void {
+    if (down) this.down.add(url);
+    else this.down.delete(url);
+  }
+
   acquire(): string {
-    let best = this.urls[0]!;
-    for (const u of this.urls) if (this.inflight.get(u)! < this.inflight.get(best)!) best = u;
+    const pool = this.urls.filter((u) => !this.down.has(u));
+    const candidates = pool.length > 0 ? pool : this.urls;
+    let best = candidates[0]!;
+    for (const u of candidates) if (this.inflight.get(u)! < this.inflight.get(best)!) best = u;
     this.inflight.set(best, this.inflight.get(best)! + 1);
     return best;
   }

@@ -1,6 +1,6 @@
 // TEST DOUBLE (fake sglang): the HTTP routes of sglang's http_server that engy panel touches:
 // /generate (JSON and SSE), /abort_request, /health, /health_generate, /model_info,
-// /server_info (and their old /get_* names), /v1/models, /flush_cache, /metrics.
+// /server_info (and their old /get_* names), /get_load, /v1/models, /flush_cache, /metrics.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { FakeServeArgs } from './args.ts';
@@ -173,6 +173,11 @@ export async function route(s: ServeState, req: IncomingMessage, res: ServerResp
       });
     }
     if (path === '/server_info' || path === '/get_server_info') return json(res, 200, serverInfo(s));
+    // One entry per scheduler (dp rank), as sglang's /get_load answers; the KV held is the cache's.
+    if (path === '/get_load') {
+      const m = s.engine.metrics;
+      return json(res, 200, [{ dp_rank: 0, num_reqs: m.running, num_waiting_reqs: m.queued, num_tokens: s.cache.cachedTokens, num_pending_tokens: 0 }]);
+    }
     if ((path === '/v1/tokenize' || path === '/tokenize') && method === 'POST') {
       const body = await readJson(req);
       if (typeof body.prompt !== 'string') throw new HttpError(400, 'fake sglang: prompt must be a string');

@@ -1,7 +1,7 @@
-// TEST DOUBLE (gateway): the gateway side of the engy pool protocol. `/meta`, N worker
-// endpoints, key-based admit/deny, leg judging ~3 s after a worker's first hello, probe waves
-// that fill every declared slot, stream and non-stream serves, cancels, pings, reconnect
-// drains, and an audit of every commitment. Never the real gateway.
+// TEST DOUBLE (gateway): the gateway side of the engy pool protocol. `/meta` (scalable, or broken
+// on demand), N worker endpoints, key-based admit/deny, leg judging ~3 s after a worker's first
+// hello, probe waves that fill every declared slot, stream and non-stream serves, cancels, pings, reconnect
+// drains, routing across workers, and an audit of every commitment. Never the real gateway.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -96,14 +96,31 @@ export class GatewayDouble {
   /** Every corr_id this gateway sent a serve for, probes included. */
   readonly sentCorrIds = new Set<string>();
 
+  /** What `/meta` answers instead of the worker count (a broken or hostile gateway); null: the count. */
+  private metaOverride: { status: number; body: string } | null = null;
+
   constructor(opts: GatewayDoubleOptions) {
     this.opts = opts;
+  }
+
+  /** A scale event: the gateway now runs `n` worker processes (endpoints 0..n-1). */
+  setWorkers(n: number): void {
+    this.opts.workers = n;
+  }
+
+  setMeta(answer: { status: number; body: string } | null): void {
+    this.metaOverride = answer;
   }
 
   async start(): Promise<string> {
     this.wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 256 * 1024 * 1024 });
     this.server = createServer((req, res) => {
       if (req.method === 'GET' && req.url === '/gw/meta') {
+        if (this.metaOverride !== null) {
+          res.writeHead(this.metaOverride.status, { 'content-type': 'application/json' });
+          res.end(this.metaOverride.body);
+          return;
+        }
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ workers: this.opts.workers }));
         return;
@@ -152,6 +169,17 @@ export class GatewayDouble {
     const conn = this.pickConn(opts.leg, opts.workerId);
     if (!conn) throw new Error('no live admitted leg to serve on');
     return this.sendServe(conn, request, opts.stream);
+  }
+
+  /**
+   * Route one request as the gateway does across workers: to a live admitted leg of any worker
+   * that is not refused, picked at random. Null when no leg is live (a buyer would wait or fail).
+   */
+  route(request: ServeRequest, stream: boolean, random: () => number = Math.random): { corrId: string; workerId: string; leg: number; done: Promise<ServeResult> } | null {
+    const open = [...this.workersById.values()].filter((w) => w.state !== 'refused').flatMap((w) => currentConns(w.conns).map((c) => ({ w, c })));
+    if (open.length === 0) return null;
+    const pick = open[Math.floor(random() * open.length)]!;
+    return { ...this.sendServe(pick.c, request, stream), workerId: pick.w.workerId, leg: pick.c.leg };
   }
 
   cancel(corrId: string): void {
@@ -203,6 +231,12 @@ export class GatewayDouble {
     ws.on('close', () => {
       this.conns.delete(conn);
       for (const w of this.workersById.values()) w.conns.delete(conn);
+      // As the gateway does: a request still waiting on a socket that went away fails (its 504).
+      for (const [corrId, p] of [...this.pending]) {
+        if (p.conn !== conn || p.cancelled) continue;
+        this.pending.delete(corrId);
+        p.resolve({ corrId, leg: conn.leg, chunks: p.chunks, response: null, cancelled: false, ttftMs: 0, e2eMs: nowMs() - p.sentAt, sentAt: p.sentAt, audit: null });
+      }
     });
   }
 

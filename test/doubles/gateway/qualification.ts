@@ -18,7 +18,7 @@ export function judgeProbe(results: readonly ServeResult[], rule: ProbeRule, aud
   const share = ok.length / results.length;
   if (share < rule.minSuccess) {
     const err = results.find((r) => r.response?.error)?.response?.error;
-    return { ok: false, reason: `probe success ${(share * 100).toFixed(1)}% below ${(rule.minSuccess * 100).toFixed(0)}%${err ? ` (${err.slice(0, 80)})` : ''}` };
+    return { ok: false, reason: `probe success ${(share * 100).toFixed(1)}% below ${(rule.minSuccess * 100).toFixed(0)}%${err ? ` (${err.message.slice(0, 80)})` : ''}` };
   }
   const slowest = Math.max(...ok.map((r) => r.ttftMs));
   if (slowest > rule.ttftCeilingMs) return { ok: false, reason: `probe TTFT ${Math.round(slowest / 1000)} s above the ${Math.round(rule.ttftCeilingMs / 1000)} s ceiling` };

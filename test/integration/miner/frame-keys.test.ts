@@ -109,13 +109,16 @@ describe('frames on the wire', () => {
     expect(usage.prompt_tokens_details!.cached_tokens).toBeLessThanOrEqual(usage.prompt_tokens);
   });
 
-  it('answers a failure with commitment null and a short error', async () => {
+  it('answers a failure with commitment null and a short structured error; a malformed request is the buyer\'s 400', async () => {
     const r = await gw.serve({ messages: [{ role: 'user' }], max_tokens: 4, engy_request_id: 'req-bad' }, { stream: false, leg: 0 }).done;
     const res = r.response as unknown as Obj;
     expect(keys(res)).toEqual(sorted(['type', 'corr_id', 'request_id', 'commitment', 'output', 'error']));
     expect(res.commitment).toBeNull();
     expect(res.request_id).toBe('req-bad');
-    expect(typeof res.error).toBe('string');
-    expect((res.error as string).length).toBeLessThanOrEqual(300);
+    const err = res.error as Obj;
+    expect(keys(err)).toEqual(sorted(['message', 'type', 'status']));
+    expect(typeof err.message).toBe('string');
+    expect((err.message as string).length).toBeLessThanOrEqual(300);
+    expect(err).toMatchObject({ type: 'BadRequest', status: 400 });
   });
 });

@@ -68,7 +68,9 @@ describe('unservable serve frames', () => {
       expect(r.type).toBe('response');
       expect(r.commitment).toBeNull();
       expect(r.output).toEqual({});
-      expect(String(r.error)).toMatch(/could not serve this request: serve (without|corr_id)/);
+      const err = r.error as { message: string; type: string; status: number };
+      expect(err.message).toMatch(/could not serve this request: serve (without|corr_id)/);
+      expect(err).toMatchObject({ type: 'BadRequest', status: 400 });
     }
     expect(responses[0]!.request_id).toBe('r1');
     expect(served).toEqual([]);

@@ -40,9 +40,10 @@ describe('frames', () => {
     expect(parseGatewayFrame('{"type":"shout"}')).toEqual({ ok: false, reason: 'unknown frame type "shout"' });
   });
 
-  it('caps the error of a failed response at 300 characters', () => {
-    const f = errorResponseFrame('c', 'r', 'x'.repeat(1000));
-    expect(f.error).toHaveLength(300);
+  it('caps the error message of a failed response at 300 characters and keeps its kind and status', () => {
+    const f = errorResponseFrame('c', 'r', { message: 'x'.repeat(1000), type: 'ServeError', status: 502 });
+    expect(f.error!.message).toHaveLength(300);
+    expect(f.error).toMatchObject({ type: 'ServeError', status: 502 });
     expect(f.commitment).toBeNull();
   });
 });
@@ -110,7 +111,7 @@ describe('delta coalescer', () => {
 
 describe('miner phase', () => {
   const base: PhaseInputs = {
-    stopped: false, startingServe: false, failure: null, planned: 8, live: 8, admitted: 8, denyReasons: [], wasComplete: true,
+    stopped: false, startingServe: false, failure: null, withdrawn: null, planned: 8, live: 8, admitted: 8, denyReasons: [], wasComplete: true,
     servedOk: 0, firstServeAt: null, now: 1000, probeWindowMs: 600_000, probeMinRequests: 20,
   };
   it('walks connecting -> waiting -> probing -> active, and says pulled after active', () => {

@@ -180,7 +180,7 @@ describe('sglang relabelling', () => {
 describe('EngyMetrics', () => {
   it('serves every documented name with its declared type, in strict exposition format', async () => {
     const m = new EngyMetrics();
-    m.observeMiner({ state: 'probing', legsConnected: 8, legsAdmitted: 7, inFlight: 3 });
+    m.observeMiner({ state: 'probing', legsConnected: 8, legsAdmitted: 7, inFlight: 3, withdrawn: [{ worker: '1', cause: 'the serve cannot be reached: connection refused' }] });
     m.recordRequest({ outcome: 'ok', ttftSeconds: 1.2, tpotSeconds: 0.03, promptTokens: 100, completionTokens: 20, cachedTokens: 64 });
     m.recordRequest({ outcome: 'error' });
     m.recordProofBuild(0.02);
@@ -202,6 +202,7 @@ describe('EngyMetrics', () => {
       expect(f.samples.length, `${name} has samples`).toBeGreaterThan(0);
     }
     expect(text).toContain('engy_miner_state{state="probing"} 1\n');
+    expect(text).toContain('engy_miner_withdrawn{worker="1",reason="serve unhealthy",cause="the serve cannot be reached: connection refused"} 1\n');
     expect(text).toContain('engy_miner_state{state="active"} 0\n');
     expect(text).toContain('engy_miner_tokens_total{kind="cached"} 64\n');
     expect(text).toContain('engy_serve_restarts_total{engine="gpu0"} 2\n');

@@ -13,7 +13,7 @@ import { minerFigures } from './figures.ts';
 import { MinerCharts, WindowPicker, CHART_WINDOWS } from './miner-charts.tsx';
 
 const PHASE_BADGE: Record<MinerPhase, string> = {
-  stopped: 'neutral', 'starting-serve': 'info', connecting: 'info', 'waiting-for-probe': 'info', probing: 'warn', active: 'ok', pulled: 'bad', denied: 'bad', reconnecting: 'warn', failed: 'bad',
+  stopped: 'neutral', 'starting-serve': 'info', connecting: 'info', 'waiting-for-probe': 'info', probing: 'warn', active: 'ok', pulled: 'bad', denied: 'bad', reconnecting: 'warn', withdrawn: 'bad', failed: 'bad',
 };
 
 function Legs({ m }: { m: MinerSnapshot }) {
@@ -27,6 +27,26 @@ function Legs({ m }: { m: MinerSnapshot }) {
         </span>
       ))}
     </div>
+  );
+}
+
+/** The health gate's word on this engine's serve, and the KV-cache use the heartbeat reports. */
+function ServeHealth({ m }: { m: MinerSnapshot }) {
+  const h = m.serveHealth;
+  if (!h) return null;
+  return (
+    <>
+      {h.withdrawn && (
+        <div className="error-box" role="status" data-testid="serve-withdrawn">
+          withdrawn: serve unhealthy{h.cause ? ` (${h.cause})` : ''}{h.since !== null ? `, since ${new Date(h.since).toLocaleTimeString()}` : ''}. This engine&apos;s legs drained and are not dialed; requests go to the other workers. They come back after two good health probes in a row.
+        </div>
+      )}
+      {h.kv && (
+        <p className="small muted" data-testid="serve-kv">
+          KV cache, now: {num(h.kv.used)} tokens held{h.kv.limit ? ` of ${num(h.kv.limit)} (${(100 * (h.kv.frac ?? 0)).toFixed(1)} %)` : ''} · {h.kv.reqs} running, {h.kv.waiting} waiting · sent to the gateway with each heartbeat
+        </p>
+      )}
+    </>
   );
 }
 
@@ -132,6 +152,7 @@ export function MinePage() {
               </p>
             )}
             {miner.legsWarning && <div className="error-box">{miner.legsWarning}</div>}
+            <ServeHealth m={miner} />
             <Legs m={miner} />
             <div className={`badge ${miner.forecast.status === 'on-track' ? 'ok' : miner.forecast.status === 'no-data' ? 'neutral' : miner.forecast.status === 'at-risk' ? 'warn' : 'bad'}`} data-testid="gate-forecast">
               Gate forecast: {miner.forecast.text}
