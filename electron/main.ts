@@ -1,6 +1,6 @@
 // Electron composition root: the shared engine, the window, the tray and the IPC transport.
 // Everything that does work lives in the engine (plain Node); this file only wires Electron to it.
-import { app, BrowserWindow, ipcMain, Menu, Notification, Tray, nativeImage, powerMonitor, shell } from 'electron';
+import { app, autoUpdater, BrowserWindow, dialog, ipcMain, Menu, Notification, Tray, nativeImage, powerMonitor, shell } from 'electron';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { composeEngine, type Engine } from './compose.ts';
@@ -11,12 +11,18 @@ import { createUpdater } from './updater.ts';
 import { electronSecretBox } from './safe-storage-box.ts';
 import type { UpdateController } from './update-controller.ts';
 import { fleetLegs, fleetPhase } from '../shared/miner-fleet.ts';
+import { resourcesDir } from './engine/lib/model-catalog.ts';
+import { errorMessage } from '../shared/errors.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const appRoot = join(here, '..', '..');
 const rendererDir = join(appRoot, 'dist-renderer');
 const preloadPath = join(here, 'preload.cjs');
-if (app.isPackaged) process.env.ENGY_RESOURCES_DIR ??= join(process.resourcesPath, 'resources');
+// The installed app's extraResources (models.json, python/, signing/, icons/) sit directly in
+// process.resourcesPath, next to app.asar (electron-builder.yml); a source checkout finds resources/.
+if (app.isPackaged) process.env.ENGY_RESOURCES_DIR ??= process.resourcesPath;
+/** How long quitting waits for the engine to stop (the miner drains first) before it quits anyway. */
+const DISPOSE_LIMIT_MS = 30_000;
 
 let engine: Engine | null = null;
 let win: BrowserWindow | null = null;
@@ -70,8 +76,10 @@ function trayMenu(): Menu {
 }
 
 function buildTray(): void {
-  const icon = nativeImage.createFromPath(join(appRoot, 'resources', 'icons', 'tray.png'));
-  tray = new Tray(icon.isEmpty() ? nativeImage.createEmpty() : icon);
+  const iconPath = join(resourcesDir(), 'icons', 'tray.png');
+  const icon = nativeImage.createFromPath(iconPath);
+  if (icon.isEmpty()) throw new Error(`the tray icon ${iconPath} is missing or not a PNG: reinstall engy panel`);
+  tray = new Tray(icon);
   tray.setToolTip('engy panel');
   tray.setContextMenu(trayMenu());
   tray.on('click', showWindow);
@@ -88,8 +96,10 @@ async function boot(): Promise<void> {
     },
   });
   const log = engine.logs.logger('desktop');
+  // From here on the guards write to the engine's log (the Logs page, diagnostics).
   const live = engine;
-  installProcessGuards({ log: engine.logs.logger('process'), shutdown: () => live.dispose() });
+  uninstallGuards();
+  uninstallGuards = installProcessGuards({ log: engine.logs.logger('process'), shutdown: () => live.dispose() });
   bindIpcTransport(
     ipcMain,
     engine.table,
@@ -142,26 +152,56 @@ async function boot(): Promise<void> {
   showWindow();
 }
 
+/** A boot that failed: say why in a dialog (the user may have no terminal) and exit non-zero. */
+function bootFailed(e: unknown): void {
+  console.error(e);
+  dialog.showErrorBox(
+    'engy panel could not start',
+    `${errorMessage(e)}\n\nNothing was started. If this names a missing file, reinstall engy panel; otherwise the log in ${app.getPath('userData')} has the details for a bug report.`,
+  );
+  const half = engine;
+  engine = null;
+  const limit = new Promise((r) => setTimeout(r, DISPOSE_LIMIT_MS).unref());
+  void Promise.race([half?.dispose(), limit])
+    .catch(() => undefined)
+    .finally(() => app.exit(1));
+}
+
+let uninstallGuards = (): void => undefined;
+
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  app.on('second-instance', showWindow);
-  app.whenReady().then(boot, (e: unknown) => {
-    console.error(e);
-    app.exit(1);
+  // Guards first: anything thrown while the engine composes must reach the user, not vanish.
+  uninstallGuards = installProcessGuards({
+    log: { error: (m) => console.error(m), warn: (m) => console.warn(m) },
+    shutdown: async () => {
+      await engine?.dispose();
+    },
   });
+  app.on('second-instance', showWindow);
+  app.whenReady().then(boot).catch(bootFailed);
   app.on('window-all-closed', () => {
     if (!(engine?.settings.get().desktop.keepRunningOnClose ?? false)) {
       quitting = true;
       app.quit();
     }
   });
+  // An update's quitAndInstall closes the windows before quitting: they must not hide to the tray.
+  autoUpdater.on('before-quit-for-update', () => {
+    quitting = true;
+  });
   app.on('before-quit', (e) => {
+    quitting = true;
     if (!engine) return;
+    // Stop the engine first, then quit again through Electron's own path (will-quit, quit): that is
+    // where electron-updater installs a downloaded update, which app.exit() would skip.
     e.preventDefault();
     const disposing = engine;
     engine = null;
-    quitting = true;
-    void disposing.dispose().finally(() => app.exit(0));
+    const limit = new Promise((r) => setTimeout(r, DISPOSE_LIMIT_MS).unref());
+    void Promise.race([disposing.dispose(), limit])
+      .catch((err: unknown) => console.error(`stopping the engine failed: ${describeError(err)}`))
+      .finally(() => app.quit());
   });
 }
