@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appFilesOf, config, expand, extraResourceMatchers, matcherLib, packed, REPO, sourceFiles } from '../../helpers/packaging-layout.ts';
+import { appFilesOf, config, expand, extraResourceFiles, extraResourceMatchers, matcherLib, packed, REPO, sourceFiles } from '../../helpers/packaging-layout.ts';
 
 // Proves what the installers ship, from electron-builder.yml and electron-builder's own matcher
 // (app-builder-lib), against the source tree plus the files a build would add (the test runs
@@ -114,6 +114,10 @@ describe('electron-builder.yml', () => {
     const models = matchers.find((m) => m.from === join(REPO, 'resources', 'models.json'))!;
     expect(models.to).toBe('/res/models.json');
     expect(statSync(join(REPO, 'resources', 'models.json')).isFile()).toBe(true);
+
+    // The browser-wallet signing page and the tray icon: the engine and main read them from disk.
+    const landed = extraResourceFiles('linux', '/res').map((f) => f.to);
+    expect(landed).toEqual(expect.arrayContaining(['/res/signing/sign.html', '/res/signing/sign.js', '/res/signing/sign.css', '/res/icons/tray.png']));
   });
 
   it('unpacks native modules from the asar and keeps only the platform\'s tokenizers binary', () => {
