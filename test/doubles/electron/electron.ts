@@ -558,6 +558,9 @@ export const safeStorage = {
 const UTILITY_SETUP = new URL('./utility-child.ts', import.meta.url).href;
 const REGISTER = new URL('./register.ts', import.meta.url).href;
 
+/** Every utility process forked, for the harness (which reports their pids to the test). */
+export const utilityChildren: UtilityProcess[] = [];
+
 export class UtilityProcess extends EventEmitter {
   private readonly child: ChildProcess;
   pid: number | undefined;
@@ -598,7 +601,9 @@ export class UtilityProcess extends EventEmitter {
 export const utilityProcess = {
   fork: (modulePath: string, args: string[] = [], opts: ConstructorParameters<typeof UtilityProcess>[2] = {}): UtilityProcess => {
     if (!ready) throw new Error('utilityProcess cannot be forked before app is ready');
-    return new UtilityProcess(modulePath, args, opts);
+    const child = new UtilityProcess(modulePath, args, opts);
+    utilityChildren.push(child);
+    return child;
   },
 };
 

@@ -2,7 +2,7 @@
 // Loaded with --import after register.ts in a process the test forks with an IPC channel; answers
 // commands ({ standin: 'cmd', id, op, args }) and reports events ({ standin: 'event', type, data }).
 // It acts only as Electron's user or OS would: clicks, closes, a page calling its preload's API.
-import { app, BrowserWindow, hooks, ipcMain, record, trays, type MenuItemOptions } from './electron.ts';
+import { app, BrowserWindow, hooks, ipcMain, record, trays, utilityChildren, type MenuItemOptions } from './electron.ts';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { runPreload, type PreloadWorld } from './renderer.ts';
@@ -70,6 +70,7 @@ function state(): unknown {
     windows: BrowserWindow.getAllWindows().map((w) => ({ id: w.id, options: w.options, url: w.webContents.getURL(), visible: w.isVisible() })),
     trays: trays.map((t) => ({ iconPath: t.image.sourcePath, iconEmpty: t.image.isEmpty(), size: t.image.getSize(), tooltip: t.tooltip, menu: menuItems(t.menu?.items) })),
     ipcHandlers: [...ipcMain.handlers.keys()],
+    utilityPids: utilityChildren.map((c) => c.pid ?? null),
     resourcesPath: process.resourcesPath,
     isPackaged: app.isPackaged,
     env: { ENGY_RESOURCES_DIR: process.env.ENGY_RESOURCES_DIR ?? null },

@@ -11,12 +11,22 @@ export interface MainState {
   windows: Array<{ id: number; options: { webPreferences?: Record<string, unknown> }; url: string; visible: boolean }>;
   trays: Array<{ iconPath: string | null; iconEmpty: boolean; size: { width: number; height: number }; tooltip: string; menu: string[] }>;
   ipcHandlers: string[];
+  utilityPids: Array<number | null>;
   resourcesPath: string;
   isPackaged: boolean;
   record: { dialogs: Array<{ title: string; content: string }>; loadFailures: string[]; headerHooks: number; permissionHandler: boolean };
 }
 
 type Result = { ok: true; value: unknown } | { ok: false; error: { code: string; message: string } };
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export const POLL = { timeout: 120_000, interval: 250 };
 
@@ -55,6 +65,8 @@ export async function assertBootedApp(m: DesktopMain, expectedRendererDir: strin
   // Every contract method is answered by the engine behind the IPC handler: a hostile request is
   // refused by that method's own schema (bad-request), never "unknown method", and changes nothing.
   expect(st.ipcHandlers).toContain('engy:invoke');
+  // The engine runs in its own (utility) process, not on main's thread.
+  expect(st.utilityPids.filter((p) => p !== null)).toHaveLength(1);
   const hostile = JSON.parse('{"__proto__": {"polluted": true}, "not-a-field": [1]}') as unknown;
   for (const method of INVOKE_METHODS) {
     const r = await invoke(m, method, hostile);
@@ -87,6 +99,9 @@ export async function assertCloseToTrayThenQuit(m: DesktopMain): Promise<void> {
   await m.call('tray.click', { label: 'Open engy panel' });
   st = await m.call<MainState>('state');
   expect(st.windows[0]!.visible).toBe(true);
+  const enginePid = st.utilityPids.find((p) => p !== null)!;
   await m.call('tray.click', { label: 'Quit' });
   expect(await m.exited).toBe(0);
+  // Quit stopped the engine process too: nothing is left running.
+  await expect.poll(() => alive(enginePid), POLL).toBe(false);
 }
