@@ -82,8 +82,10 @@ const paths: Record<string, string> = {
 let ready = false;
 let quitting = false;
 let lockPath: string | null = null;
-// Electron's main process lives until quit/exit; Node would end when nothing is pending.
+// Electron's main process lives until quit/exit. Here the harness's IPC channel (or a utility child)
+// keeps it alive; this timer is unref'd so a bench that borrows utilityProcess can still end.
 const keepAlive = setInterval(() => undefined, 1 << 30);
+keepAlive.unref();
 
 async function endProcess(code: number): Promise<void> {
   clearInterval(keepAlive);
