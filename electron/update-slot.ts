@@ -7,6 +7,9 @@ import { toDisposable, type Disposable } from './engine/lib/disposable.ts';
 import { Emitter } from './engine/lib/emitter.ts';
 import type { UpdateController, UpdateSnapshot } from './update-controller.ts';
 
+/** What the slot needs of an updater: the controller in main, or its relay in the desktop engine process. */
+export type UpdateControl = Pick<UpdateController, 'snapshot' | 'onDidChange' | 'checkNow' | 'download' | 'restartToUpdate'>;
+
 const NO_UPDATER = 'This engine runs without the desktop updater: a headless install is updated by installing the new package (docs/upgrade.md).';
 
 export function updateView(s: UpdateSnapshot): UpdateView {
@@ -22,12 +25,12 @@ export function updateView(s: UpdateSnapshot): UpdateView {
 }
 
 export class UpdateSlot {
-  private controller: UpdateController | null = null;
+  private controller: UpdateControl | null = null;
   private readonly changes = new Emitter<void>();
   readonly onDidChange = this.changes.event;
 
   /** The shell's updater; detached again on dispose (the topic goes back to null). */
-  attach(c: UpdateController): Disposable {
+  attach(c: UpdateControl): Disposable {
     this.controller = c;
     const sub = c.onDidChange(() => this.changes.fire());
     this.changes.fire();
@@ -42,7 +45,7 @@ export class UpdateSlot {
     return this.controller ? updateView(this.controller.snapshot()) : null;
   }
 
-  private need(): UpdateController {
+  private need(): UpdateControl {
     if (!this.controller) throw new AppFailure('unavailable', NO_UPDATER);
     return this.controller;
   }

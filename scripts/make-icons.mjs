@@ -159,6 +159,8 @@ const sizes = [16, 24, 32, 48, 64, 128, 256, 512, 1024];
 const pngs = new Map(sizes.map((s) => [s, png(s)]));
 for (const s of sizes.filter((s) => s <= 512)) writeFileSync(join(OUT, 'png', `${s}x${s}.png`), pngs.get(s));
 writeFileSync(join(OUT, 'icon.png'), pngs.get(1024));
+// The tray's icon (electron/main.ts): 32 px, which panels scale down to their own height.
+writeFileSync(join(OUT, 'tray.png'), pngs.get(32));
 writeFileSync(join(OUT, 'icon.ico'), ico([16, 24, 32, 48, 64, 128, 256].map((s) => [s, pngs.get(s)])));
 writeFileSync(
   join(OUT, 'icon.icns'),

@@ -188,9 +188,18 @@ export interface SnapshotEnvelope<T extends SnapshotTopic = SnapshotTopic> {
   data: SnapshotTopics[T];
 }
 
+/** The desktop app's engine process as main sees it (the WebSocket transport never sends this). */
+export type EngineProcessState =
+  | { state: 'starting' }
+  | { state: 'running' }
+  | { state: 'restarting'; attempt: number; nextRetryAt: number; reason: string }
+  | { state: 'stopped' };
+
 export interface EventMap {
   snapshot: SnapshotEnvelope;
   logs: LogLine[];
+  /** Desktop only: the engine process stopped and is restarting, or is back. */
+  engine: EngineProcessState;
 }
 export type EventName = keyof EventMap;
 

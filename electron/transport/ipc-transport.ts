@@ -3,6 +3,7 @@ import type { HandlerTable } from '../contract/handler-table.ts';
 import { dispatch } from '../contract/handler-table.ts';
 import type { SnapshotHub } from '../contract/snapshot-hub.ts';
 import { toDisposable, type Disposable } from '../engine/lib/disposable.ts';
+import type { Result } from '../../shared/result.ts';
 
 /** The slice of Electron's ipcMain this adapter uses: injected so it is testable in plain Node. */
 export interface IpcMainLike {
@@ -41,6 +42,20 @@ export function bindIpcTransport(
     ipcMain.removeHandler(IPC_INVOKE_CHANNEL);
     void sub.dispose();
   });
+}
+
+/**
+ * The desktop window's transport when the engine runs in its own process: the same trust check,
+ * then the request goes to `invoke` (the engine host's relay), which answers a Result.
+ */
+export function bindIpcRelay(ipcMain: IpcMainLike, invoke: (method: unknown, req: unknown) => Promise<Result<unknown>>, isTrustedUrl: (url: string) => boolean): Disposable {
+  ipcMain.handle(IPC_INVOKE_CHANNEL, async (event, method, req) => {
+    if (!event.senderFrame || !isTrustedUrl(event.senderFrame.url)) {
+      return { ok: false, error: { code: 'unauthorized', message: 'Only the engy panel window may call the engine.' } };
+    }
+    return invoke(method, req);
+  });
+  return toDisposable(() => ipcMain.removeHandler(IPC_INVOKE_CHANNEL));
 }
 
 /** What a newly loaded window needs first: every current snapshot. */

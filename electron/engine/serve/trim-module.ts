@@ -64,6 +64,9 @@ export interface TrimModuleDirOptions {
 export function trimModuleDir(opts: TrimModuleDirOptions = {}): string {
   const candidates: string[] = [];
   if (opts.resourcesPath) candidates.push(join(opts.resourcesPath, 'python'));
+  // The packaged app's resources folder (electron/main.ts sets it to process.resourcesPath, where
+  // extraResources put python/): walking up from inside app.asar never reaches it.
+  if (process.env.ENGY_RESOURCES_DIR) candidates.push(join(process.env.ENGY_RESOURCES_DIR, 'python'));
   let dir = opts.from ?? dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 8; i++) {
     candidates.push(join(dir, 'resources', 'python'));

@@ -75,12 +75,13 @@ const PAGE_FILES: Record<string, string> = { '': 'sign.html', 'sign.js': 'sign.j
 const TYPES: Record<string, string> = { 'sign.html': 'text/html; charset=utf-8', 'sign.js': 'text/javascript; charset=utf-8', 'sign.css': 'text/css; charset=utf-8' };
 const MAX_BODY = 16 * 1024;
 
-function defaultPageDir(): string {
+/** The signing page's folder: sign.html, sign.js and sign.css. */
+export function signingPageDir(): string {
+  // The packaged app: extraResources put signing/ in process.resourcesPath (ENGY_RESOURCES_DIR).
   // Sources: electron/engine/wallet -> repo root; a tsc build adds dist/ in front.
-  for (const up of ['../../../resources/signing', '../../../../resources/signing']) {
-    const dir = fileURLToPath(new URL(up, import.meta.url));
-    if (existsSync(join(dir, 'sign.html'))) return dir;
-  }
+  const env = process.env.ENGY_RESOURCES_DIR;
+  const candidates = [...(env ? [join(env, 'signing')] : []), ...['../../../resources/signing', '../../../../resources/signing'].map((up) => fileURLToPath(new URL(up, import.meta.url)))];
+  for (const dir of candidates) if (existsSync(join(dir, 'sign.html'))) return dir;
   throw new Error('resources/signing is missing from this build');
 }
 
@@ -125,7 +126,7 @@ export async function openSigningPage(o: SigningPageOptions): Promise<SigningPag
   const fixed = o.address === undefined ? null : normalAccount(o.address);
   if (o.address !== undefined && !fixed) throw new AppFailure('bad-request', 'The account to sign with is not an SS58 address.');
   const preselect = o.preselect === undefined ? null : normalAccount(o.preselect);
-  const pageDir = o.pageDir ?? defaultPageDir();
+  const pageDir = o.pageDir ?? signingPageDir();
   const pages = Object.fromEntries(Object.entries(PAGE_FILES).map(([k, f]) => [k, readFileSync(join(pageDir, f), 'utf8')]));
   const token = randomBytes(24).toString('base64url');
   const base = `/sign/${token}`;

@@ -23,6 +23,8 @@ export interface ConnectionDetail {
   nextRetryAt: number | null;
   /** The engine answers but refuses this page's cookie (its token was rotated): only a new URL helps. */
   refused?: boolean;
+  /** Desktop: the engine process stopped (why) and main is restarting it; the window stays. */
+  restarting?: string;
 }
 
 /** The slice of the browser WebSocket the client uses: injected so the store can be tested in Node. */
@@ -130,8 +132,17 @@ export class WsClient implements EngineApi {
 
 export class IpcClient implements EngineApi {
   private readonly bridge: NonNullable<Window['engy']>;
-  constructor(bridge: NonNullable<Window['engy']>) {
+  constructor(bridge: NonNullable<Window['engy']>, onState?: (s: ConnectionState, detail: ConnectionDetail) => void) {
     this.bridge = bridge;
+    // Main says when the engine process dies and comes back: the page shows it as the engine away.
+    if (onState) {
+      bridge.on((e) => {
+        if (e.event !== 'engine') return;
+        const st = e.payload as EventMap['engine'];
+        if (st.state === 'running') onState('open', { attempts: 0, nextRetryAt: null });
+        else if (st.state === 'restarting') onState('closed', { attempts: st.attempt, nextRetryAt: st.nextRetryAt, restarting: st.reason });
+      });
+    }
   }
   invoke<M extends InvokeMethod>(method: M, req: InvokeRequest<M>): Promise<Result<InvokeResponse<M>>> {
     return this.bridge.invoke(method, req) as Promise<Result<InvokeResponse<M>>>;
@@ -163,7 +174,7 @@ function forgetTokenInUrl(): void {
 export const createApi: ApiFactory = (onState) => {
   if (window.engy) {
     queueMicrotask(() => onState('open', { attempts: 0, nextRetryAt: null }));
-    return new IpcClient(window.engy);
+    return new IpcClient(window.engy, onState);
   }
   forgetTokenInUrl();
   const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';

@@ -1,60 +1,18 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, relative, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { appFilesOf, config, expand, extraResourceFiles, extraResourceMatchers, matcherLib, packed, REPO, sourceFiles } from '../../helpers/packaging-layout.ts';
 
 // Proves what the installers ship, from electron-builder.yml and electron-builder's own matcher
 // (app-builder-lib), against the source tree plus the files a build would add (the test runs
 // before any build): every runtime file in, no test, double, fixture, source or secret.
 
-const REPO = resolve(import.meta.dirname, '..', '..', '..');
 const require = createRequire(import.meta.url);
-
-type Filter = (file: string, stat: { isDirectory(): boolean }) => boolean;
-interface FileMatcher {
-  from: string;
-  to: string;
-  patterns: string[];
-  createFilter(): Filter;
-}
-interface FileMatcherModule {
-  getMainFileMatchers(appDir: string, dest: string, expand: (p: string) => string, platformOptions: object, packager: object, outDir: string, electronCompile: boolean): FileMatcher[];
-  getNodeModuleFileMatcher(appDir: string, dest: string, expand: (p: string) => string, platformOptions: object, packager: object): FileMatcher;
-  getFileMatchers(config: object, name: string, dest: string, opts: object): FileMatcher[] | null;
-}
-const matcherLib = require('app-builder-lib/out/fileMatcher.js') as FileMatcherModule;
 const { validateConfiguration } = require('app-builder-lib/out/util/config/config.js') as {
   validateConfiguration(config: object, debug: { isEnabled: boolean }): Promise<void>;
 };
-const yaml = require('js-yaml') as { load(text: string): unknown };
-
-interface BuilderConfig {
-  directories: { output: string; buildResources: string };
-  files: string[];
-  asarUnpack: string[];
-  extraResources: Array<{ from: string; to: string }>;
-  linux: object;
-  mac: object;
-  win: object;
-  publish: Array<{ provider: string; owner?: string; repo?: string }>;
-  [k: string]: unknown;
-}
-const config = yaml.load(readFileSync(join(REPO, 'electron-builder.yml'), 'utf8')) as BuilderConfig;
-const expand = (p: string): string => p.replace(/\$\{(arch|os)\}/g, (_m, k: string) => (k === 'arch' ? 'x64' : 'linux'));
 const DEST = '/app';
-
-/** The source tree as git sees it would be packed from: everything but installs, VCS and build outputs. */
-function sourceFiles(dir = REPO): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const abs = join(dir, name);
-    const rel = relative(REPO, abs);
-    if (['node_modules', '.git', 'dist', 'dist-renderer', 'release', '.tools'].includes(rel)) continue;
-    if (statSync(abs).isDirectory()) out.push(...sourceFiles(abs));
-    else out.push(rel.split(sep).join('/'));
-  }
-  return out;
-}
 
 /** What `npm run build` adds: tsc mirrors electron/ and shared/ into dist/ (.ts -> .js, .cts -> .cjs), vite writes dist-renderer/. */
 function buildOutputs(src: readonly string[]): string[] {
@@ -90,47 +48,11 @@ const PLANTED = [
   'secrets/miner.key',
 ];
 
-/**
- * Run electron-builder's filter like its copyDir does: a directory the filter refuses is not entered.
- * `gateDirs: false` for asarUnpack, which electron-builder tests file by file.
- */
-function packed(matcher: FileMatcher, files: readonly string[], gateDirs = true): string[] {
-  const filter = matcher.createFilter();
-  const cache = new Map<string, boolean>();
-  const dirOk = (rel: string): boolean => {
-    if (rel === '') return true;
-    let ok = cache.get(rel);
-    if (ok === undefined) {
-      const parent = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
-      ok = dirOk(parent) && filter(join(matcher.from, rel), { isDirectory: () => true });
-      cache.set(rel, ok);
-    }
-    return ok;
-  };
-  return files.filter((rel) => {
-    const parent = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
-    return (!gateDirs || dirOk(parent)) && filter(join(matcher.from, rel), { isDirectory: () => false });
-  });
-}
-
-function packager(): object {
-  return {
-    info: {
-      projectDir: REPO,
-      buildResourcesDir: resolve(REPO, config.directories.buildResources),
-      isPrepackedAppAsar: false,
-      config,
-      debugLogger: { isEnabled: false, add: () => undefined },
-    },
-  };
-}
-
 function appFiles(platform: 'linux' | 'mac' | 'win'): { included: string[]; src: string[] } {
   // One snapshot of the tree per check: others may be adding files while this runs.
   const src = sourceFiles();
   const candidates = [...new Set([...src, ...buildOutputs(src), ...PLANTED])];
-  const [main] = matcherLib.getMainFileMatchers(REPO, DEST, expand, config[platform] as object, packager(), resolve(REPO, config.directories.output), false);
-  return { included: packed(main!, candidates), src };
+  return { included: appFilesOf(platform, candidates, DEST), src };
 }
 
 const SECRET_RE = /(^|\/)(\.env(\..*)?|[^/]*\.(pem|key|p12|pfx|keystore|sqlite)|coldkey|coldkeypub\.txt)$|(^|\/)(secrets|wallets|hotkeys)\//;
@@ -179,9 +101,8 @@ describe('electron-builder.yml', () => {
   }
 
   it('ships the Python helpers and the model catalog as real files next to app.asar', () => {
-    const matchers = matcherLib.getFileMatchers(config, 'extraResources', '/res', { macroExpander: expand, customBuildOptions: config.linux, globalOutDir: resolve(REPO, 'release'), defaultSrc: REPO });
-    expect(matchers).not.toBeNull();
-    const python = matchers!.find((m) => m.from === join(REPO, 'resources', 'python'))!;
+    const matchers = extraResourceMatchers('linux', '/res');
+    const python = matchers.find((m) => m.from === join(REPO, 'resources', 'python'))!;
     expect(python.to).toBe('/res/python');
     const real = sourceFiles().filter((f) => f.startsWith('resources/python/')).map((f) => f.slice('resources/python/'.length));
     // What the serve loads from there (electron/engine/serve/trim-module.ts), whether or not it is checked in yet.
@@ -190,9 +111,13 @@ describe('electron-builder.yml', () => {
     const shipped = packed(python, [...new Set([...runtime, ...junk, ...real])]);
     expect([...shipped].sort()).toEqual([...new Set(runtime)].sort());
 
-    const models = matchers!.find((m) => m.from === join(REPO, 'resources', 'models.json'))!;
+    const models = matchers.find((m) => m.from === join(REPO, 'resources', 'models.json'))!;
     expect(models.to).toBe('/res/models.json');
     expect(statSync(join(REPO, 'resources', 'models.json')).isFile()).toBe(true);
+
+    // The browser-wallet signing page and the tray icon: the engine and main read them from disk.
+    const landed = extraResourceFiles('linux', '/res').map((f) => f.to);
+    expect(landed).toEqual(expect.arrayContaining(['/res/signing/sign.html', '/res/signing/sign.js', '/res/signing/sign.css', '/res/icons/tray.png']));
   });
 
   it('unpacks native modules from the asar and keeps only the platform\'s tokenizers binary', () => {

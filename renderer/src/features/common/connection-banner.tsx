@@ -37,6 +37,16 @@ export function ConnectionBanner() {
       </div>
     );
   }
+  if (detail.restarting) {
+    return (
+      <div className="conn-banner away" role="alert" data-testid="connection-banner">
+        <b>The engine stopped unexpectedly and is restarting</b> ({detail.restarting})
+        {seconds !== null && seconds > 0 ? `: next try in ${seconds} s, attempt ${detail.attempts}` : `: attempt ${detail.attempts}`}. The window stays open;
+        buttons are disabled until the engine is back, and what you see is its last known state. If this repeats, the Logs page and a
+        diagnostics export show why.
+      </div>
+    );
+  }
   return (
     <div className="conn-banner away" role="alert" data-testid="connection-banner">
       <b>The engine is not reachable.</b> Reconnecting by itself

@@ -1,0 +1,123 @@
+// Runs the built desktop main (dist/electron/main.js) under the stand-in `electron`
+// (test/doubles/electron) in a child process, and drives it over the harness's IPC channel.
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export const REPO = resolve(import.meta.dirname, '..', '..');
+const REGISTER = join(REPO, 'test', 'doubles', 'electron', 'register.ts');
+const HARNESS = join(REPO, 'test', 'doubles', 'electron', 'harness.ts');
+
+function newestMtime(dir: string): number {
+  let t = 0;
+  for (const name of readdirSync(dir)) {
+    const abs = join(dir, name);
+    const st = statSync(abs);
+    t = Math.max(t, st.isDirectory() ? newestMtime(abs) : st.mtimeMs);
+  }
+  return t;
+}
+
+/** `npm run build:main` when dist/ is missing or older than electron/ or shared/ (one build at a time across test files). */
+export async function ensureMainBuilt(): Promise<void> {
+  const lock = join(REPO, 'dist-build.lock');
+  for (let i = 0; ; i++) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (i > 600) throw new Error('another test file has held dist-build.lock for 10 minutes');
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+  try {
+    const main = join(REPO, 'dist', 'electron', 'main.js');
+    const stale = !existsSync(main) || statSync(main).mtimeMs < Math.max(newestMtime(join(REPO, 'electron')), newestMtime(join(REPO, 'shared')));
+    if (stale) execFileSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.main.json'], { cwd: REPO, stdio: 'inherit' });
+  } finally {
+    rmdirSync(lock);
+  }
+}
+
+export interface StandInEvent {
+  type: string;
+  data: unknown;
+}
+
+export interface DesktopMain {
+  proc: ChildProcess;
+  /** Runs a harness op (see test/doubles/electron/harness.ts) and returns its value. */
+  call<T = unknown>(op: string, args?: Record<string, unknown>): Promise<T>;
+  events: StandInEvent[];
+  /** Everything the process wrote. */
+  output(): string;
+  /** The process's exit code (a signal counts as null). */
+  exited: Promise<number | null>;
+  kill(): Promise<void>;
+}
+
+/** `node --import register --import harness <main>` with `env`: main as `electron .` would run it. */
+export function startDesktopMain(mainJs: string, env: NodeJS.ProcessEnv): DesktopMain {
+  const proc = fork(mainJs, [], { execArgv: ['--import', REGISTER, '--import', HARNESS], env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  let out = '';
+  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const events: StandInEvent[] = [];
+  const pending = new Map<number, { ok: (v: unknown) => void; fail: (e: Error) => void }>();
+  let nextId = 1;
+  proc.on('message', (m: { standin?: string; id?: number; ok?: boolean; value?: unknown; error?: string; type?: string; data?: unknown }) => {
+    if (m.standin === 'reply' && m.id !== undefined) {
+      const p = pending.get(m.id);
+      pending.delete(m.id);
+      if (m.ok) p?.ok(m.value);
+      else p?.fail(new Error(m.error));
+    } else if (m.standin === 'event') events.push({ type: m.type!, data: m.data });
+  });
+  const exited = new Promise<number | null>((r) =>
+    proc.once('exit', (code) => {
+      for (const p of pending.values()) p.fail(new Error(`main exited (${code}) before answering\n${out.slice(-3000)}`));
+      pending.clear();
+      r(code);
+    }),
+  );
+  return {
+    proc,
+    events,
+    output: () => out,
+    exited,
+    call: <T>(op: string, args: Record<string, unknown> = {}) =>
+      new Promise<T>((ok, fail) => {
+        if (!proc.connected) return fail(new Error(`main is gone\n${out.slice(-3000)}`));
+        const id = nextId++;
+        pending.set(id, { ok: ok as (v: unknown) => void, fail });
+        proc.send({ standin: 'cmd', id, op, args });
+      }),
+    kill: async () => {
+      if (proc.exitCode === null && proc.signalCode === null) {
+        proc.kill('SIGKILL');
+        await exited;
+      }
+    },
+  };
+}
+
+/** A clean environment for a desktop run: its own HOME and XDG folders under `root`, nothing from this process's secrets. */
+export function desktopEnv(root: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: join(root, 'home'),
+    XDG_CONFIG_HOME: join(root, 'config'),
+    XDG_CACHE_HOME: join(root, 'cache'),
+    XDG_DATA_HOME: join(root, 'data'),
+    TMPDIR: process.env.TMPDIR,
+    ...extra,
+  };
+  for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
+  return env;
+}
+
+/** The renderer the window loads: `npm test` builds it first; a lone run builds it once here. */
+export async function ensureRendererBuilt(): Promise<void> {
+  if (existsSync(join(REPO, 'dist-renderer', 'index.html'))) return;
+  execFileSync(process.execPath, [join(REPO, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], { cwd: REPO, stdio: 'inherit' });
+}

@@ -1,0 +1,44 @@
+// The desktop main as the installed app runs it: app.isPackaged, process.resourcesPath and the app
+// folder laid out from electron-builder.yml's own files/asarUnpack/extraResources (computed by
+// test/helpers/packaging-layout.ts, the code packaging.test.ts proves), under the stand-in electron.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { desktopEnv, ensureMainBuilt, ensureRendererBuilt, startDesktopMain, type DesktopMain } from '../../helpers/desktop-main.ts';
+import { layOutInstalledApp } from '../../helpers/packaging-layout.ts';
+import { tempDirs } from '../../helpers/temp-dirs.ts';
+import { assertBootedApp, assertCloseToTrayThenQuit, type MainState } from './boot-checks.ts';
+
+const tmp = tempDirs('engy-desktop-installed-');
+const running: DesktopMain[] = [];
+afterEach(async () => {
+  for (const m of running.splice(0)) await m.kill();
+});
+
+beforeAll(async () => {
+  await ensureMainBuilt();
+  await ensureRendererBuilt();
+}, 600_000);
+
+describe('desktop main, as the installed app runs it', () => {
+  it('boots from the installed layout: resources from process.resourcesPath, tray icon, contract over IPC; closes to tray and quits', async () => {
+    const root = tmp();
+    const { resourcesPath, appDir, files } = layOutInstalledApp(join(root, 'install'));
+    expect(files).toContain('dist/electron/main.js');
+    // Nothing under resources/ is inside the app folder: the app must find them next to it.
+    expect(existsSync(join(appDir, 'resources'))).toBe(false);
+    const m = startDesktopMain(join(appDir, 'dist', 'electron', 'main.js'), desktopEnv(root));
+    running.push(m);
+    await assertBootedApp(m, join(appDir, 'dist-renderer'));
+    const st = await m.call<MainState & { env: { ENGY_RESOURCES_DIR: string | null } }>('state');
+    expect(st.isPackaged).toBe(true);
+    expect(st.resourcesPath).toBe(resourcesPath);
+    expect(st.env.ENGY_RESOURCES_DIR).toBe(resourcesPath);
+    expect(st.trays[0]!.iconPath).toBe(join(resourcesPath, 'icons', 'tray.png'));
+    const python = await m.call<string>('app.resolve', { module: 'dist/electron/engine/serve/trim-module.js', fn: 'trimModuleDir' });
+    expect(python).toBe(join(resourcesPath, 'python'));
+    const signing = await m.call<string>('app.resolve', { module: 'dist/electron/engine/wallet/browser-signing-session.js', fn: 'signingPageDir' });
+    expect(signing).toBe(join(resourcesPath, 'signing'));
+    await assertCloseToTrayThenQuit(m);
+  }, 300_000);
+});
