@@ -132,6 +132,9 @@ describe('PolkadotChainClient set_weights', () => {
     expect(ext.method.method).toBe('setWeights');
     expect(ext.method.toJSON()).toEqual({ callIndex: '0x0700', args: { netuid: 53, dests: [0, 3, 4], weights: [100, 60000, 5435], version_key: 0 } });
     expect(ext.signer.toString()).toBe(keys.validator.address);
+    // Mortal for 128 blocks, as the SDK sets it (CHAIN.md 3.5, DEFAULT_PERIOD); version_key 0 as the reference sends it.
+    expect(ext.era.isMortalEra).toBe(true);
+    expect(ext.era.asMortalEra.period.toNumber()).toBe(128);
     // The signing payload, rebuilt from the extrinsic's own fields: era's birth block and genesis from the chain.
     const birth = ext.era.asMortalEra.birth(out.blockNumber - 1);
     const payload = registry.createType(

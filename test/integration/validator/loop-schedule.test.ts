@@ -85,6 +85,30 @@ describe('validator schedule', () => {
     expect(h.logs.some((l) => l.includes('older than the applied epoch 5'))).toBe(true);
   });
 
+  it('differs on purpose: under a replay the cached vector goes again only on its cadence, so nothing it does can be punished (issue 32 item 7)', async () => {
+    // The reference submits nothing while the provider replays an older epoch; this resubmits what
+    // it last landed. On chain that is the same vector (weights do not expire), never inside the rate
+    // limit, never anything the replay carried: it only keeps LastUpdate inside the activity cutoff.
+    const h = await harness();
+    h.provider.publish(4, [[MINER_C, 9]]);
+    h.provider.publish(5, [[MINER_A, 1], [MINER_B, 3]]);
+    await h.svc.runOnce();
+    const applied = h.chain.landed()[0]!;
+    h.provider.mode = 'replay';
+    for (let step = 0; step < 12; step++) {
+      h.advance(30); // polls every 6 minutes: most of them too soon
+      await h.svc.runOnce();
+    }
+    const landed = h.chain.landed();
+    expect(landed.length).toBe(4);
+    for (const s of landed) {
+      expect({ uids: s.uids, weights: s.weights }).toEqual({ uids: applied.uids, weights: applied.weights });
+    }
+    for (let i = 1; i < landed.length; i++) expect(landed[i]!.block - landed[i - 1]!.block).toBeGreaterThanOrEqual(h.chain.weightsRateLimit + 20);
+    expect(h.chain.submissions.every((s) => s.outcome.ok)).toBe(true);
+    expect(h.stateJson()).toMatchObject({ last_applied: 5 });
+  });
+
   it('falls back to the wall clock (120 x 12 s) when the block number is unavailable', async () => {
     const h = await harness();
     h.provider.publish(4, [[MINER_A, 1]]);
