@@ -4,8 +4,9 @@
 // first `<tool_call>` on, nothing but calls: each closed block is streamed as a call once it closes,
 // and at the end a tail that held no call at all goes out as content (the reference's message then
 // keeps it as content too). A tag split across two deltas is held back until it is whole.
-// Known gap, shared with the reference's own stream: a `</think>` that arrives after content was
-// streamed, without any `<think>`, turns that content into reasoning in the final message only.
+// Known gaps, shared with the reference's own stream (streamed text cannot be taken back): a
+// `</think>` after streamed content, without any `<think>`, turns that content into reasoning in the
+// final message only; a second `<think>` inside reasoning drops the reasoning streamed before it.
 import { randomBytes } from 'node:crypto';
 import { assembleMessage, THINK_CLOSE, THINK_OPEN, type FinishReason } from './assemble-message.ts';
 import type { AssistantMessage, StreamDelta, ToolCallDelta } from './frames.ts';
