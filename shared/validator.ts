@@ -21,8 +21,8 @@ export type TickOutcome =
   | 'standby:burn'
   | 'skipped:too-soon'
   | 'fetch-failed'
-  /** Spelled as the reference spells it, `rejected:<reason>` (operators' log alerts match on it); `older-epoch` is the replay guard. */
-  | `rejected:${PayloadRejectReason | 'older-epoch'}`
+  /** Spelled as the reference spells it, `rejected:<reason>` (operators' log alerts match on it); `older-epoch` is the replay guard, `implausible-epoch` the window past the applied epoch. */
+  | `rejected:${PayloadRejectReason | 'older-epoch' | 'implausible-epoch'}`
   | 'chain-failed'
   | 'submit-failed'
   | 'error';

@@ -52,7 +52,12 @@ interface Client {
   alive: boolean;
   inflight: number;
   droppedLogLines: number;
+  /** A fatal frame arrived while requests were running: closed with this once they are answered. */
+  closing: { code: number; reason: string } | null;
 }
+
+/** How long a fatal frame's close waits for the requests before it (a hung handler must not keep the socket). */
+const CLOSE_AFTER_ANSWERS_MAX_MS = 30_000;
 
 /**
  * The headless shell's transport: the same handler table as Electron IPC, over a WebSocket.
@@ -123,7 +128,7 @@ export class WsTransport implements Disposable {
   }
 
   private accept(ws: WebSocket): void {
-    const c: Client = { ws, waiting: new Map(), overSince: null, alive: true, inflight: 0, droppedLogLines: 0 };
+    const c: Client = { ws, waiting: new Map(), overSince: null, alive: true, inflight: 0, droppedLogLines: 0, closing: null };
     this.clients.add(c);
     ws.on('error', (e: NodeJS.ErrnoException) => {
       // ws closes the connection itself (1009 for an oversized frame, 1002 for a protocol error).
@@ -137,15 +142,30 @@ export class WsTransport implements Disposable {
     }
   }
 
+  /**
+   * Closes for a fatal frame, but only after the requests that came before it (often in the same
+   * burst, still running) are answered; nothing after it is read.
+   */
+  private closeAfterAnswers(c: Client, code: number, reason: string): void {
+    if (c.closing) return;
+    c.closing = { code, reason };
+    if (c.inflight === 0) {
+      c.ws.close(code, reason);
+      return;
+    }
+    setTimeout(() => c.ws.close(code, reason), CLOSE_AFTER_ANSWERS_MAX_MS).unref();
+  }
+
   private onMessage(c: Client, data: RawData, isBinary: boolean): void {
     try {
+      if (c.closing) return;
       if (isBinary) {
-        c.ws.close(1003, 'frames are JSON text');
+        this.closeAfterAnswers(c, 1003, 'frames are JSON text');
         return;
       }
       const frame = parseClientFrame(String(data));
       if (frame.kind === 'fatal') {
-        c.ws.close(1003, frame.reason);
+        this.closeAfterAnswers(c, 1003, frame.reason);
         return;
       }
       if (frame.kind === 'refused') {
@@ -166,6 +186,7 @@ export class WsTransport implements Disposable {
         .then((result) => {
           c.inflight--;
           this.send(c, JSON.stringify({ kind: 'result', id: frame.id, result } satisfies ServerFrame));
+          if (c.closing && c.inflight === 0) c.ws.close(c.closing.code, c.closing.reason);
         })
         .catch((e: unknown) => this.internal(e));
     } catch (e) {

@@ -129,3 +129,41 @@ export function closeCodeOf(socket: Socket, ms = 10_000): Promise<number> {
     socket.on('close', () => finish(0));
   });
 }
+
+/** Every text frame the server sent and its close code (0 if the socket just ended, -1 on timeout). */
+export function textsUntilClose(socket: Socket, ms = 20_000): Promise<{ texts: string[]; code: number }> {
+  return new Promise((resolve) => {
+    let buf = Buffer.alloc(0);
+    const texts: string[] = [];
+    const timer = setTimeout(() => finish(-1), ms);
+    function finish(code: number): void {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({ texts, code });
+    }
+    socket.on('data', (d: Buffer) => {
+      buf = Buffer.concat([buf, d]);
+      let off = 0;
+      while (buf.length - off >= 2) {
+        const op = buf[off]! & 0x0f;
+        let len = buf[off + 1]! & 0x7f;
+        let hdr = 2;
+        if (len === 126) {
+          if (buf.length - off < 4) break;
+          len = buf.readUInt16BE(off + 2);
+          hdr = 4;
+        } else if (len === 127) {
+          if (buf.length - off < 10) break;
+          len = Number(buf.readBigUInt64BE(off + 2));
+          hdr = 10;
+        }
+        if (buf.length - off < hdr + len) break;
+        if (op === 8) return finish(len >= 2 ? buf.readUInt16BE(off + hdr) : 0);
+        if (op === 1) texts.push(buf.subarray(off + hdr, off + hdr + len).toString('utf8'));
+        off += hdr + len;
+      }
+      buf = buf.subarray(off);
+    });
+    socket.on('close', () => finish(0));
+  });
+}

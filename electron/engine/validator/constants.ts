@@ -8,6 +8,15 @@ export const HEARTBEAT_PATH = '/api/subnet/v1/validator/heartbeat';
 export const MAX_PAYLOAD_BYTES = 1024 * 1024;
 export const U16_MAX = 65535;
 
+/**
+ * The plausible window for a signed epoch_index. The master's signature proves who sent it, not that
+ * it is sane: one absurd index (2^53-1) once applied made every real epoch "older" for good. No
+ * epoch is past 2^31-1 (hourly epochs would take 245,000 years), and none runs more than 10,000
+ * past the last applied one (over a year of epochs even at one every hour).
+ */
+export const MAX_EPOCH_INDEX = 2 ** 31 - 1;
+export const MAX_EPOCH_JUMP = 10_000;
+
 export const DEFAULT_POLL_S = 300;
 export const DEFAULT_RESUBMIT_BLOCKS = 120;
 /** Nominal block time, only for the wall-clock fallback and for "in ~N min" estimates. */

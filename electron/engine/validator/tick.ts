@@ -6,7 +6,7 @@ import { normalizeWeights, sdkEmitWeights, type NormalizedWeights } from '../cha
 import type { Logger } from '../lib/logger.ts';
 import type { HotkeyWeight, SubmissionKind, SubmissionRecord, TickOutcome, TickRecord } from '../../../shared/validator.ts';
 import type { CommitRevealView } from '../../../shared/validator.ts';
-import { LATEST_EPOCH_PATH } from './constants.ts';
+import { LATEST_EPOCH_PATH, MAX_EPOCH_INDEX, MAX_EPOCH_JUMP } from './constants.ts';
 import { SUBNET_OWNER_HOTKEY } from '../../../shared/network.ts';
 import { submitWeights, trackCommitReveal } from './commit-reveal-tick.ts';
 import { fetchJsonCapped } from './payload-fetch.ts';
@@ -148,6 +148,10 @@ export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickRepo
       // The replay guard: a genuinely signed but older result never goes on chain again.
       failure = { outcome: 'rejected:older-epoch', why: `provider served epoch ${v.epochIndex}, older than the applied ${state.lastApplied} (replay guard)` };
       log.warn(`[sync] payload rejected: epoch ${v.epochIndex} is older than the applied epoch ${state.lastApplied}; never submitting it`);
+    } else if (v.epochIndex > MAX_EPOCH_INDEX || (state.lastApplied !== null && v.epochIndex > state.lastApplied + MAX_EPOCH_JUMP)) {
+      const past = state.lastApplied === null ? `the largest plausible epoch ${MAX_EPOCH_INDEX}` : `the applied epoch ${state.lastApplied}`;
+      failure = { outcome: 'rejected:implausible-epoch', why: `provider served epoch ${v.epochIndex}, implausibly far past ${past}` };
+      log.warn(`[sync] payload rejected: epoch ${v.epochIndex} is implausibly far past ${past} (more than ${MAX_EPOCH_JUMP} epochs ahead, or beyond ${MAX_EPOCH_INDEX}); never applying it`);
     } else {
       report.verified = { epochIndex: v.epochIndex, digest: v.digest };
       candidate = { weights: v.weights, epochIndex: v.epochIndex, digest: v.digest, fromCache: false };

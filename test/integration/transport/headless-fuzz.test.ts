@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { startHeadlessChild, type HeadlessChild } from '../../helpers/headless-process.ts';
-import { closeCodeOf, httpGet, rawExchange, rawWsUpgrade, statusOf, wsFrame } from '../../helpers/raw-wire.ts';
+import { closeCodeOf, httpGet, rawExchange, rawWsUpgrade, statusOf, textsUntilClose, wsFrame } from '../../helpers/raw-wire.ts';
 import { xorshiftRandom } from '../../helpers/xorshift.ts';
 import { cookieNameFor } from '../../../electron/transport/http-guards.ts';
 
@@ -164,6 +164,18 @@ describe('the headless transport survives hostile input', () => {
       expect(await closed, label).toBe(1003);
       await assertAlive(label);
     }
+    // A burst of requests followed by a fatal frame, in one write: every earlier request is answered, then 1003.
+    for (const [label, fatal] of [['not JSON', wsFrame('{nope')], ['binary', wsFrame(Buffer.from([0, 1, 2]), 2)]] as Array<[string, Buffer]>) {
+      const up = await rawWsUpgrade(port, `/ws?token=${engine.token}`, {});
+      const seen = textsUntilClose(up.socket);
+      up.socket.write(Buffer.concat([1, 2, 3].map((n) => wsFrame(JSON.stringify({ kind: 'invoke', id: n, method: n === 2 ? 'app.info' : 'settings.get', req: null }))).concat(fatal)));
+      const { texts, code } = await seen;
+      const answered = texts.map((t) => JSON.parse(t) as { kind: string; id?: number }).filter((f) => f.kind === 'result').map((f) => f.id);
+      expect(answered.sort(), label).toEqual([1, 2, 3]);
+      expect(code, label).toBe(1003);
+      await assertAlive(`a burst ending in ${label}`);
+    }
+
     // Protocol violations (unmasked frame, reserved opcode, invalid UTF-8) are ws's to refuse.
     for (const [label, frame] of [
       ['an unmasked frame', wsFrame('{}', 1, false)],
