@@ -22,6 +22,8 @@ export interface HeadlessOptions {
   rotateToken?: boolean;
   /** Transport limits (tests shorten the budgets). */
   limits?: Partial<TransportLimits>;
+  /** 'demo' for `engy-panel demo`'s engine on its simulated network (compose/profiles.ts); default 'headless'. */
+  profile?: 'headless' | 'demo';
 }
 
 export interface RunningHeadless {
@@ -36,7 +38,7 @@ export function rendererDir(): string {
 }
 
 export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadless> {
-  const engine = await composeEngine({ dataDir: opts.dataDir, shell: 'headless', ...(opts.network ? { network: opts.network } : {}), ...(opts.echo ? { echo: opts.echo } : {}) });
+  const engine = await composeEngine({ dataDir: opts.dataDir, profile: opts.profile ?? 'headless', shell: 'headless', ...(opts.network ? { network: opts.network } : {}), ...(opts.echo ? { echo: opts.echo } : {}) });
   const log = engine.logs.logger('headless');
   const transport = new WsTransport(engine.table, engine.hub, {
     onInternal: (e) => log.error(`handler failed: ${describeError(e)}`),

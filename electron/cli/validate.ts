@@ -2,17 +2,14 @@
 // environment; exits non-zero with the reason on bad configuration; runs through chain and provider
 // outages until SIGTERM/SIGINT, then stops cleanly and releases the data dir.
 import { dirname } from 'node:path';
-import { openChainClient } from '../engine/chain/open-chain.ts';
 import { describeError } from '../engine/lib/fs-errors.ts';
 import { resolveDaemonConfig, type DaemonFlags } from '../engine/validator/daemon-config.ts';
-import { runValidatorDaemon } from '../engine/validator/daemon.ts';
-import { openRuntime } from '../runtime.ts';
+import { composeEngine } from '../compose.ts';
 import { installProcessGuards } from '../process-guards.ts';
 import { toDisposable } from '../engine/lib/disposable.ts';
 import { defineCommand, parseCommand } from './args.ts';
 import { cliCommand } from './run-command.ts';
 import type { CliCommand } from './types.ts';
-import { heartbeatVersion } from '../engine/validator/heartbeat.ts';
 
 export const VALIDATE = defineCommand({
   usage: `usage: engy-panel validate --wallet NAME --hotkey NAME [--wallet-path DIR] [--chain finney|test|local|URL]
@@ -61,36 +58,26 @@ export const run: CliCommand = cliCommand('validate', async (args, io) => {
     return 2;
   }
   const cfg = r.config;
-  let rt;
+  let engine;
   try {
-    rt = await openRuntime({ dataDir: cfg.dataDir, echo: (l) => io.stdout(`${l}\n`), keepAlive: true, tempDirs: [dirname(cfg.statePath), dirname(cfg.heartbeatFile)] });
+    engine = await composeEngine({
+      profile: 'validate',
+      dataDir: cfg.dataDir,
+      echo: (l) => io.stdout(`${l}\n`),
+      runtime: { keepAlive: true, tempDirs: [dirname(cfg.statePath), dirname(cfg.heartbeatFile)] },
+      validate: { config: cfg, env: io.env },
+    });
   } catch (e) {
     io.stderr(`engy-panel validate: ${describeError(e)}\n`);
     return 1;
   }
   // A daemon left alone for weeks: a missed catch is logged, never the end of the process (electron/process-guards.ts).
-  const guarded = rt;
-  // Uninstalled with the runtime, so an in-process caller (a test) gets its process back as it was.
-  rt.add(toDisposable(installProcessGuards({ log: rt.logs.logger('process'), shutdown: () => guarded.dispose() })));
+  const built = engine;
+  // Uninstalled with the engine, so an in-process caller (a test) gets its process back as it was.
+  engine.runtime.add(toDisposable(installProcessGuards({ log: engine.logs.logger('process'), shutdown: () => built.dispose() })));
   try {
-    let signer;
-    try {
-      const { loadHotkeySigner } = await import('../engine/wallet/hotkey-signer.ts');
-      signer = await loadHotkeySigner({ walletPath: cfg.walletPath, wallet: cfg.wallet, hotkey: cfg.hotkey, env: io.env, redactor: rt.logs.redactor });
-    } catch (e) {
-      io.stderr(`engy-panel validate: cannot load the hotkey ${cfg.wallet}/${cfg.hotkey}: ${describeError(e, { what: 'the hotkey file', fix: 'check --wallet, --hotkey and --wallet-path' })}\n`);
-      return 1;
-    }
-    const chainLog = rt.logs.logger('chain');
-    return await runValidatorDaemon(cfg, {
-      openChain: () => openChainClient(cfg.chainUrl, chainLog),
-      signer,
-      stopSignal: io.stopSignal,
-      version: heartbeatVersion(rt.version),
-      hub: rt.logs,
-      db: rt.db,
-    });
+    return await engine.run(io.stopSignal);
   } finally {
-    await rt.dispose().catch((e: unknown) => io.stderr(`engy-panel validate: cleanup: ${describeError(e)}\n`));
+    await engine.dispose().catch((e: unknown) => io.stderr(`engy-panel validate: cleanup: ${describeError(e)}\n`));
   }
 });

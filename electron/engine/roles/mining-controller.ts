@@ -24,7 +24,11 @@ import { detectRuntimes, type DetectRuntimesOptions } from '../serve/runtime-det
 import type { ServeFleet } from '../serve/serve-fleet.ts';
 import { createExternalFleet, createServeFleet, planLaunches, type FleetServices } from '../serve/serve-setup.ts';
 import { StartStagger } from '../miner/start-stagger.ts';
-import { MinerWorkers, planWorkers } from './miner-workers.ts';
+import { MinerWorkers, planWorkers, type WorkerPlan } from './miner-workers.ts';
+import { hostname } from 'node:os';
+import { defaultWorkerName } from '../miner/identity.ts';
+import { persistentWorkerId } from '../miner/worker-id-store.ts';
+import type { ProofPool } from '../proof/proof-pool.ts';
 import { trimModuleDir } from '../serve/trim-module.ts';
 import { defaultCheckpointDir } from '../serve/checkpoint/checkpoint-folder.ts';
 import { ProcessRegistry } from '../serve/process-registry.ts';
@@ -50,6 +54,16 @@ export interface MiningControllerDeps {
   };
   /** Start's gate: refuses with every pre-flight blocker (compose passes the PreflightService). */
   preflight?: { gate(role: 'mine'): Promise<unknown> };
+  /** Worker threads for body parsing and proofs, off the thread that answers the gateway (absent: on it). */
+  proofPool?: ProofPool;
+  /** The file keeping each worker's id across restarts (absent: a new id per start, a new qualification). */
+  workerIdsFile?: string;
+}
+
+/** Who a worker is to the gateway: its name (as the miner would derive it) and its id. */
+export interface WorkerIdentity {
+  workerName: string;
+  workerId: string | null;
 }
 
 export class MiningController implements Disposable {
@@ -68,6 +82,21 @@ export class MiningController implements Disposable {
     this.d = d;
     this.lastRunFile = join(d.paths.root, 'mining-last-run.json');
     this.lastRun = readRunSummary(this.lastRunFile);
+  }
+
+  /** The pool this controller's miners prove in (null: they prove on the engine's thread). */
+  get proofPool(): ProofPool | null {
+    return this.d.proofPool ?? null;
+  }
+
+  /** A worker's name and its kept id: the same name, model and capacity keep the id across restarts. */
+  workerIdentity(p: Pick<WorkerPlan, 'serveUrls' | 'maxInflight' | 'workerName'>): WorkerIdentity {
+    const model = minerModel(this.d.settings.get().mining.modelId).id;
+    const workerName = p.workerName ?? defaultWorkerName(hostname(), model, p.serveUrls);
+    if (!this.d.workerIdsFile) return { workerName, workerId: null };
+    const kept = persistentWorkerId(this.d.workerIdsFile, { workerName, model, maxInflight: p.maxInflight });
+    if (kept.saveError) this.d.logs.logger('miner').warn(`the worker id could not be saved (${kept.saveError}): the next start will need a new qualification`);
+    return { workerName, workerId: kept.workerId };
   }
 
   /** What the last run did (kept across restarts); null before the first run. */
@@ -142,7 +171,9 @@ export class MiningController implements Disposable {
     const plans = planWorkers({ runtime: fleet.runtime, urls, plan: report.plan, workerName: s.mining.workerName, maxInflightOverride: s.mining.maxInflightOverride });
     // Several workers on one box start about 15 s apart: the gateway judges a worker's legs ~3 s after its first hello.
     const stagger = plans.length > 1 ? new StartStagger(this.d.overrides?.staggerMs ?? 15_000) : undefined;
-    const miners = plans.map((p, i) => new MinerService({
+    const miners = plans.map((p, i) => {
+      const id = this.workerIdentity(p);
+      return new MinerService({
       gatewayUrl: s.mining.gatewayUrl,
       serveUrls: p.serveUrls,
       // The self-audit prefers another engine: the one that served a request holds it in its prefix cache.
@@ -151,19 +182,21 @@ export class MiningController implements Disposable {
       model: spec.id,
       maxInflight: p.maxInflight,
       engine: p.engine,
-      ...(p.workerName ? { workerName: p.workerName } : {}),
+      workerName: id.workerName,
+      ...(id.workerId ? { workerId: id.workerId } : {}),
       ...(stagger ? { stagger } : {}),
       minerKey: () => this.d.minerKeys.get(),
       redactor: this.d.logs.redactor,
       hw: async () => helloHw(report),
       versions: this.d.versions,
-      proof: createProofPort(),
+      proof: createProofPort(this.d.proofPool),
       log: this.d.logs.logger(plans.length > 1 ? `miner:${i}` : 'miner'),
       db: this.d.db,
       audit: this.d.simulated ? { sampleRate: 0.5, minIntervalMs: 5_000 } : { sampleRate: 0.02, minIntervalMs: 120_000 },
       // The simulated network's buyers arrive within seconds: a 10-minute probe window would hide "active".
       ...(this.d.simulated ? { probeWindowMs: 10_000, probeMinRequests: 10 } : {}),
-    }));
+      });
+    });
     const workers = new MinerWorkers(plans, miners, log);
     this.fleet = fleet;
     this.workers = workers;

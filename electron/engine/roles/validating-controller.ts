@@ -11,6 +11,7 @@ import type { Database } from '../store/database.ts';
 import { SqliteValidatorHistory } from '../validator/history.ts';
 import { ValidatorService } from '../validator/validator-service.ts';
 import { defaultStatePath } from '../validator/daemon-config.ts';
+import type { TickReport } from '../validator/tick.ts';
 
 export interface ValidatingControllerDeps {
   settings: SettingsStore;
@@ -28,6 +29,9 @@ export class ValidatingController {
   private sub: { dispose(): void | Promise<void> } | null = null;
   private readonly changes = new Emitter<void>();
   readonly onDidChange = this.changes.event;
+  private readonly ticks = new Emitter<TickReport>();
+  /** Every finished tick of the running validator (the health lines read reachability from it). */
+  readonly onDidTick = this.ticks.event;
   private readonly d: ValidatingControllerDeps;
 
   constructor(d: ValidatingControllerDeps) {
@@ -67,7 +71,8 @@ export class ValidatingController {
       version: this.d.version,
     });
     this.service = service;
-    this.sub = service.onDidChange(() => this.changes.fire());
+    const subs = [service.onDidChange(() => this.changes.fire()), service.onDidTick((r) => this.ticks.fire(r))];
+    this.sub = { dispose: async () => void (await Promise.all(subs.map((d) => d.dispose()))) };
     service.start();
     this.changes.fire();
   }

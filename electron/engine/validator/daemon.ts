@@ -1,7 +1,7 @@
 // The headless validator: the service, its SQLite history and a log line per tick and per submission
-// on stdout, until asked to stop. The CLI supplies the runtime (data-dir lock, logs, database, a
-// handle that keeps the process alive), the chain (lazily imported @polkadot/api client) and the
-// hotkey signer, so this file stays testable with doubles. A chain or provider outage fails one tick,
+// on stdout, until asked to stop. compose.ts's validate profile supplies the runtime (data-dir lock, logs,
+// database, a handle that keeps the process alive), the chain (lazily imported @polkadot/api client) and
+// the hotkey signer, so this file stays testable with doubles. A chain or provider outage fails one tick,
 // logged with its reason; the loop looks again on the next poll and never exits for it.
 import type { ChainPort, KeySigner } from '../chain/ports.ts';
 import { writeFileAtomic } from '../lib/atomic-file.ts';
@@ -19,10 +19,14 @@ export class HealthLines {
   private provider: boolean | null = null;
   private chain: boolean | null = null;
   private readonly log: Logger;
-  private readonly pollS: number;
-  constructor(log: Logger, pollS: number) {
+  private readonly pollSeconds: number | (() => number);
+  constructor(log: Logger, pollS: number | (() => number)) {
     this.log = log;
-    this.pollS = pollS;
+    this.pollSeconds = pollS;
+  }
+
+  private get pollS(): number {
+    return typeof this.pollSeconds === 'number' ? this.pollSeconds : this.pollSeconds();
   }
 
   observe(report: Pick<TickReport, 'provider' | 'chain' | 'state'>): void {
@@ -50,7 +54,6 @@ export class HealthLines {
 export interface DaemonDeps {
   openChain: () => Promise<ChainPort>;
   signer: KeySigner;
-  stopSignal: Promise<string>;
   version: string;
   fetch?: FetchFn;
   /** The runtime's log hub (its redactor already knows the secrets) and database. */
@@ -58,7 +61,11 @@ export interface DaemonDeps {
   db: Database;
 }
 
-export async function runValidatorDaemon(cfg: DaemonConfig, deps: DaemonDeps): Promise<number> {
+/**
+ * The validator service of `engy-panel validate`, not yet started, stamping the heartbeat file after
+ * every tick (compose.ts's validate profile builds it, adds the health lines, and runs it).
+ */
+export function buildValidatorDaemon(cfg: DaemonConfig, deps: DaemonDeps): ValidatorService {
   const log = deps.hub.logger('validator');
   const history = new SqliteValidatorHistory(deps.db);
   if (cfg.pollS * 1000 >= cfg.resubmitBlocks * BLOCK_S * 1000 * 0.5) {
@@ -75,20 +82,21 @@ export async function runValidatorDaemon(cfg: DaemonConfig, deps: DaemonDeps): P
     version: deps.version,
     fetch: deps.fetch,
   });
-  // One line per change of health, beside the per-tick lines: when the provider or the chain stops
-  // answering and when it answers again is what an operator greps for.
-  const health = new HealthLines(log, cfg.pollS);
-  svc.onDidTick((report) => {
+  svc.onDidTick(() => {
     // Readable by a container health check running as another user: it holds only a time.
     try {
       writeFileAtomic(cfg.heartbeatFile, JSON.stringify({ ts: Date.now() / 1000 }), 0o644);
     } catch (e) {
       log.warn(`[health] heartbeat file not written: ${(e as Error).message}`);
     }
-    health.observe(report);
   });
+  return svc;
+}
+
+/** Runs a built validator until the stop signal, then stops it: the exit code of `validate`. */
+export async function runValidatorDaemon(svc: ValidatorService, log: Logger, stopSignal: Promise<string>): Promise<number> {
   svc.start();
-  const sig = await deps.stopSignal;
+  const sig = await stopSignal;
   log.info(`[validator] ${sig}: stopping`);
   await svc.dispose();
   log.info('[validator] stopped');

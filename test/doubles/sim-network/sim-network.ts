@@ -222,7 +222,7 @@ export async function startSimulatedNetwork(opts: SimNetworkOptions): Promise<Si
       uidOf: (hk) => chain.state.neuron(SN53, hk)?.uid,
       async startApp(o = {}) {
         const { startHeadless } = await import('../../../electron/headless.ts');
-        const app = await startHeadless({ host: '127.0.0.1', port: o.port ?? 0, dataDir: opts.dataDir, ...(o.echo ? { echo: o.echo } : {}) });
+        const app = await startHeadless({ host: '127.0.0.1', port: o.port ?? 0, dataDir: opts.dataDir, profile: 'demo', ...(o.echo ? { echo: o.echo } : {}) });
         net.app = app;
         cleanups.push(async () => {
           net.app = null;

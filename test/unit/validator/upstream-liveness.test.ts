@@ -13,10 +13,8 @@ import { checkHeartbeat } from '../../../electron/engine/validator/healthcheck.t
 import { apiMessage, postHeartbeat } from '../../../electron/engine/validator/heartbeat.ts';
 import { MemoryValidatorHistory } from '../../../electron/engine/validator/history.ts';
 import { writeState } from '../../../electron/engine/validator/state-file.ts';
-import { runValidatorDaemon } from '../../../electron/engine/validator/daemon.ts';
+import { composeEngine } from '../../../electron/compose.ts';
 import { resolveDaemonConfig } from '../../../electron/engine/validator/daemon-config.ts';
-import { LogHub } from '../../../electron/engine/lib/logger.ts';
-import { openDatabase } from '../../../electron/engine/store/database.ts';
 import { ValidatorService } from '../../../electron/engine/validator/validator-service.ts';
 import { MemoryChain } from '../../doubles/memory-chain.ts';
 import { DEV_MASTER_URI, devKey } from '../../doubles/provider.ts';
@@ -135,18 +133,17 @@ describe('heartbeat file on every outcome (upstream test_validator.py liveness)'
     const r = resolveDaemonConfig({ wallet: 'w', hotkey: 'h', dataDir: dir }, {});
     if (!r.ok) throw new Error(r.errors.join('; '));
     const lines: string[] = [];
-    const hub = new LogHub({ echo: (l) => void lines.push(l) });
-    const { db } = openDatabase(join(dir, 'panel.sqlite'));
     let stop: (s: string) => void = () => {};
     const stopSignal = new Promise<string>((res) => (stop = res));
     const chain = new MemoryChain();
     const down = (async () => new Response('', { status: 503 })) as typeof fetch;
-    const done = runValidatorDaemon(r.config, { openChain: () => chain.open(), signer: hk, stopSignal, version: 'test', fetch: down, hub, db });
+    // Built as `engy-panel validate` builds it (the validate profile), with the chain, hotkey and provider doubled.
+    const engine = await composeEngine({ profile: 'validate', dataDir: dir, echo: (l) => void lines.push(l), validate: { config: r.config, env: {}, openChain: () => chain.open(), signer: hk, fetch: down } });
+    const done = engine.run(stopSignal).finally(() => engine.dispose());
     const before = Date.now() / 1000;
     await vi.waitFor(() => expect(existsSync(r.config.heartbeatFile)).toBe(true), { timeout: 10_000 });
     stop('SIGTERM');
     await expect(done).resolves.toBe(0);
-    db.close();
     const ts = (JSON.parse(readFileSync(r.config.heartbeatFile, 'utf8')) as { ts: number }).ts;
     expect(ts).toBeGreaterThanOrEqual(before - 1);
     expect(existsSync(r.config.statePath)).toBe(false); // nothing landed: the state file cannot be the liveness signal

@@ -1,0 +1,33 @@
+// Hardware: detection, its topic and handlers; a new GPU choice re-checks at once (a new plan on the next start).
+import { errorMessage } from '../../shared/errors.ts';
+import { hardwareAlternatives } from '../engine/hardware/alternatives.ts';
+import { HardwareService } from '../engine/hardware/hardware-service.ts';
+import type { SettingsStore } from '../engine/settings/settings-store.ts';
+import type { ModelPlace } from './model-place.ts';
+import type { Wiring } from './wiring.ts';
+
+export function wireHardware(w: Wiring, settings: SettingsStore, place: ModelPlace): HardwareService {
+  w.module('hardware');
+  const { paths, logs } = w.rt;
+  const log = logs.logger('app');
+  const hardware = new HardwareService(
+    () => ({ dataDir: paths.root, modelId: settings.get().mining.modelId, allowedGpus: settings.get().mining.gpus }),
+    logs.logger('hardware'),
+    undefined,
+    () => place.space(),
+  );
+  let gpusKey = JSON.stringify(settings.get().mining.gpus);
+  w.add(
+    settings.onDidChange((s) => {
+      if (JSON.stringify(s.mining.gpus) === gpusKey) return;
+      gpusKey = JSON.stringify(s.mining.gpus);
+      void hardware.get(true).catch((e: unknown) => log.warn(`hardware re-check failed: ${errorMessage(e)}`));
+    }),
+  );
+  w.bind('hardware', () => hardware.snapshot(), (l) => hardware.onDidChange(l));
+  w.handle({
+    'hardware.report': (req) => hardware.get(req.refresh),
+    'hardware.alternatives': async () => hardwareAlternatives(place.spec, await hardware.get()),
+  });
+  return hardware;
+}
