@@ -102,6 +102,27 @@ export class Database {
     }
   }
 
+  /**
+   * A row that must land now, not in the next batch (a validator's tick or weight submission, which a
+   * kill -9 must not lose): committed at once, after the queued ones. A failure (a full disk) is reported
+   * as a queued row's is, on onDidFailWrite, never thrown: the caller's loop goes on. Returns the row id,
+   * or null when the row was not written.
+   */
+  writeNow(sql: string, params: SQLInputValue[]): number | null {
+    if (!this.raw.isOpen) return null;
+    this.flushWrites();
+    try {
+      const r = this.raw.prepare(sql).run(...params);
+      this.writeStats.rows++;
+      return Number(r.lastInsertRowid);
+    } catch (e) {
+      const error = e instanceof Error ? e : new Error(String(e));
+      this.opts.onWriteError?.(error, 1);
+      this.writeFailures.fire({ error, rows: 1 });
+      return null;
+    }
+  }
+
   /** Commit every queued write now, in one transaction. */
   flushWrites(): void {
     if (this.timer) clearTimeout(this.timer);

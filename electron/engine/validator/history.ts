@@ -58,22 +58,20 @@ export class SqliteValidatorHistory implements ValidatorHistory {
     database.migrate(VALIDATOR_MIGRATIONS);
   }
 
+  // Written at once (a kill -9 loses none), and a write that fails (a full disk) is said by the engine's
+  // storage watch rather than thrown into the tick loop, which would stop the heartbeat too.
   recordTick(t: TickRecord): void {
-    const r = this.database.db
-      .prepare('INSERT INTO validator_ticks(at, outcome, epoch_index, block, detail) VALUES (?, ?, ?, ?, ?)')
-      .run(t.at, t.outcome, t.epochIndex, t.block, t.detail);
+    const id = this.database.writeNow('INSERT INTO validator_ticks(at, outcome, epoch_index, block, detail) VALUES (?, ?, ?, ?, ?)', [t.at, t.outcome, t.epochIndex, t.block, t.detail]);
     // A tick every 5 min is ~100k rows a year: keep the recent ones (submissions are few and all kept).
-    const id = Number(r.lastInsertRowid);
-    if (id % 1000 === 0) this.database.db.prepare('DELETE FROM validator_ticks WHERE id <= ?').run(id - KEEP_TICKS);
+    if (id !== null && id % 1000 === 0) this.database.writeNow('DELETE FROM validator_ticks WHERE id <= ?', [id - KEEP_TICKS]);
   }
 
   recordSubmission(s: SubmissionRecord): void {
-    this.database.db
-      .prepare(
-        `INSERT INTO validator_submissions(at, kind, epoch_index, digest, block, uids, weights, dropped_share, ok, extrinsic_hash, included_block, error_code, error)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(s.at, s.kind, s.epochIndex, s.digest, s.block, JSON.stringify(s.uids), JSON.stringify(s.weights), s.droppedShare, s.ok ? 1 : 0, s.extrinsicHash, s.includedBlock, s.errorCode, s.error);
+    this.database.writeNow(
+      `INSERT INTO validator_submissions(at, kind, epoch_index, digest, block, uids, weights, dropped_share, ok, extrinsic_hash, included_block, error_code, error)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [s.at, s.kind, s.epochIndex, s.digest, s.block, JSON.stringify(s.uids), JSON.stringify(s.weights), s.droppedShare, s.ok ? 1 : 0, s.extrinsicHash, s.includedBlock, s.errorCode, s.error],
+    );
   }
 
   recentTicks(limit: number): TickRecord[] {
