@@ -174,26 +174,26 @@ export class MiningController implements Disposable {
     const miners = plans.map((p, i) => {
       const id = this.workerIdentity(p);
       return new MinerService({
-      gatewayUrl: s.mining.gatewayUrl,
-      serveUrls: p.serveUrls,
-      // The self-audit prefers another engine: the one that served a request holds it in its prefix cache.
-      auditServeUrls: urls,
-      checkpointDir: checkpoint,
-      model: spec.id,
-      maxInflight: p.maxInflight,
-      engine: p.engine,
-      workerName: id.workerName,
-      ...(id.workerId ? { workerId: id.workerId } : {}),
-      ...(stagger ? { stagger } : {}),
-      minerKey: () => this.d.minerKeys.get(),
-      redactor: this.d.logs.redactor,
-      hw: async () => helloHw(report),
-      versions: this.d.versions,
-      proof: createProofPort(this.d.proofPool),
-      log: this.d.logs.logger(plans.length > 1 ? `miner:${i}` : 'miner'),
-      db: this.d.db,
-      audit: this.d.simulated ? { sampleRate: 0.5, minIntervalMs: 5_000 } : { sampleRate: 0.02, minIntervalMs: 120_000 },
-      // The simulated network's buyers arrive within seconds: a 10-minute probe window would hide "active".
+        gatewayUrl: s.mining.gatewayUrl,
+        serveUrls: p.serveUrls,
+        // The self-audit prefers another engine: the one that served a request holds it in its prefix cache.
+        auditServeUrls: urls,
+        checkpointDir: checkpoint,
+        model: spec.id,
+        maxInflight: p.maxInflight,
+        engine: p.engine,
+        workerName: id.workerName,
+        ...(id.workerId ? { workerId: id.workerId } : {}),
+        ...(stagger ? { stagger } : {}),
+        minerKey: () => this.d.minerKeys.get(),
+        redactor: this.d.logs.redactor,
+        hw: async () => helloHw(report),
+        versions: this.d.versions,
+        proof: createProofPort(this.d.proofPool),
+        log: this.d.logs.logger(plans.length > 1 ? `miner:${i}` : 'miner'),
+        db: this.d.db,
+        audit: this.d.simulated ? { sampleRate: 0.5, minIntervalMs: 5_000 } : { sampleRate: 0.02, minIntervalMs: 120_000 },
+        // The simulated network's buyers arrive within seconds: a 10-minute probe window would hide "active".
       ...(this.d.simulated ? { probeWindowMs: 10_000, probeMinRequests: 10 } : {}),
       });
     });
