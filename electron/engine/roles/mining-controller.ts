@@ -194,7 +194,7 @@ export class MiningController implements Disposable {
         db: this.d.db,
         audit: this.d.simulated ? { sampleRate: 0.5, minIntervalMs: 5_000 } : { sampleRate: 0.02, minIntervalMs: 120_000 },
         // The simulated network's buyers arrive within seconds: a 10-minute probe window would hide "active".
-      ...(this.d.simulated ? { probeWindowMs: 10_000, probeMinRequests: 10 } : {}),
+        ...(this.d.simulated ? { probeWindowMs: 10_000, probeMinRequests: 10 } : {}),
       });
     });
     const workers = new MinerWorkers(plans, miners, log);
