@@ -7,7 +7,8 @@ export function wireSettings(w: Wiring, network: NetworkProfile | undefined): Se
   w.module('settings');
   const { paths, logs } = w.rt;
   const settings = new SettingsStore(paths.settings, logs.logger('settings'), network ? { network } : {});
-  w.bind('settings', () => settings.get(), (l) => settings.onDidChange(l));
+  // Sent with the change, before settings.update answers: a shell reading the topic right after sees it.
+  w.publishEach('settings', settings.get(), (l) => settings.onDidChange(l));
   logs.setMinLevel(settings.get().logLevel);
   w.add(settings.onDidChange((s) => logs.setMinLevel(s.logLevel)));
   w.handle({

@@ -57,6 +57,16 @@ export class Wiring {
     this.stack.add(feed.onDidView((v) => this.hub.publish(topic, pick(v))));
   }
 
+  /**
+   * A topic published at once with each change's own value: for rare changes a caller acts on right
+   * after its invoke returns (the desktop shell reads close-to-tray from the settings it was sent).
+   */
+  publishEach<T extends SnapshotTopic>(topic: T, initial: SnapshotTopics[T], onValue: (l: (v: SnapshotTopics[T]) => void) => Disposable): void {
+    this.claim(topic);
+    this.hub.publish(topic, initial);
+    this.stack.add(onValue((v) => this.hub.publish(topic, v)));
+  }
+
   private claim(topic: SnapshotTopic): void {
     if (this.topics.has(topic)) throw new Error(`the topic ${topic} is wired twice`);
     this.topics.add(topic);

@@ -1,7 +1,14 @@
 // Nothing is wired twice: a module, a handler or a topic claimed a second time stops the start with the
 // name of what was doubled. And a service's snapshot is read once per burst of changes and handed to
-// every subscriber as a value (ChangeFeed), instead of each subscriber reading it again.
+// every subscriber as a value (ChangeFeed), instead of each subscriber reading it again; settings go out
+// with the change itself.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { SnapshotEnvelope } from '../../../shared/api.ts';
+import type { Settings } from '../../../shared/settings.ts';
+import { composeEngine } from '../../../electron/compose.ts';
 import { SnapshotHub } from '../../../electron/contract/snapshot-hub.ts';
 import { DisposableStack } from '../../../electron/engine/lib/disposable.ts';
 import { Emitter } from '../../../electron/engine/lib/emitter.ts';
@@ -22,6 +29,7 @@ describe('Wiring', () => {
     expect(() => w.bind('update', () => null, (l) => changes.event(l))).toThrow('the topic update is wired twice');
     const feed = stack.add(new ChangeFeed(() => null, (l) => changes.event(l)));
     expect(() => w.publish('update', feed, (v) => v)).toThrow('the topic update is wired twice');
+    expect(() => w.publishEach('update', null, () => ({ dispose: () => undefined }))).toThrow('the topic update is wired twice');
     expect(() => w.table()).toThrow(/no handler wired for hardware\.report, /);
     await stack.dispose();
   });
@@ -53,5 +61,26 @@ describe('ChangeFeed', () => {
     changes.fire();
     await new Promise((r) => setTimeout(r, 80));
     expect(reads).toBe(3);
+  });
+});
+
+describe('the settings topic', () => {
+  it('is published with the change, before settings.update answers', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'engy-settings-topic-'));
+    const engine = await composeEngine({ profile: 'desktop', dataDir: dir });
+    try {
+      const seen: boolean[] = [];
+      const sub = engine.hub.onEvent((e) => {
+        const env = e.payload as SnapshotEnvelope;
+        if (e.event === 'snapshot' && env.topic === 'settings') seen.push((env.data as Settings).desktop.keepRunningOnClose);
+      });
+      await engine.table['settings.update']({ desktop: { keepRunningOnClose: true } } as never);
+      // No timer has run yet: the event went out synchronously with the change.
+      expect(seen).toEqual([true]);
+      await sub.dispose();
+    } finally {
+      await engine.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
