@@ -241,6 +241,8 @@ export class WebContents extends EventEmitter {
       }
     }
     this.url = url;
+    // A new page: the old page's world (and every listener its preload added) is gone.
+    this.rendererListeners.clear();
     hooks.pageLoading(this);
     await new Promise((r) => setImmediate(r));
     this.emit('did-finish-load');
