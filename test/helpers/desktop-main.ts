@@ -121,3 +121,12 @@ export async function ensureRendererBuilt(): Promise<void> {
   if (existsSync(join(REPO, 'dist-renderer', 'index.html'))) return;
   execFileSync(process.execPath, [join(REPO, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], { cwd: REPO, stdio: 'inherit' });
 }
+
+/** Polls `ok` until true (for hooks, where expect.poll is not allowed); throws after `timeoutMs`. */
+export async function waitUntil(ok: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await ok().catch(() => false))) {
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}

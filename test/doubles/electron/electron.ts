@@ -8,7 +8,8 @@
 //  - BrowserWindow/webContents (recorded preferences, loadURL of file:// reading the file), ipcMain,
 //    Tray, Menu, nativeImage (decodes the real PNG header: isEmpty() for a missing or invalid file),
 //    safeStorage (AES-GCM with a per-profile key file, standing in for the OS keyring), dialog,
-//    powerMonitor, shell, session, Notification, autoUpdater (the native one's events);
+//    powerMonitor, shell, session, Notification, autoUpdater (the native one's events), net.request
+//    (over node:http, for electron-updater's downloads);
 //  - utilityProcess: a REAL child process (child_process.fork) whose module sees `process.parentPort`.
 // The renderer half (contextBridge, ipcRenderer) lives in renderer.ts and is handed to a preload run in
 // a vm context. harness.ts lets a test drive all this over the fork's IPC channel. Never shipped.
@@ -16,6 +17,8 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, openSync, closeSync, unlinkSync } from 'node:fs';
+import { request as httpRequest, type ClientRequest, type RequestOptions } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -172,6 +175,8 @@ class App extends EventEmitter {
   }
   /** No before-quit, will-quit or quit: windows are destroyed and the process ends with `code`. */
   exit(code = 0): void {
+    // Windows are destroyed without any app event (no window-all-closed either).
+    quitting = true;
     for (const w of BrowserWindow.getAllWindows()) w.destroy();
     void endProcess(code);
   }
@@ -241,6 +246,8 @@ export class WebContents extends EventEmitter {
       }
     }
     this.url = url;
+    // A new page: the old page's world (and every listener its preload added) is gone.
+    this.rendererListeners.clear();
     hooks.pageLoading(this);
     await new Promise((r) => setImmediate(r));
     this.emit('did-finish-load');
@@ -609,6 +616,15 @@ export const utilityProcess = {
   },
 };
 
+// net: electron-updater downloads through Electron's net.request (a ClientRequest emitting 'response'
+// with an IncomingMessage); here that is node:http(s). The session option has no meaning here.
+export const net = {
+  request(options: Record<string, unknown>): ClientRequest {
+    const { session: _session, redirect: _redirect, ...rest } = options;
+    return (rest.protocol === 'https:' ? httpsRequest : httpRequest)(rest as RequestOptions);
+  },
+};
+
 export default {
-  app, BrowserWindow, ipcMain, nativeImage, Menu, Tray, dialog, shell, session, powerMonitor, Notification, autoUpdater, safeStorage, utilityProcess,
+  app, BrowserWindow, ipcMain, nativeImage, Menu, Tray, dialog, shell, session, powerMonitor, Notification, autoUpdater, safeStorage, utilityProcess, net,
 };

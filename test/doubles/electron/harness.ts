@@ -88,6 +88,12 @@ const ops: Record<string, (a: Record<string, unknown>) => unknown> = {
     if (typeof fn !== 'function') throw new Error(`${String(a.module)} exports no ${String(a.fn)}`);
     return fn(...((a.args as unknown[] | undefined) ?? []));
   },
+  /** The page reloads (Electron reruns the preload in a fresh world, then did-finish-load). */
+  'window.reload': async (a) => {
+    const w = win(a.windowId);
+    await w.webContents.loadURL(w.webContents.getURL());
+    return true;
+  },
   'window.close': (a) => win(a.windowId).requestClose(),
   'window.minimize': (a) => win(a.windowId).minimize(),
   'window.navigate': (a) => win(a.windowId).webContents.navigate(String(a.url)),
