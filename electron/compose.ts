@@ -1,7 +1,7 @@
 // The composition root both shells share: builds every service, binds the contract, disposes in order.
 // It never imports electron: the Electron shell adds its window, tray and IPC around it.
 import { join } from 'node:path';
-import type { AppInfo } from '../shared/api.ts';
+import { CONTRACT_VERSION, type AppInfo } from '../shared/api.ts';
 import type { NetworkProfile } from '../shared/settings.ts';
 import { SnapshotHub } from './contract/snapshot-hub.ts';
 import type { HandlerTable } from './contract/handler-table.ts';
@@ -282,6 +282,7 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
   const info: AppInfo = {
     name: 'engy panel',
     version,
+    contract: CONTRACT_VERSION,
     shell: opts.shell,
     network: settings.get().network,
     dataDir: paths.root,

@@ -12,9 +12,18 @@ import type { Result } from './result.ts';
 import type { Settings, SettingsPatch } from './settings.ts';
 import type { MiningRunSummary, PreflightSnapshot, RehearsalResult } from './preflight.ts';
 
+/**
+ * The contract's version: raised whenever a method, a topic or a snapshot's shape changes in a way an
+ * older peer cannot read. A fleet panel compares it with each rig's (app.info, --print-access) and says
+ * which side to update.
+ */
+export const CONTRACT_VERSION = 1;
+
 export interface AppInfo {
   name: string;
   version: string;
+  /** CONTRACT_VERSION of the engine that answered (absent from engines older than the fleet). */
+  contract?: number;
   shell: 'electron' | 'headless';
   network: Settings['network'];
   dataDir: string;
