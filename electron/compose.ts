@@ -51,6 +51,7 @@ import { hardwareAlternatives } from './engine/hardware/alternatives.ts';
 import { SglangSetupService } from './engine/serve/sglang-setup-service.ts';
 import { checkFolderSpace } from './engine/serve/checkpoint/folder-space.ts';
 import { heartbeatVersion } from './engine/validator/heartbeat.ts';
+import { FleetService } from './engine/fleet/fleet-service.ts';
 
 export interface ComposeOptions {
   dataDir: string;
@@ -79,6 +80,8 @@ export interface Engine {
   renderMetrics(): Promise<string>;
   validating: ValidatingController;
   wallet: WalletController;
+  /** The rigs reached over SSH (electron/engine/fleet). */
+  fleet: FleetService;
   info: AppInfo;
   dispose(): Promise<void>;
 }
@@ -279,6 +282,10 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
     log.warn(`wallets could not be listed: ${(e as Error).message}`);
   }
 
+  // The fleet: rigs this panel reaches over SSH (docs/fleet.md). ENGY_FLEET_SSH_CONFIG names an ssh_config other than ~/.ssh/config.
+  const fleet = stack.add(new FleetService({ dataDir: paths.root, log: logs.logger('fleet'), tools: { configFile: process.env.ENGY_FLEET_SSH_CONFIG || null } }));
+  stack.add(hub.bind('fleet', () => fleet.snapshot(), (l) => fleet.onDidChange(l)));
+
   const info: AppInfo = {
     name: 'engy panel',
     version,
@@ -369,6 +376,11 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
       const written = table['diagnostics.export'](null) as { path: string; bytes: number };
       return { fileName: written.path.split(/[\\/]/).pop() ?? 'engy-diagnostics.json', content: readFileSync(written.path, 'utf8'), bytes: written.bytes };
     },
+    'fleet.addRig': (req) => fleet.add(req),
+    'fleet.removeRig': (req) => (fleet.remove(req.id), null),
+    'fleet.acceptHostKey': async (req) => (await fleet.acceptHostKey(req.id, req.fingerprints), null),
+    'fleet.retry': (req) => (fleet.retry(req.id), null),
+    'fleet.control': (req) => fleet.control(req.ids, req.action),
     'update.check': () => updates.check(),
     'update.download': () => updates.download(),
     'update.restart': () => updates.restart(),
@@ -382,7 +394,7 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
       miningMetrics.beforeRender();
       return metrics.renderMetrics();
     },
-    paths, hub, logs, table, updates, settings, hardware, mining, notifications, validating, wallet, info,
+    paths, hub, logs, table, updates, settings, hardware, mining, notifications, validating, wallet, info, fleet,
     dispose: () => stack.dispose(),
   };
 }
