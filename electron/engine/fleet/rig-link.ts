@@ -87,6 +87,8 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
+const sizeText = (bytes: number) => (bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MiB` : `${Math.round(bytes / 1024)} KiB`);
+
 /** Which side to update when the contract versions differ. */
 export function contractAdvice(rig: number, panel: number, name: string): string {
   return rig < panel
@@ -349,7 +351,7 @@ export class RigLink {
       ws.on('error', (e) => {
         if (/max payload/i.test(e.message)) {
           this.refused += 1;
-          this.detail = `${this.name} sent a message over ${Math.round(this.limits.maxFrameBytes / 1024 / 1024)} MiB: refused; reconnecting.`;
+          this.detail = `${this.name} sent a message over ${sizeText(this.limits.maxFrameBytes)}: refused; reconnecting.`;
         }
         if (!opened) reject(new Error(`The engine on ${this.name} refused the connection (${e.message}).`));
       });
@@ -357,7 +359,7 @@ export class RigLink {
         if (this.ws !== ws) return;
         this.ws = null;
         if (!opened || gen !== this.gen || this.disposed) return;
-        const why = code === 1009 || /over .* MiB/.test(this.detail) ? this.detail : `The connection to ${this.name}'s engine closed (code ${code}); reconnecting.`;
+        const why = code === 1009 || / sent a message over /.test(this.detail) ? this.detail : `The connection to ${this.name}'s engine closed (code ${code}); reconnecting.`;
         this.down('unreachable', why, true);
       });
     });

@@ -14,7 +14,8 @@ import { tempDirs } from '../../helpers/temp-dirs.ts';
 
 const bin = join(import.meta.dirname, '..', '..', '..', 'bin', 'engy-panel.mjs');
 const temp = tempDirs('engy-fleet-ssh-');
-const poll = { timeout: 60_000, interval: 200 };
+// Generous: the machine running these may be loaded many times over its cores.
+const poll = { timeout: 150_000, interval: 200 };
 
 function fingerprint(pub: string): string {
   const out = execFileSync('ssh-keygen', ['-lf', '-'], { input: pub, encoding: 'utf8' });
@@ -44,7 +45,7 @@ describe('fleet over a real sshd', () => {
     return s;
   }
   function panel(s: TestSshd): FleetService {
-    const fleet = new FleetService({ dataDir: temp(), log: silentLogger, tools: { configFile: s.clientConfig }, limits: { backoffInitialMs: 300, backoffMaxMs: 1_500 } });
+    const fleet = new FleetService({ dataDir: temp(), log: silentLogger, tools: { configFile: s.clientConfig }, limits: { backoffInitialMs: 300, backoffMaxMs: 1_500, accessTimeoutMs: 60_000, invokeTimeoutMs: 30_000 } });
     cleanups.push(() => fleet.dispose());
     return fleet;
   }
@@ -66,7 +67,7 @@ describe('fleet over a real sshd', () => {
     expect(row(fleet, rig.id)).toMatchObject({ unreachableSince: null, contract: 1, refused: 0 });
     const info = await fleet.link(rig.id)!.invoke('app.info', null);
     expect(info.ok && (info.value as { dataDir: string }).dataDir).toBe(engine.dataDir);
-  }, 120_000);
+  }, 400_000);
 
   it('a killed engine says since when it is down while the other rig stays online; it comes back by itself', async () => {
     const s = await sshd();
@@ -91,7 +92,7 @@ describe('fleet over a real sshd', () => {
     cleanups.push(() => again.stop());
     await expect.poll(() => row(fleet, ra.id).link, poll).toBe('online');
     expect(row(fleet, ra.id).unreachableSince).toBeNull();
-  }, 150_000);
+  }, 400_000);
 
   it('SSH dropping mid-session (sshd killed with its sessions) marks the rig unreachable; it reconnects when sshd is back', async () => {
     const s = await sshd();
@@ -110,14 +111,14 @@ describe('fleet over a real sshd', () => {
     expect(row(fleet, ra.id).unreachableSince).not.toBeNull();
     await s.start();
     await expect.poll(() => row(fleet, ra.id).link, poll).toBe('online');
-  }, 150_000);
+  }, 400_000);
 
   it('a changed host key stops the link and shows the old and the new fingerprint; the other sshd\'s rig is untouched', async () => {
     const s1 = await sshd();
     const s2 = await sshd();
     const a = await rigEngine();
     const b = await rigEngine();
-    const fleet = new FleetService({ dataDir: temp(), log: silentLogger, tools: { configFile: s1.clientConfig }, limits: { backoffInitialMs: 300, backoffMaxMs: 1_500 } });
+    const fleet = new FleetService({ dataDir: temp(), log: silentLogger, tools: { configFile: s1.clientConfig }, limits: { backoffInitialMs: 300, backoffMaxMs: 1_500, accessTimeoutMs: 60_000, invokeTimeoutMs: 30_000 } });
     cleanups.push(() => fleet.dispose());
     // One client config for both servers: s2 trusts s1's throwaway user key too.
     writeFileSync(join(s2.dir, 'authorized_keys'), execFileSync('cat', [join(s1.dir, 'user_key.pub')]));
@@ -136,5 +137,5 @@ describe('fleet over a real sshd', () => {
     expect(row(fleet, rb.id).link).toBe('online');
     await fleet.acceptHostKey(ra.id, [fingerprint(s1.hostKeyPub)]);
     await expect.poll(() => row(fleet, ra.id).link, poll).toBe('online');
-  }, 150_000);
+  }, 400_000);
 });
