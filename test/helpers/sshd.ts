@@ -102,8 +102,10 @@ export async function startTestSshd(): Promise<TestSshd> {
     'X11Forwarding no',
     'MaxStartups 100:30:200',
     'MaxSessions 100',
-    // The rig's commands get the test's PATH (node), as a login would give an installed one.
-    `SetEnv PATH=${process.env.PATH ?? '/usr/bin:/bin'}`,
+    // The rig's commands get the test's PATH (node), as a login would give an installed one, and a HOME in
+    // the temp dir: the machine account's ~/.bashrc (which bash reads for ssh commands) is not the rig's
+    // and must not slow or break it, nor be interrupted when stop() kills the sessions.
+    `SetEnv PATH=${process.env.PATH ?? '/usr/bin:/bin'} HOME=${dir}`,
     'LogLevel ERROR',
     '',
   ].join('\n'));
