@@ -35,7 +35,7 @@ describe('fleet over a real sshd', () => {
     return ui;
   }
   async function rigEngine(): Promise<HeadlessChild> {
-    const child = await startHeadlessChild({ ENGY_RENDERER_DIR: uiDir() }, [], temp());
+    const child = await startHeadlessChild({ ENGY_RENDERER_DIR: uiDir() }, [], temp(), 120_000);
     cleanups.push(() => child.stop());
     return child;
   }
@@ -88,7 +88,7 @@ describe('fleet over a real sshd', () => {
     expect(row(fleet, ra.id).activity).toBe('unreachable');
     expect(row(fleet, rb.id).link).toBe('online');
     // The same data dir started again: the rig comes back on its own (backoff), on its new port.
-    const again = await startHeadlessChild({ ENGY_RENDERER_DIR: uiDir() }, [], a.dataDir);
+    const again = await startHeadlessChild({ ENGY_RENDERER_DIR: uiDir() }, [], a.dataDir, 120_000);
     cleanups.push(() => again.stop());
     await expect.poll(() => row(fleet, ra.id).link, poll).toBe('online');
     expect(row(fleet, ra.id).unreachableSince).toBeNull();

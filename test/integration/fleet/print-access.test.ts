@@ -32,7 +32,7 @@ describe('headless --print-access', () => {
 
   it('prints the running engine\'s token and the port it picked, then running:false once it stopped', async () => {
     const dataDir = temp();
-    child = await startHeadlessChild({ ENGY_RENDERER_DIR: uiDir() }, [], dataDir);
+    child = await startHeadlessChild({ ENGY_RENDERER_DIR: uiDir() }, [], dataDir, 120_000);
     const port = Number(new URL(child.url).port);
     const access = cli('--print-access', '--data-dir', dataDir);
     expect(access.code).toBe(0);
@@ -41,7 +41,7 @@ describe('headless --print-access', () => {
     await child.stop();
     child = undefined;
     expect(JSON.parse(cli('--print-access', '--data-dir', dataDir).out)).toMatchObject({ running: false, port: null });
-  }, 90_000);
+  }, 200_000);
 
   it('exits 3 with a sentence when the engine never ran on that data dir, and makes no token', () => {
     const dataDir = temp();
