@@ -37,6 +37,8 @@ import { wireHistory } from './compose/history-module.ts';
 import { wireNotify, wireStorageWatch, wireWebhook } from './compose/notify-module.ts';
 import { wireEarnings } from './compose/earnings-module.ts';
 import { wireApp } from './compose/app-module.ts';
+import { wireFleet } from './compose/fleet-module.ts';
+import type { FleetService } from './engine/fleet/fleet-service.ts';
 import { wireHealthLines } from './compose/health-module.ts';
 import { runMinerDaemon, wireMinerDaemon, wireValidatorDaemon, type MineConfig, type ValidateConfig } from './compose/daemon-modules.ts';
 import { runValidatorDaemon } from './engine/validator/daemon.ts';
@@ -83,6 +85,8 @@ export interface Engine {
   renderMetrics(): Promise<string>;
   validating: ValidatingController;
   wallet: WalletController;
+  /** The rigs reached over SSH (electron/engine/fleet). */
+  fleet: FleetService;
   info: AppInfo;
   dispose(): Promise<void>;
 }
@@ -149,6 +153,7 @@ function buildPanel(profile: Profile, w: Wiring, opts: ComposeOptions, stack: Di
   wireEarnings(w, { settings, notifications, openChain, simulated });
   const shell = opts.shell ?? (profile === 'desktop' ? 'electron' : 'headless');
   const { info, updates } = wireApp(w, { shell, settings, hardware, mining, validating, wallet });
+  const fleet = wireFleet(w);
   if (PROFILE_MODULES[profile].includes('health-lines')) {
     wireHealthLines(w, {
       miners: (l) => miningFeed.onDidView((v) => l(v.miners)),
@@ -162,7 +167,7 @@ function buildPanel(profile: Profile, w: Wiring, opts: ComposeOptions, stack: Di
   void hardware.get().catch((e: unknown) => log.error(`hardware detection failed: ${errorMessage(e)}`));
   return {
     profile, modules: w.modules, renderMetrics,
-    paths, hub, logs, table, updates, settings, hardware, mining, notifications, validating, wallet, info,
+    paths, hub, logs, table, updates, settings, hardware, mining, notifications, validating, wallet, info, fleet,
     dispose: () => stack.dispose(),
   };
 }

@@ -4,6 +4,7 @@ import { composeEngine, type Engine } from './compose.ts';
 import { startHeadlessServer, isLoopback, type HeadlessServer } from './transport/headless-server.ts';
 import { WsTransport, type TransportLimits } from './transport/ws-transport.ts';
 import { loadOrCreateToken } from './transport/token-file.ts';
+import { removeEndpoint, writeEndpoint } from './transport/endpoint-file.ts';
 import { describeError } from './process-guards.ts';
 import { resourcesDir } from './engine/lib/model-catalog.ts';
 import { metricsRoute } from './engine/metrics/metrics-route.ts';
@@ -69,6 +70,12 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
     await engine.dispose();
     throw e;
   }
+  try {
+    // For a fleet panel reaching this rig over SSH (--print-access): the port, which --port 0 picks at random.
+    writeEndpoint(opts.dataDir, { port: server.port, pid: process.pid, version: engine.info.version });
+  } catch (e) {
+    log.warn(`the engine's port could not be recorded in the data dir (a fleet panel will not find it): ${describeError(e)}`);
+  }
   if (!isLoopback(opts.host)) {
     log.warn(`listening on ${opts.host}: anyone who can reach this address and has the token controls this rig. Prefer an SSH tunnel to a loopback engine (docs/remote-control.md).`);
   }
@@ -77,6 +84,11 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
     server,
     transport,
     stop: async () => {
+      try {
+        removeEndpoint(opts.dataDir, process.pid);
+      } catch {
+        // a stale file is harmless: readers check the pid
+      }
       await transport.dispose();
       await server.close();
       await engine.dispose();

@@ -1,5 +1,6 @@
 // The one contract between engine and UI. Method and event names live here and nowhere else.
 import type { EarningsSnapshot } from './earnings.ts';
+import type { FleetSnapshot, RigAction, RigActionResult, RigConfig } from './fleet.ts';
 import type { HardwareAlternative, HardwareReport } from './hardware.ts';
 import type { LogLine } from './logs.ts';
 import type { AlertWebhookStatus, NotificationsSnapshot } from './notifications.ts';
@@ -12,9 +13,18 @@ import type { Result } from './result.ts';
 import type { Settings, SettingsPatch } from './settings.ts';
 import type { MiningRunSummary, PreflightSnapshot, RehearsalResult } from './preflight.ts';
 
+/**
+ * The contract's version: raised whenever a method, a topic or a snapshot's shape changes in a way an
+ * older peer cannot read. A fleet panel compares it with each rig's (app.info, --print-access) and says
+ * which side to update.
+ */
+export const CONTRACT_VERSION = 1;
+
 export interface AppInfo {
   name: string;
   version: string;
+  /** CONTRACT_VERSION of the engine that answered (absent from engines older than the fleet). */
+  contract?: number;
   shell: 'electron' | 'headless';
   network: Settings['network'];
   dataDir: string;
@@ -99,6 +109,14 @@ export interface InvokeMap {
   'alerts.setWebhook': { req: { url: string | null }; res: AlertWebhookStatus };
   /** Posts a test alert now; refused with the reason when the webhook does not take it. */
   'alerts.testWebhook': { req: null; res: AlertWebhookStatus };
+  /** Adds a rig reached over SSH (docs/fleet.md); its host key is then shown for acceptance on the fleet topic. */
+  'fleet.addRig': { req: { target: string; name: string | null; command: string | null; dataDir: string | null }; res: RigConfig };
+  'fleet.removeRig': { req: { id: string }; res: null };
+  /** Accepts the host key whose fingerprints the user was shown (refused if the rig now shows others). */
+  'fleet.acceptHostKey': { req: { id: string; fingerprints: string[] }; res: null };
+  'fleet.retry': { req: { id: string }; res: null };
+  /** Start / stop / drain mining (or validating), or start a rig's engine service, on each rig named. */
+  'fleet.control': { req: { ids: string[]; action: RigAction }; res: RigActionResult[] };
 }
 
 export type InvokeMethod = keyof InvokeMap;
@@ -147,6 +165,11 @@ export const INVOKE_METHODS: readonly InvokeMethod[] = [
   'update.restart',
   'alerts.setWebhook',
   'alerts.testWebhook',
+  'fleet.addRig',
+  'fleet.removeRig',
+  'fleet.acceptHostKey',
+  'fleet.retry',
+  'fleet.control',
 ];
 
 /** The wallet as the UI sees it: addresses and statuses, never a secret. */
@@ -179,6 +202,8 @@ export interface SnapshotTopics {
   lastMiningRun: MiningRunSummary | null;
   sglang: SglangSetupSnapshot;
   update: UpdateView | null;
+  /** The rigs this panel reaches over SSH, one row each, with totals and their open alerts. */
+  fleet: FleetSnapshot;
 }
 export type SnapshotTopic = keyof SnapshotTopics;
 

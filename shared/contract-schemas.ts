@@ -5,6 +5,7 @@
 import * as v from 'valibot';
 import type { InvokeMethod, InvokeRequest } from './api.ts';
 import type { SettingsPatch } from './settings.ts';
+import { RIG_ACTIONS } from './fleet.ts';
 
 const isPlainObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
@@ -30,6 +31,8 @@ const mode = v.picklist(['register-limit', 'burned-register'], 'must be "registe
 const limitTao = v.nullable(v.pipe(v.string('must be a τ amount as text, or null'), v.regex(/^\d{1,9}(\.\d{1,9})?$/, 'must be a τ amount such as "1.5" (at most 9 decimals), or null')));
 const outcome = v.picklist(['ok', 'error', 'cancelled'], 'must be "ok", "error" or "cancelled"');
 const epochMs = int(0, 8.64e15);
+const rigId = v.pipe(v.string('must be a rig id'), v.regex(/^[a-f0-9]{8,32}$/, 'must be a rig id'));
+const orNullText = (max: number) => v.nullable(text(max));
 
 export const REQUEST_SCHEMAS = {
   'app.info': none,
@@ -60,6 +63,11 @@ export const REQUEST_SCHEMAS = {
   'earnings.refresh': none,
   'alerts.setWebhook': fields({ url: v.nullable(text(2048)) }),
   'alerts.testWebhook': none,
+  'fleet.addRig': fields({ target: text(300), name: orNullText(64), command: orNullText(600), dataDir: orNullText(512) }),
+  'fleet.removeRig': fields({ id: rigId }),
+  'fleet.acceptHostKey': fields({ id: rigId, fingerprints: v.pipe(v.array(text(200), 'must be a list of fingerprints'), v.minLength(1, 'must name at least one fingerprint'), v.maxLength(16, 'must name at most 16 fingerprints')) }),
+  'fleet.retry': fields({ id: rigId }),
+  'fleet.control': fields({ ids: v.pipe(v.array(rigId, 'must be a list of rig ids'), v.minLength(1, 'must name at least one rig'), v.maxLength(64, 'must name at most 64 rigs')), action: v.picklist(RIG_ACTIONS, `must be one of ${RIG_ACTIONS.join(', ')}`) }),
   'history.audits': fields({ limit: v.optional(int(1, 10_000)) }),
   'checkpoint.refresh': none,
   'checkpoint.download': none,

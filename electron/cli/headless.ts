@@ -7,11 +7,48 @@ import { defaultHeadlessDataDir } from '../engine/lib/paths.ts';
 import { isLoopback } from '../transport/headless-server.ts';
 import { sshTunnelCommand } from '../transport/tunnel-hint.ts';
 import { installProcessGuards } from '../process-guards.ts';
+import { readKeptToken } from '../transport/token-file.ts';
+import { readEndpoint } from '../transport/endpoint-file.ts';
+import { CONTRACT_VERSION } from '../../shared/api.ts';
+import { appVersion } from '../runtime.ts';
+import type { CliIo } from './types.ts';
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * What a fleet panel reads over SSH (docs/fleet.md): the kept token and, when an engine runs on this
+ * data dir, its loopback port. Exit 3 when there is no token yet (the engine never started here).
+ */
+function printAccess(dataDir: string, json: boolean, io: CliIo): number {
+  const token = readKeptToken(dataDir);
+  if (!token) {
+    io.stderr(`No headless token in ${dataDir}: start the engine once (engy-panel headless --data-dir ${dataDir}, or engy-panel service start).\n`);
+    return 3;
+  }
+  if (!json) {
+    io.stdout(`${token}\n`);
+    return 0;
+  }
+  const ep = readEndpoint(dataDir);
+  const running = ep !== null && processAlive(ep.pid);
+  io.stdout(`${JSON.stringify({ token, port: running ? ep.port : null, running, version: running ? ep.version : appVersion(), contract: running ? ep.contract : CONTRACT_VERSION })}\n`);
+  return 0;
+}
 
 export const HEADLESS = defineCommand({
   usage: `usage: engy-panel headless [--port N] [--host H] [--data-dir D] [--token-file F] [--rotate-token]
+       engy-panel headless --print-token|--print-access [--data-dir D]
 The token is kept in the data dir (0600) so open tabs survive a restart; --rotate-token makes a new one;
 ENGY_PANEL_TOKEN (or --token-file) pins it for a Prometheus scraper.
+--print-token prints the kept token; --print-access prints one JSON line (token, port, running, version,
+contract) for a fleet panel reading it over SSH. Neither starts an engine.
 `,
   options: {
     port: { kind: 'int', min: 0, max: 65535 },
@@ -19,6 +56,8 @@ ENGY_PANEL_TOKEN (or --token-file) pins it for a Prometheus scraper.
     'data-dir': { kind: 'string' },
     'token-file': { kind: 'string' },
     'rotate-token': { kind: 'boolean' },
+    'print-token': { kind: 'boolean' },
+    'print-access': { kind: 'boolean' },
   },
 });
 
@@ -34,6 +73,7 @@ export const run: CliCommand = cliCommand('headless', async (args, io) => {
   if (badHost) throw new UsageError(badHost, HEADLESS.usage);
   const port = v.port ?? 7853;
   const dataDir = v['data-dir'] ?? defaultHeadlessDataDir(io.env);
+  if (v['print-token'] === true || v['print-access'] === true) return printAccess(dataDir, v['print-access'] === true, io);
   const tokenFile = v['token-file'];
   let pinned: string | undefined;
   try {

@@ -1,12 +1,12 @@
 import { defaultHeadlessDataDir } from '../engine/lib/paths.ts';
-import { formatStatus, installService, serviceStatus, uninstallService, type StepReport } from '../engine/ops/service-manager.ts';
+import { controlService, formatStatus, installService, serviceStatus, uninstallService, type StepReport } from '../engine/ops/service-manager.ts';
 import { resolveBinPath, systemdHost } from '../engine/ops/service-host.ts';
 import { SERVICE_ROLES, SERVICE_SCOPES, SYSTEM_DATA_DIR, type ServiceRole, type ServiceScope } from '../engine/ops/systemd-unit.ts';
 import { defineCommand, parseCommand, UsageError } from './args.ts';
 import { cliCommand } from './run-command.ts';
 import type { CliCommand, CliIo } from './types.ts';
 
-const USAGE = `usage: engy-panel service install|uninstall|status [options] [-- <role command line>]
+const USAGE = `usage: engy-panel service install|uninstall|status|start|stop [options] [-- <role command line>]
 
   --role miner|validator   which daemon (default: miner; status without it shows both)
   --scope user|system      user: ~/.config/systemd/user (default); system: /etc/systemd/system (needs root)
@@ -51,7 +51,7 @@ export const run: CliCommand = cliCommand('service', async (args, io) => {
   const roleArgs = split < 0 ? [] : args.slice(split + 1);
   const { values: v, positionals } = parseCommand(own, SERVICE);
   const action = positionals[0]!;
-  if (!['install', 'uninstall', 'status'].includes(action)) throw new UsageError(`unknown action "${action}": use install, uninstall or status`, USAGE);
+  if (!['install', 'uninstall', 'status', 'start', 'stop'].includes(action)) throw new UsageError(`unknown action "${action}": use install, uninstall, status, start or stop`, USAGE);
   const role = v.role as ServiceRole | undefined;
   const scope = (v.scope ?? 'user') as ServiceScope;
   if (process.platform !== 'linux') {
@@ -67,6 +67,11 @@ export const run: CliCommand = cliCommand('service', async (args, io) => {
     return 0;
   }
   const target = { role: role ?? 'miner', scope } as const;
+  if (action === 'start' || action === 'stop') {
+    const r = await controlService(host, { ...target, action });
+    printSteps(io, r, false);
+    return r.ok ? 0 : 1;
+  }
   if (scope === 'system' && !dryRun && process.getuid?.() !== 0) {
     io.stderr('engy-panel service: --scope system writes /etc/systemd/system: run it with sudo (or use --scope user).\n');
     return 1;

@@ -2,7 +2,7 @@
 // shell attaches its updater to (a headless engine keeps it empty).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AppInfo } from '../../shared/api.ts';
+import { CONTRACT_VERSION, type AppInfo } from '../../shared/api.ts';
 import type { HardwareService } from '../engine/hardware/hardware-service.ts';
 import { writeDiagnostics } from '../engine/lib/diagnostics.ts';
 import { queryLogs } from '../engine/lib/log-query.ts';
@@ -30,6 +30,7 @@ export function wireApp(w: Wiring, d: AppDeps): { info: AppInfo; updates: Update
   const info: AppInfo = {
     name: 'engy panel',
     version,
+    contract: CONTRACT_VERSION,
     shell: d.shell,
     network: d.settings.get().network,
     dataDir: paths.root,

@@ -22,6 +22,7 @@ export type ModuleName =
   | 'storage-watch'
   | 'earnings'
   | 'app'
+  | 'fleet'
   | 'health-lines'
   | 'miner-daemon'
   | 'validator-daemon';
@@ -29,7 +30,7 @@ export type ModuleName =
 /** The panel: every page's services, bound to the contract. */
 const PANEL: readonly ModuleName[] = [
   'runtime', 'settings', 'hardware', 'checkpoint', 'serve', 'proof-pool', 'wallet', 'preflight', 'notify',
-  'mining', 'validating', 'metrics', 'history', 'webhook', 'storage-watch', 'earnings', 'app',
+  'mining', 'validating', 'metrics', 'history', 'webhook', 'storage-watch', 'earnings', 'app', 'fleet',
 ];
 
 /** In build order; a module named here is wired exactly once (Wiring refuses a second time). */

@@ -29,3 +29,13 @@ export function loadOrCreateToken(dataDir: string, rotate: boolean): { token: st
   writeFileAtomic(path, `${token}\n`, 0o600);
   return { token, created: true, path };
 }
+
+/** The kept token without making one (for --print-token), or null when there is none yet. */
+export function readKeptToken(dataDir: string): string | null {
+  try {
+    const t = readFileSync(join(dataDir, TOKEN_FILE), 'utf8').trim();
+    return TOKEN_PATTERN.test(t) ? t : null;
+  } catch {
+    return null;
+  }
+}

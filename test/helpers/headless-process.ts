@@ -20,13 +20,13 @@ export interface HeadlessChild {
  * Starts `engy-panel headless --port 0` as a real child process and waits for its tokened URL.
  * The UI is the one `npm test` built (ENGY_RENDERER_DIR): parallel tests must not each build it.
  */
-export async function startHeadlessChild(env: NodeJS.ProcessEnv, extraArgs: string[] = [], dataDir = mkdtempSync(join(tmpdir(), 'engy-e2e-'))): Promise<HeadlessChild> {
+export async function startHeadlessChild(env: NodeJS.ProcessEnv, extraArgs: string[] = [], dataDir = mkdtempSync(join(tmpdir(), 'engy-e2e-')), startupMs = 30_000): Promise<HeadlessChild> {
   const child = spawn(process.execPath, [bin, 'headless', '--port', '0', '--data-dir', dataDir, ...extraArgs], { env: { ENGY_RENDERER_DIR: join(root, 'dist-renderer'), ...env, ENGY_FROM_SOURCE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`headless did not print a URL in 30 s:\n${out}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`headless did not print a URL in ${startupMs / 1000} s:\n${out}`)), startupMs);
     const check = () => {
       const m = /Open: (http:\/\/\S+)/.exec(out);
       if (m) {

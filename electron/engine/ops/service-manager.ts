@@ -143,6 +143,21 @@ export async function uninstallService(host: SystemdHost, t: ServiceTarget & { d
   return { steps, unit: '', envTemplate: '', paths, ok };
 }
 
+/**
+ * `service start|stop`: the installed unit only (a fleet panel starts a rig's engine this way over SSH,
+ * docs/fleet.md). A unit that is not installed is refused with the install command, not attempted.
+ */
+export async function controlService(host: SystemdHost, t: ServiceTarget & { action: 'start' | 'stop' }): Promise<StepReport> {
+  const paths = servicePaths(host, t);
+  const steps: string[] = [];
+  if (!existsSync(paths.unitFile)) {
+    steps.push(`not installed (${paths.unitFile} is missing): run engy-panel service install --role ${t.role}${t.scope === 'system' ? ' --scope system' : ''} first`);
+    return { steps, unit: '', envTemplate: '', paths, ok: false };
+  }
+  const ok = await runStep(host, steps, false, systemctlArgs(t.scope, t.action, unitName(t.role)));
+  return { steps, unit: '', envTemplate: '', paths, ok };
+}
+
 export interface ServiceStatus extends ServiceTarget {
   unit: string;
   installed: boolean;

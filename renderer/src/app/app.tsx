@@ -13,11 +13,12 @@ import { Toasts } from '../features/common/toasts.tsx';
 import { ConnectionBanner } from '../features/common/connection-banner.tsx';
 import { Loading } from '../features/common/loading.tsx';
 import { NotificationsPage } from '../features/notifications/notifications-page.tsx';
+import { FleetPage } from '../features/fleet/fleet-page.tsx';
 import { tabTitle } from './tab-title.ts';
 import { SUBNET_NETUID } from '../../../shared/network.ts';
 import { fleetPhase } from '../../../shared/miner-fleet.ts';
 
-const LABELS: Record<Page, string> = { setup: 'Setup', mine: 'Mine', validate: 'Validate', earnings: 'Earnings', history: 'History', notifications: 'Alerts', logs: 'Logs', settings: 'Settings' };
+const LABELS: Record<Page, string> = { setup: 'Setup', mine: 'Mine', validate: 'Validate', earnings: 'Earnings', fleet: 'Fleet', history: 'History', notifications: 'Alerts', logs: 'Logs', settings: 'Settings' };
 
 function PageBody({ page }: { page: Page }) {
   switch (page) {
@@ -35,6 +36,8 @@ function PageBody({ page }: { page: Page }) {
       return <EarningsPage />;
     case 'history':
       return <HistoryPage />;
+    case 'fleet':
+      return <FleetPage />;
     case 'notifications':
       return <NotificationsPage />;
   }
@@ -100,7 +103,9 @@ export function App() {
   useTheme();
   useTabTitle(page);
   const simulated = settings?.network === 'simulated';
-  const alerts = notifications?.recent.filter((n) => n.active).length ?? 0;
+  const fleet = useSnapshot('fleet');
+  // Open alerts here and on every rig of the fleet (those are tagged with their rig on the Alerts page).
+  const alerts = (notifications?.recent.filter((n) => n.active).length ?? 0) + (fleet?.alerts.length ?? 0);
   return (
     <div className={`shell${simulated ? ' with-banner' : ''}${sidebarOpen ? ' sidebar-open' : ''}`}>
       {simulated && (

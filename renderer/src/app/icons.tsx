@@ -5,6 +5,7 @@ const PATHS: Record<Page, string> = {
   mine: 'M4 20h16M6 16l3-9 3 5 3-8 3 12',
   validate: 'M12 3l8 4v5c0 5-3.5 8-8 9-4.5-1-8-4-8-9V7l8-4zm-3 9 2 2 4-4',
   earnings: 'M12 2v20M17 6H9.5a3.5 3.5 0 0 0 0 7h5a3.5 3.5 0 0 1 0 7H6',
+  fleet: 'M3 5h7v6H3zM14 5h7v6h-7zM3 14h7v6H3zM14 14h7v6h-7z',
   history: 'M3 12a9 9 0 1 0 3-6.7L3 8m0-5v5h5m4-1v5l3 3',
   notifications: 'M6 16V11a6 6 0 1 1 12 0v5l2 2H4l2-2zM10 20a2 2 0 0 0 4 0',
   logs: 'M5 4h14v16H5zM8 8h8M8 12h8M8 16h5',

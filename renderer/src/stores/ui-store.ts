@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 
-export const PAGES = ['setup', 'mine', 'validate', 'earnings', 'history', 'notifications', 'logs', 'settings'] as const;
+export const PAGES = ['setup', 'mine', 'validate', 'earnings', 'fleet', 'history', 'notifications', 'logs', 'settings'] as const;
 export type Page = (typeof PAGES)[number];
 
 function pageFromHash(): Page {

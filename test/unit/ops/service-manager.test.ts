@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { installService, serviceReport, serviceStatus, uninstallService } from '../../../electron/engine/ops/service-manager.ts';
+import { controlService, installService, serviceReport, serviceStatus, uninstallService } from '../../../electron/engine/ops/service-manager.ts';
 import { recordingSystemdHost } from '../../doubles/ops/recording-systemd-host.ts';
 
 const base = { nodePath: '/usr/bin/node', binPath: '/opt/engy/bin/engy-panel.mjs' };
@@ -97,5 +97,22 @@ describe('service install/uninstall/status', () => {
   it('says none installed when there is nothing', async () => {
     const host = recordingSystemdHost();
     expect((await serviceReport(host)).lines).toEqual(['service: none installed (engy-panel service install --role miner|validator)']);
+  });
+
+  it('start and stop run systemctl on an installed unit only, and name the install command otherwise', async () => {
+    const host = recordingSystemdHost();
+    const absent = await controlService(host, { role: 'miner', scope: 'user', action: 'start' });
+    expect(absent.ok).toBe(false);
+    expect(absent.steps[0]).toMatch(/not installed .*engy-panel service install --role miner first/);
+    expect(host.calls).toEqual([]);
+    await installService(host, { ...base, role: 'miner', scope: 'user', dataDir: join(host.root, 'data') });
+    host.calls.length = 0;
+    expect((await controlService(host, { role: 'miner', scope: 'user', action: 'start' })).ok).toBe(true);
+    expect((await controlService(host, { role: 'miner', scope: 'user', action: 'stop' })).ok).toBe(true);
+    expect(host.calls).toEqual(['systemctl --user start engy-panel-miner.service', 'systemctl --user stop engy-panel-miner.service']);
+    host.answers.set('systemctl --user start', { code: 5, stdout: '', stderr: 'Unit failed.' });
+    const failed = await controlService(host, { role: 'miner', scope: 'user', action: 'start' });
+    expect(failed.ok).toBe(false);
+    expect(failed.steps.join('\n')).toContain('failed (exit 5): Unit failed.');
   });
 });

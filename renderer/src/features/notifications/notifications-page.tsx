@@ -8,6 +8,8 @@ import { useNow } from '../common/use-now.ts';
 /** Every alert kept (the newest 200, across restarts), ongoing first, each with what to do and the page that explains it. */
 export function NotificationsPage() {
   const n = useSnapshot('notifications');
+  const fleet = useSnapshot('fleet');
+  const rigAlerts = fleet?.alerts ?? [];
   const go = useUi((s) => s.go);
   const now = useNow(1000);
   const [only, setOnly] = useState<'all' | 'active'>('all');
@@ -29,6 +31,27 @@ export function NotificationsPage() {
           </button>
         </div>
       </div>
+      {rigAlerts.length > 0 && (
+        <section className="card stack" aria-labelledby="rig-alerts-h" data-testid="rig-alerts">
+          <h2 id="rig-alerts-h">Open on your rigs ({rigAlerts.length})</h2>
+          <p className="muted small">Read from each rig over SSH; each rig posts its own alerts to its chat webhook, so nothing here is posted twice.</p>
+          <ul className="notif-list">
+            {rigAlerts.map((x) => (
+              <li key={`${x.rigId}-${x.id}`} className="notif">
+                <span className={`badge ${x.severity === 'error' ? 'bad' : 'warn'}`}>{x.rigName}</span>
+                <div>
+                  <h3 className="notif-title">
+                    {x.rigName}: {x.title}
+                  </h3>
+                  <p className="small">{x.body}</p>
+                  <p className="small muted">Started {clock(x.at)}</p>
+                </div>
+                <span />
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       {list.length === 0 ? (
         <div className="empty">
           <h2>No alerts</h2>

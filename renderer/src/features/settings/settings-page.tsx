@@ -4,6 +4,7 @@ import { ActionError, useAction } from '../common/use-action.tsx';
 import { RigSettings } from './rig-settings.tsx';
 import { UpdateCard } from './update-card.tsx';
 import { AlertWebhookCard } from './alert-webhook-card.tsx';
+import { RigsCard } from '../fleet/rigs-card.tsx';
 
 const KIND_LABEL: Record<NotificationKind, string> = {
   'miner-offline': 'Miner offline',
@@ -49,6 +50,7 @@ export function SettingsPage() {
         </label>
       </section>
       <RigSettings s={s} />
+      <RigsCard />
       <section className="card stack">
         <h2>Notifications</h2>
         {NOTIFICATION_KINDS.map((k) => (

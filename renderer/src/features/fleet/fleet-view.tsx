@@ -1,0 +1,208 @@
+// The Fleet page's body (fleet-page.tsx binds it to the engine store). Every rig this panel reaches over SSH, one row each (docs/fleet.md): what it does, its figures against
+// the gates, its τ, its open alerts; totals across the fleet and each rig's share of today's τ. Start,
+// stop and drain act on a selection after a confirmation that names the rigs.
+import { useState } from 'react';
+import type { FleetSnapshot, RigAction, RigActionResult, RigRow } from '../../../../shared/fleet.ts';
+import { windowLabel } from '../../../../shared/miner.ts';
+import { EmptyState } from '../common/empty-state.tsx';
+import { clock, duration, tau } from '../common/format.ts';
+import { ActionError, useAction } from '../common/use-action.tsx';
+import { useNow } from '../common/use-now.ts';
+
+const ACTION_WORDS: Record<RigAction, string> = { start: 'Start', stop: 'Stop', drain: 'Drain', 'start-engine': 'Start engine on' };
+
+const ms = (v: number | null) => (v === null ? '—' : v >= 10_000 ? `${(v / 1000).toFixed(1)} s` : `${Math.round(v)} ms`);
+const pct = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)} %`);
+
+function stateText(r: RigRow, now: number): string {
+  if (r.link === 'unreachable' || r.link === 'engine-down') return `unreachable since ${clock(r.unreachableSince ?? now, now)} (${duration(now - (r.unreachableSince ?? now))})`;
+  if (r.link === 'host-key-unknown') return 'host key to accept';
+  if (r.link === 'host-key-changed') return 'host key CHANGED';
+  if (r.link === 'incompatible') return 'other version';
+  if (r.link === 'connecting') return 'connecting';
+  return r.activity;
+}
+
+function gateClass(v: number | null, gate: number | undefined, lowerIsBetter = true): string {
+  if (v === null || gate === undefined) return '';
+  return (lowerIsBetter ? v <= gate : v >= gate) ? 'ok-text' : 'bad-text';
+}
+
+function ShareChart({ rigs, total }: { rigs: RigRow[]; total: number }) {
+  return (
+    <figure className="stack" aria-labelledby="share-h">
+      <figcaption id="share-h" className="muted small">
+        Each rig's share of today's projected τ ({tau(total)} in all, UTC day)
+      </figcaption>
+      {rigs.map((r) => {
+        const share = total > 0 && r.todayTao !== null ? r.todayTao / total : 0;
+        return (
+          <div key={r.id} className="share-row" data-testid={`share-${r.name}`}>
+            <span className="share-name">{r.name}</span>
+            <span className="share-bar" aria-hidden="true">
+              <span style={{ width: `${(share * 100).toFixed(1)}%` }} />
+            </span>
+            <span className="small">
+              {tau(r.todayTao)} · {(share * 100).toFixed(1)} %
+            </span>
+          </div>
+        );
+      })}
+    </figure>
+  );
+}
+
+/** The page on a given snapshot (tests render it without an engine); `openSettings` goes to Settings > Rigs. */
+export function FleetView({ fleet, openSettings }: { fleet: FleetSnapshot | undefined; openSettings: () => void }) {
+  const now = useNow(1000);
+  const [selected, setSelected] = useState<string[]>([]);
+  const [confirm, setConfirm] = useState<RigAction | null>(null);
+  const [results, setResults] = useState<RigActionResult[]>([]);
+  const { invoke, error, busy } = useAction();
+  if (!fleet || fleet.rigs.length === 0) {
+    return (
+      <div className="page stack">
+        <h1>Fleet</h1>
+        <EmptyState title="No rigs yet">
+          Add your rigs in <button className="link" onClick={openSettings}>Settings &gt; Rigs</button> as user@host: the panel reaches each over SSH with your keys, and nothing faces the LAN.
+        </EmptyState>
+      </div>
+    );
+  }
+  const rigs = fleet.rigs;
+  const chosen = rigs.filter((r) => selected.includes(r.id));
+  const toggle = (id: string) => setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id]));
+  const run = async (action: RigAction) => {
+    setConfirm(null);
+    const r = await invoke('fleet.control', { ids: chosen.map((c) => c.id), action });
+    if (r.ok) setResults(r.value);
+  };
+  const t = fleet.totals;
+  const win = rigs.find((r) => r.windowMs !== null)?.windowMs ?? null;
+  return (
+    <div className="page stack">
+      <h1>Fleet</h1>
+      <div className="grid cols-4">
+        <div className="card stat" data-testid="fleet-today">
+          <div className="muted small">τ today (UTC day, projected)</div>
+          <div className="stat-value">{tau(t.todayTao)}</div>
+        </div>
+        <div className="card stat" data-testid="fleet-week">
+          <div className="muted small">τ last 7 days (projected)</div>
+          <div className="stat-value">{tau(t.weekTao)}</div>
+        </div>
+        <div className="card stat" data-testid="fleet-online">
+          <div className="muted small">rigs online</div>
+          <div className="stat-value">
+            {t.online} of {t.rigs}
+          </div>
+        </div>
+        <div className="card stat" data-testid="fleet-throughput">
+          <div className="muted small">throughput{win !== null ? ` (${windowLabel(win)})` : ''}</div>
+          <div className="stat-value">{Math.round(t.tokensPerSecond)} tok/s</div>
+          <div className="muted small">{t.openAlerts} open alert{t.openAlerts === 1 ? '' : 's'}</div>
+        </div>
+      </div>
+      <section className="card stack" aria-labelledby="rigs-h">
+        <h2 id="rigs-h">Rigs</h2>
+        <div className="row" role="toolbar" aria-label="Act on the selected rigs">
+          {(['start', 'stop', 'drain', 'start-engine'] as const).map((a) => (
+            <button key={a} className="btn" disabled={busy || chosen.length === 0} onClick={() => setConfirm(a)}>
+              {ACTION_WORDS[a]}
+              {a === 'start-engine' ? '' : ' mining'}
+            </button>
+          ))}
+          <span className="muted small">{chosen.length === 0 ? 'Select rigs to act on them.' : `${chosen.length} selected`}</span>
+        </div>
+        {confirm && (
+          <div className="confirm stack" role="alertdialog" aria-labelledby="confirm-h" data-testid="fleet-confirm">
+            <b id="confirm-h">
+              {ACTION_WORDS[confirm]} {confirm === 'start-engine' ? '' : 'mining on '}
+              {chosen.map((c) => c.name).join(', ')}?
+            </b>
+            {confirm === 'stop' && <span className="small">Requests in flight are cancelled; Drain lets them finish first.</span>}
+            <div className="row">
+              <button className="btn primary" onClick={() => void run(confirm)}>
+                {ACTION_WORDS[confirm]} {chosen.length} rig{chosen.length === 1 ? '' : 's'}
+              </button>
+              <button className="btn" onClick={() => setConfirm(null)}>
+                Cancel
+              </button>
+            </div>
+          </div>
+        )}
+        <ActionError error={error} />
+        {results.length > 0 && (
+          <ul className="small" data-testid="fleet-results">
+            {results.map((r) => (
+              <li key={r.id} className={r.ok ? '' : 'bad-text'}>
+                {r.message}
+              </li>
+            ))}
+          </ul>
+        )}
+        <div className="table-scroll">
+          <table data-testid="fleet-table">
+            <thead>
+              <tr>
+                <th scope="col">
+                  <span className="sr-only">Select</span>
+                </th>
+                <th scope="col">Rig</th>
+                <th scope="col">Role</th>
+                <th scope="col">State</th>
+                <th scope="col">GPUs</th>
+                <th scope="col">Throughput</th>
+                <th scope="col">TTFT p99 / gate</th>
+                <th scope="col">TPOT p99 / gate</th>
+                <th scope="col">Acceptance</th>
+                <th scope="col">UID</th>
+                <th scope="col">Epoch τ</th>
+                <th scope="col">Today τ</th>
+                <th scope="col">Alerts</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rigs.map((r) => (
+                <tr key={r.id} data-testid={`rig-row-${r.name}`} data-link={r.link}>
+                  <td>
+                    <input type="checkbox" aria-label={`Select ${r.name}`} checked={selected.includes(r.id)} onChange={() => toggle(r.id)} />
+                  </td>
+                  <th scope="row" title={r.target}>
+                    {r.name}
+                  </th>
+                  <td>{r.role ?? '—'}</td>
+                  <td data-testid={`rig-state-${r.name}`} title={r.detail}>
+                    <span className={r.link === 'online' ? '' : 'bad-text'}>{stateText(r, now)}</span>
+                    {r.link !== 'online' && <div className="muted small">{r.detail}</div>}
+                    {r.refused > 0 && <div className="muted small">{r.refused} malformed message{r.refused === 1 ? '' : 's'} refused</div>}
+                  </td>
+                  <td>{r.gpus.length === 0 ? '—' : r.gpus.map((g) => `${g.name}${g.temperatureC === null ? '' : ` ${g.temperatureC} °C`}`).join(', ')}</td>
+                  <td>{r.tokensPerSecond === null ? '—' : `${Math.round(r.tokensPerSecond)} tok/s`}</td>
+                  <td className={gateClass(r.ttftP99Ms, r.gates?.ttftP99Ms)}>
+                    {ms(r.ttftP99Ms)} / {ms(r.gates?.ttftP99Ms ?? null)}
+                  </td>
+                  <td className={gateClass(r.tpotP99Ms, r.gates?.tpotP99Ms)}>
+                    {ms(r.tpotP99Ms)} / {ms(r.gates?.tpotP99Ms ?? null)}
+                  </td>
+                  <td className={gateClass(r.acceptance, r.gates?.acceptance, false)}>
+                    {pct(r.acceptance)} / {pct(r.gates?.acceptance ?? null)}
+                  </td>
+                  <td>{r.uid ?? '—'}</td>
+                  <td>{tau(r.epochTao)}</td>
+                  <td data-testid={`rig-today-${r.name}`}>{tau(r.todayTao)}</td>
+                  <td>{r.openAlerts}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <p className="muted small">Figures over each rig's {win !== null ? windowLabel(win) : 'stats window'}; gates from each rig's model. τ is projected from the signed epoch results each rig reads; a rig that is away keeps its last τ.</p>
+      </section>
+      <section className="card stack" aria-labelledby="chart-h">
+        <h2 id="chart-h">Share of today's τ</h2>
+        <ShareChart rigs={rigs} total={t.todayTao} />
+      </section>
+    </div>
+  );
+}
