@@ -108,7 +108,9 @@ export async function generateChunked(o: GenerationOptions): Promise<GenerationR
     // ends the generation like a stop: the buyer gets the text generated so far, with its proof,
     // as the reference miner does. Our own cancel was already caught by job.check().
     if (parse.finishType === 'abort') o.job.check();
-    const produced = first ? res.outputIds.length + res.promptExtra.length : parse.outputIds.length - 1;
+    // As the reference counts it: tokens folded into the prompt (the whole prompt was cached) are
+    // not produced, so such a first call always ends the generation, and not as `length`.
+    const produced = first ? res.outputIds.length : parse.outputIds.length - 1;
     if (parse.finishType !== 'length' || produced < want) {
       res.truncated = false;
       break;
