@@ -40,6 +40,8 @@ export interface GenerationOptions {
   timeoutMs: number;
   chunkTokens?: number;
   now?: () => number;
+  /** Every network chunk from the serve: it is alive and serving, whatever its /health says. */
+  onBytes?: () => void;
 }
 
 export const GEN_CHUNK = 4096;
@@ -149,6 +151,7 @@ async function callGenerate(o: GenerationOptions, inputIds: number[], maxNew: nu
       body,
       o.agent,
       (bytes) => {
+        o.onBytes?.();
         o.job.check();
         scanner?.push(bytes);
         if (!session.push(bytes)) return session.ready();

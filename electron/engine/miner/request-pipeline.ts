@@ -168,6 +168,7 @@ export class RequestPipeline {
       let sent = 0;
       // A budget of zero or less generates nothing, as in the reference: an empty, unproven answer.
       const gen = maxNew <= 0 ? emptyGeneration() : await generateChunked({
+        onBytes: () => d.serves.touch(job.serve!, now()),
         serveUrl, promptIds: prompt.ids, maxNew, job, proof: d.proof, agent: d.agents.generate, timeoutMs: d.timeoutMs, chunkTokens: d.chunkTokens, now,
         onText: splitter && coalescer
           ? (cumulative) => {
