@@ -147,8 +147,9 @@ export async function runMineChaos(opts: { gatewayRestarts?: number } = {}): Pro
     // much shorter judge would refuse a worker whose legs are still coming back.
     const g = new GatewayDouble({ port: gwPort, workers: WORKERS, keys, judgeAfterMs: 2500, probe: { waves: 1, promptWords: 20, maxTokens: 16 }, rule: CHAOS_RULE, corrPrefix: `g${generation++}-` });
     g.onFrame = (text) => {
-      const f = JSON.parse(text) as { type?: string; corr_id?: string };
-      if (f.type === 'response' && typeof f.corr_id === 'string') responses.set(f.corr_id, (responses.get(f.corr_id) ?? 0) + 1);
+      const f = JSON.parse(text) as { type?: string; corr_id?: unknown };
+      // A number corr_id is answered as that number (as the reference does): counted under its text.
+      if (f.type === 'response' && (typeof f.corr_id === 'string' || typeof f.corr_id === 'number')) responses.set(String(f.corr_id), (responses.get(String(f.corr_id)) ?? 0) + 1);
     };
     gateways.push(g);
     await g.start();
@@ -188,6 +189,8 @@ export async function runMineChaos(opts: { gatewayRestarts?: number } = {}): Pro
     const serveKillResults = await Promise.all(long.map((r) => r.done));
     await waitUntil(() => count(/request \S+ leg=/g) >= before + WORKERS, 30_000, 'a record per killed request', ctx);
     serve = await startServe(servePort);
+    // The health gate withdrew the legs while the serve was dead; they return after two good probes.
+    await waitUntil(() => (gw!.worker()?.legs.length ?? 0) === WORKERS, 60_000, 'every leg back after the serve restart', ctx);
     await serveOnEveryLeg('serve restart');
 
     // 4. The gateway killed and restarted; once it comes back refusing the key.

@@ -35,6 +35,7 @@ export interface HelloFrame {
 }
 
 import type { KvLoad } from '../../../shared/miner.ts';
+import { pyTruthy } from './request-fields.ts';
 export type { KvLoad };
 
 export interface HeartbeatFrame {
@@ -60,9 +61,12 @@ export interface ToolCallDelta {
   function: { name: string; arguments: string };
 }
 
+/** A corr_id on the wire: the gateway sends strings; the reference answers a number (or null) as it came. */
+export type CorrId = string | number | boolean | null;
+
 export interface ChunkFrame {
   type: 'chunk';
-  corr_id: string;
+  corr_id: CorrId;
   delta: StreamDelta;
 }
 
@@ -117,7 +121,7 @@ export interface ResponseError {
 
 export interface ResponseFrame {
   type: 'response';
-  corr_id: string;
+  corr_id: CorrId;
   request_id: string;
   commitment: Commitment | null;
   output: CompletionOutput | Record<string, never>;
@@ -138,7 +142,8 @@ export interface ServeRequest {
 export type GatewayFrame =
   | { type: 'admit' }
   | { type: 'deny'; reason: string }
-  | { type: 'serve'; corr_id: string; request: ServeRequest; stream: boolean }
+  /** `corr_id` keys the request inside the miner; `wireCorrId` is a non-string id as sent, echoed back. */
+  | { type: 'serve'; corr_id: string; wireCorrId?: number | boolean | null; request: ServeRequest; stream: boolean }
   | { type: 'cancel'; corr_id: string }
   | { type: 'ping' }
   | { type: 'reconnect' };
@@ -167,18 +172,22 @@ export function heartbeatFrame(inflight: number, idleSeconds: number, capacity: 
   return f;
 }
 
-export function chunkFrame(corrId: string, delta: StreamDelta): ChunkFrame {
+export function chunkFrame(corrId: CorrId, delta: StreamDelta): ChunkFrame {
   return { type: 'chunk', corr_id: corrId, delta };
 }
 
-export function responseFrame(corrId: string, requestId: string, commitment: Commitment, output: CompletionOutput): ResponseFrame {
+export function responseFrame(corrId: CorrId, requestId: string, commitment: Commitment, output: CompletionOutput): ResponseFrame {
   return { type: 'response', corr_id: corrId, request_id: requestId, commitment, output };
 }
 
-export function errorResponseFrame(corrId: string, requestId: string, error: ResponseError): ResponseFrame {
+export function errorResponseFrame(corrId: CorrId, requestId: string, error: ResponseError): ResponseFrame {
   const m = error.message;
   const message = m.length > MAX_ERROR_CHARS ? m.slice(0, MAX_ERROR_CHARS) : m;
   return { type: 'response', corr_id: corrId, request_id: requestId, commitment: null, output: {}, error: { message, type: error.type, status: error.status } };
+}
+
+function isScalarId(v: unknown): v is CorrId {
+  return v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -189,7 +198,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 export type ParsedGatewayFrame =
   | { ok: true; frame: GatewayFrame }
   /** `corrId` (and `requestId`) when the frame was a serve that can still be answered with an error. */
-  | { ok: false; reason: string; corrId?: string; requestId?: string };
+  | { ok: false; reason: string; corrId?: CorrId; requestId?: string };
 
 export function parseGatewayFrame(text: string): ParsedGatewayFrame {
   let v: unknown;
@@ -207,18 +216,19 @@ export function parseGatewayFrame(text: string): ParsedGatewayFrame {
     case 'deny':
       return { ok: true, frame: { type: 'deny', reason: typeof v.reason === 'string' ? v.reason : JSON.stringify(v.reason ?? 'no reason given') } };
     case 'cancel':
-      if (typeof v.corr_id !== 'string') return { ok: false, reason: 'cancel without corr_id' };
-      return { ok: true, frame: { type: 'cancel', corr_id: v.corr_id } };
+      if (!isScalarId(v.corr_id)) return { ok: false, reason: 'cancel without corr_id' };
+      return { ok: true, frame: { type: 'cancel', corr_id: String(v.corr_id) } };
     case 'serve': {
       const requestId = isObject(v.request) && typeof v.request.engy_request_id === 'string' ? { requestId: v.request.engy_request_id } : {};
-      if (v.corr_id === undefined || v.corr_id === null) return { ok: false, reason: 'serve without corr_id' };
-      // A number (or other scalar) where the id belongs: answer under its text, the closest the gateway can match.
-      if (typeof v.corr_id !== 'string') {
-        const scalar = typeof v.corr_id === 'number' || typeof v.corr_id === 'boolean';
-        return { ok: false, reason: 'serve corr_id is not a string', ...(scalar ? { corrId: String(v.corr_id), ...requestId } : {}) };
-      }
+      // As the reference: no corr_id at all, or an object or list, cannot be answered; a number,
+      // boolean or null is served and answered under the same JSON value.
+      if (!('corr_id' in v)) return { ok: false, reason: 'serve without corr_id' };
+      if (!isScalarId(v.corr_id)) return { ok: false, reason: 'serve corr_id is not a string' };
+      const key = String(v.corr_id);
+      const wire = typeof v.corr_id === 'string' ? {} : { wireCorrId: v.corr_id };
       if (!isObject(v.request) || !Array.isArray(v.request.messages)) return { ok: false, reason: 'serve without request.messages', corrId: v.corr_id, ...requestId };
-      return { ok: true, frame: { type: 'serve', corr_id: v.corr_id, request: v.request as ServeRequest, stream: v.stream === true } };
+      // `stream` as the reference reads it: Python truthiness ("yes" and 1 stream, 0 and "" do not).
+      return { ok: true, frame: { type: 'serve', corr_id: key, ...wire, request: v.request as ServeRequest, stream: pyTruthy(v.stream) } };
     }
     default:
       return { ok: false, reason: `unknown frame type "${v.type}"` };

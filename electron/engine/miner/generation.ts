@@ -40,6 +40,8 @@ export interface GenerationOptions {
   timeoutMs: number;
   chunkTokens?: number;
   now?: () => number;
+  /** Every network chunk from the serve: it is alive and serving, whatever its /health says. */
+  onBytes?: () => void;
 }
 
 export const GEN_CHUNK = 4096;
@@ -108,7 +110,9 @@ export async function generateChunked(o: GenerationOptions): Promise<GenerationR
     // ends the generation like a stop: the buyer gets the text generated so far, with its proof,
     // as the reference miner does. Our own cancel was already caught by job.check().
     if (parse.finishType === 'abort') o.job.check();
-    const produced = first ? res.outputIds.length + res.promptExtra.length : parse.outputIds.length - 1;
+    // As the reference counts it: tokens folded into the prompt (the whole prompt was cached) are
+    // not produced, so such a first call always ends the generation, and not as `length`.
+    const produced = first ? res.outputIds.length : parse.outputIds.length - 1;
     if (parse.finishType !== 'length' || produced < want) {
       res.truncated = false;
       break;
@@ -147,6 +151,7 @@ async function callGenerate(o: GenerationOptions, inputIds: number[], maxNew: nu
       body,
       o.agent,
       (bytes) => {
+        o.onBytes?.();
         o.job.check();
         scanner?.push(bytes);
         if (!session.push(bytes)) return session.ready();

@@ -197,7 +197,7 @@ export class MinerService implements Disposable {
       workers: workers.workers,
     });
     this.load.listen(() => this.client?.loadChanged());
-    this.watches = o.serveUrls.map((url) => new ServeWatch({ url, clock: this.clock, log: o.log, ...(o.healthFetch ? { fetch: o.healthFetch } : {}), ...(o.healthIntervalMs ? { intervalMs: o.healthIntervalMs } : {}), onVerdict: () => this.healthChanged() }));
+    this.watches = o.serveUrls.map((url) => new ServeWatch({ url, clock: this.clock, log: o.log, lastActivity: () => pool.lastActivity(url), ...(o.healthFetch ? { fetch: o.healthFetch } : {}), ...(o.healthIntervalMs ? { intervalMs: o.healthIntervalMs } : {}), onVerdict: () => this.healthChanged() }));
     this.load.kvSource = () => sumKv(this.watches.map((w) => w.kv));
     if (o.stagger) await o.stagger.turn();
     if (this.stopped) return;

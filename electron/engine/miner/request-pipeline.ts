@@ -4,7 +4,7 @@
 import type { MinerRequestRecord } from '../../../shared/miner.ts';
 import type { Logger } from '../lib/logger.ts';
 import { DeltaCoalescer } from './delta-coalescer.ts';
-import { chunkFrame, errorResponseFrame, responseFrame, type Commitment, type CompletionOutput, type GatewayFrame, type MinerFrame, type ResponseError } from './frames.ts';
+import { chunkFrame, errorResponseFrame, responseFrame, type Commitment, type CompletionOutput, type CorrId, type GatewayFrame, type MinerFrame, type ResponseError } from './frames.ts';
 import { generateChunked, type GenerationResult } from './generation.ts';
 import { CancelledError, Job } from './job.ts';
 import { assembleMessage } from './assemble-message.ts';
@@ -16,9 +16,9 @@ import type { ServePool } from './serve-pool.ts';
 import type { WorkerLoad } from './worker-load.ts';
 import { errorMessage } from '../../../shared/errors.ts';
 import { BadRequestError, overCapacityError, responseErrorOf } from './response-errors.ts';
+import { maxNewTokens } from './request-fields.ts';
 
-export const DEFAULT_MAX_TOKENS = 512;
-export const MAX_OUTPUT_TOKENS = 32_768;
+export { DEFAULT_MAX_TOKENS, MAX_OUTPUT_TOKENS } from './request-fields.ts';
 
 /** Where a request came from and where its answer goes: the socket it arrived on. */
 export interface ResponseSink {
@@ -107,7 +107,7 @@ export class RequestPipeline {
     const at = (d.now ?? Date.now)();
     const req = frame.request;
     const requestId = typeof req.engy_request_id === 'string' && req.engy_request_id.length > 0 ? req.engy_request_id : (d.newRequestId ?? randomId)();
-    sink.send(errorResponseFrame(frame.corr_id, requestId, error));
+    sink.send(errorResponseFrame(wireId(frame), requestId, error));
     sink.settle(frame.corr_id);
     d.onRecord({
       corrId: frame.corr_id, requestId, leg: sink.legIndex, engine: d.engine, stream: frame.stream, receivedAt: at,
@@ -153,20 +153,22 @@ export class RequestPipeline {
       outcome: 'ok', finishReason: null, cause: null,
     };
     let serveUrl: string | null = null;
-    const coalescer = frame.stream ? new DeltaCoalescer((delta) => void sink.send(chunkFrame(frame.corr_id, delta)), d.flushMs ?? 50) : null;
+    const coalescer = frame.stream ? new DeltaCoalescer((delta) => void sink.send(chunkFrame(wireId(frame), delta)), d.flushMs ?? 50) : null;
     try {
       const prompt = await d.prompt.build(req).catch((e: unknown) => {
         // The template refused the buyer's messages: their request, their 4xx.
         throw new BadRequestError(`the chat template refused the request: ${errorMessage(e)}`);
       });
       rec.promptTokens = prompt.ids.length;
-      const maxNew = Math.min(typeof req.max_tokens === 'number' && req.max_tokens > 0 ? Math.floor(req.max_tokens) : DEFAULT_MAX_TOKENS, MAX_OUTPUT_TOKENS);
+      const maxNew = maxNewTokens(req.max_tokens);
       job.check();
       serveUrl = d.serves.acquire();
       job.serve = serveUrl;
       const splitter = frame.stream ? new OutputSplitter(prompt.startsInReasoning, undefined, req.tools) : null;
       let sent = 0;
-      const gen = await generateChunked({
+      // A budget of zero or less generates nothing, as in the reference: an empty, unproven answer.
+      const gen = maxNew <= 0 ? emptyGeneration() : await generateChunked({
+        onBytes: () => d.serves.touch(job.serve!, now()),
         serveUrl, promptIds: prompt.ids, maxNew, job, proof: d.proof, agent: d.agents.generate, timeoutMs: d.timeoutMs, chunkTokens: d.chunkTokens, now,
         onText: splitter && coalescer
           ? (cumulative) => {
@@ -194,7 +196,7 @@ export class RequestPipeline {
       rec.ttftMs = gen.firstTokenAt !== null ? gen.firstTokenAt - receivedAt : rec.e2eMs;
       const n = gen.outputIds.length + gen.promptExtra.length;
       rec.tpotMs = gen.firstTokenAt !== null && gen.lastTokenAt !== null && n > 1 ? (gen.lastTokenAt - gen.firstTokenAt) / (n - 1) : null;
-      if (!sink.send(responseFrame(frame.corr_id, requestId, commitment, output))) {
+      if (!sink.send(responseFrame(wireId(frame), requestId, commitment, output))) {
         rec.outcome = 'error';
         rec.cause = 'the leg closed before the answer could be sent';
       } else d.onServed?.({ requestId, serveUrl, commitment });
@@ -209,7 +211,7 @@ export class RequestPipeline {
         rec.cause = shortCause(e);
         d.log.warn(`serve error ${frame.corr_id}: ${rec.cause}`);
         if (serveUrl) d.onServeFailure?.(serveUrl);
-        sink.send(errorResponseFrame(frame.corr_id, requestId, { ...responseErrorOf(e), message: rec.cause }));
+        sink.send(errorResponseFrame(wireId(frame), requestId, { ...responseErrorOf(e), message: rec.cause }));
       }
     } finally {
       if (serveUrl) d.serves.release(serveUrl);
@@ -218,7 +220,7 @@ export class RequestPipeline {
   }
 
   private async commit(promptIds: number[], gen: GenerationResult): Promise<Commitment> {
-    const proofs = await this.deps.proof.buildProofs(gen.rows, TOPK, DECODE_BATCHING);
+    const proofs = gen.rows.length === 0 ? [] : await this.deps.proof.buildProofs(gen.rows, TOPK, DECODE_BATCHING);
     return {
       model_root: this.deps.modelRoot,
       output_token_ids: gen.outputIds,
@@ -238,6 +240,15 @@ export class RequestPipeline {
     if (cached > 0) usage.prompt_tokens_details = { cached_tokens: cached };
     return { choices: [{ index: 0, finish_reason: finish, message }], usage };
   }
+}
+
+/** The corr_id as the gateway sent it (the reference echoes a number as a number). */
+function wireId(frame: ServeFrame): CorrId {
+  return frame.wireCorrId !== undefined ? frame.wireCorrId : frame.corr_id;
+}
+
+function emptyGeneration(): GenerationResult {
+  return { outputIds: [], rows: [], promptExtra: [], cachedTokens: 0, lastFinish: null, truncated: false, firstTokenAt: null, lastTokenAt: null };
 }
 
 function randomCallId(): string {

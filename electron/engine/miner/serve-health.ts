@@ -111,9 +111,13 @@ export class HealthGate {
   private readonly clock: Clock;
   private readonly alive: () => Promise<boolean>;
 
-  constructor(clock: Clock, schedulerAliveFn: () => Promise<boolean>) {
+  private readonly serving: () => boolean;
+
+  /** `serving`: the serve is streaming our requests right now; a stall is then never a wedge. */
+  constructor(clock: Clock, schedulerAliveFn: () => Promise<boolean>, serving: () => boolean = () => false) {
     this.clock = clock;
     this.alive = schedulerAliveFn;
+    this.serving = serving;
   }
 
   get verdict(): HealthVerdict {
@@ -153,7 +157,7 @@ export class HealthGate {
 
   private async reason(p: ProbeResult, stalledMs: number): Promise<string | null> {
     if (p.state === 'dead') return p.cause ?? 'the serve is down';
-    if (this.failStreak < FAIL_STREAK) return null;
+    if (this.failStreak < FAIL_STREAK || this.serving()) return null;
     if (!(await this.alive())) return `${p.cause ?? "the serve's /health gave no answer"} (${this.failStreak} times) and its scheduler (/get_load) is silent too`;
     if (stalledMs >= STALL_MAX_MS) return `the serve's /health has stalled for ${Math.round(stalledMs / 1000)} s although /get_load answers: a wedged serve`;
     return null;
@@ -162,6 +166,8 @@ export class HealthGate {
 
 export interface ServeWatchOptions {
   url: string;
+  /** When the serve last sent bytes of one of our generations (null: never). */
+  lastActivity?: () => number | null;
   clock: Clock;
   log: Logger;
   fetch?: HealthFetch;
@@ -186,7 +192,15 @@ export class ServeWatch {
   constructor(o: ServeWatchOptions) {
     this.o = o;
     this.fetchFn = o.fetch ?? ((url, init) => fetch(url, init));
-    this.gate = new HealthGate(o.clock, () => schedulerAlive(o.url, this.fetchFn));
+    // Alive when our own generations on it moved within the last probe window (a busy serve's
+    // /health and /get_load can both stall on a loaded box while it streams to us), else when
+    // its scheduler answers /get_load.
+    const window = (o.intervalMs ?? HEALTH_INTERVAL_MS) + (o.timeoutMs ?? HEALTH_TIMEOUT_MS);
+    const streaming = () => {
+      const at = o.lastActivity?.() ?? null;
+      return at !== null && o.clock.now() - at <= window;
+    };
+    this.gate = new HealthGate(o.clock, () => schedulerAlive(o.url, this.fetchFn), streaming);
   }
 
   get verdict(): HealthVerdict {

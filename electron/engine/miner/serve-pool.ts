@@ -10,6 +10,17 @@ export class ServePool {
     for (const u of urls) this.inflight.set(u, 0);
   }
 
+  /** When each serve last sent us a byte of a generation (the health gate's proof of life under load). */
+  private readonly lastBytes = new Map<string, number>();
+
+  touch(url: string, at: number): void {
+    this.lastBytes.set(url, at);
+  }
+
+  lastActivity(url: string): number | null {
+    return this.lastBytes.get(url) ?? null;
+  }
+
   /** Serves the health gate found down: skipped while another one is up. */
   private readonly down = new Set<string>();
 

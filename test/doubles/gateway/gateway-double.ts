@@ -253,9 +253,9 @@ export class GatewayDouble {
         conn.heartbeats += 1;
         return;
       case 'chunk': {
-        const p = this.pending.get(f.corr_id);
+        const p = this.pending.get(String(f.corr_id));
         if (!p || p.cancelled) {
-          if (p?.cancelled) this.framesAfterCancel.push(f.corr_id);
+          if (p?.cancelled) this.framesAfterCancel.push(String(f.corr_id));
           return;
         }
         p.firstAt ??= nowMs();
@@ -263,13 +263,13 @@ export class GatewayDouble {
         return;
       }
       case 'response': {
-        const p = this.pending.get(f.corr_id);
+        const p = this.pending.get(String(f.corr_id));
         if (!p) return;
         if (p.cancelled) {
-          this.framesAfterCancel.push(f.corr_id);
+          this.framesAfterCancel.push(String(f.corr_id));
           return;
         }
-        this.pending.delete(f.corr_id);
+        this.pending.delete(String(f.corr_id));
         void this.finish(p, f);
         return;
       }
@@ -284,7 +284,7 @@ export class GatewayDouble {
       const w = p.conn.hello ? this.workersById.get(p.conn.hello.worker_id) : undefined;
       w?.audits.push(audit);
     }
-    p.resolve({ corrId: f.corr_id, leg: p.conn.leg, chunks: p.chunks, response: f, cancelled: false, ttftMs: (p.firstAt ?? now) - p.sentAt, e2eMs: now - p.sentAt, sentAt: p.sentAt, audit });
+    p.resolve({ corrId: String(f.corr_id), leg: p.conn.leg, chunks: p.chunks, response: f, cancelled: false, ttftMs: (p.firstAt ?? now) - p.sentAt, e2eMs: now - p.sentAt, sentAt: p.sentAt, audit });
   }
 
   private onHello(conn: Conn, h: HelloFrame): void {

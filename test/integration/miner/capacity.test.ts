@@ -39,14 +39,14 @@ describe('capacity and a serve that never answers', () => {
       expect(held).toHaveLength(8);
       for (const r of held) {
         expect(r.response?.commitment).toBeNull();
-        expect(r.response?.error?.message).toMatch(/no answer from the serve within 3 s/);
+        expect(r.response?.error?.message).toMatch(/no answer from the serve within 10 s/);
         expect(r.response?.error?.status).toBeNull();
       }
       // Not before the deadline we declared; the slots are free again afterwards.
-      expect(Date.now() - t0).toBeGreaterThanOrEqual(2_900);
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(9_900);
       expect(m.snapshot().stats.inflight).toBe(0);
       const again = await gw.serve(req(99), { stream: false, leg: 0 }).done;
       expect(again.response?.error?.type).not.toBe('OverCapacity');
-    }, { miner: { maxInflight: 8, limits: { maxRequestS: 3 } } });
+    }, { miner: { maxInflight: 8, limits: { maxRequestS: 10 } } });
   }, 60_000);
 });

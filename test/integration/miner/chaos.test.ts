@@ -49,7 +49,7 @@ describe('engy-panel mine under chaos', () => {
   });
 });
 
-/** corr_ids of the malformed frames that still look like serve requests (a string or numeric corr_id, answered as text). */
+/** corr_ids of the malformed frames that still look like serve requests (a string or numeric corr_id, answered under that value). */
 function malformedServeIds(): string[] {
   return MALFORMED_FRAMES.flatMap((f) => {
     try {

@@ -49,6 +49,17 @@ describe('health gate', () => {
     expect(await g.update(TIMEOUT)).toBe(true);
     expect(g.verdict.cause).toMatch(/stalled for 1[2-9]\d s although \/get_load answers/);
   });
+
+  it('never withdraws a serve that is streaming our requests, however long /health stalls', async () => {
+    const clock = new ManualClock();
+    const g = new HealthGate(clock, async () => false, () => true);
+    for (let t = 0; t < 300_000; t += 5_000) {
+      expect(await g.update(TIMEOUT)).toBe(false);
+      clock.advance(5_000);
+    }
+    // A refused connection still withdraws at once.
+    expect(await g.update(DEAD)).toBe(true);
+  });
 });
 
 describe('probes', () => {

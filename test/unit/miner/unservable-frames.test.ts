@@ -47,12 +47,13 @@ describe('unservable serve frames', () => {
   it('answers each with an error response under its corr_id, and never runs it', async () => {
     const { peer, got, served } = await connect();
     await until(() => got().length === 1); // hello
-    const cases: [unknown, string | null][] = [
+    const cases: [unknown, string | number | null][] = [
       [{ type: 'serve', corr_id: 'c1', request: { engy_request_id: 'r1' } }, 'c1'],
       [{ type: 'serve', corr_id: 'c2', request: { messages: 'hi' } }, 'c2'],
       [{ type: 'serve', corr_id: 'c3', request: null }, 'c3'],
       [{ type: 'serve', corr_id: 'c4', request: { messages: { __proto__: [] } } }, 'c4'],
-      [{ type: 'serve', corr_id: 7, request: { messages: [] } }, '7'],
+      [{ type: 'serve', corr_id: 7, request: { messages: 'x' } }, 7],
+      [{ type: 'serve', corr_id: 'c5' }, 'c5'],
       [{ type: 'serve', corr_id: { nested: 1 }, request: { messages: [] } }, null],
       [{ type: 'serve', request: { messages: [] } }, null],
       [{ type: 'serve', corr_id: '__proto__', request: [] }, '__proto__'],
@@ -78,8 +79,9 @@ describe('unservable serve frames', () => {
 
   it('the parser says why and which corr_id to answer', () => {
     expect(parseGatewayFrame('{"type":"serve","corr_id":"c","request":{}}')).toEqual({ ok: false, reason: 'serve without request.messages', corrId: 'c' });
-    expect(parseGatewayFrame('{"type":"serve","corr_id":1.5,"request":{"messages":[]}}')).toMatchObject({ ok: false, corrId: '1.5' });
-    expect(parseGatewayFrame('{"type":"serve","corr_id":null}')).toEqual({ ok: false, reason: 'serve without corr_id' });
+    expect(parseGatewayFrame('{"type":"serve","corr_id":1.5,"request":{"messages":[]}}')).toMatchObject({ ok: true, frame: { corr_id: '1.5', wireCorrId: 1.5 } });
+    expect(parseGatewayFrame('{"type":"serve","corr_id":null}')).toEqual({ ok: false, reason: 'serve without request.messages', corrId: null });
+    expect(parseGatewayFrame('{"type":"serve"}')).toEqual({ ok: false, reason: 'serve without corr_id' });
   });
 });
 

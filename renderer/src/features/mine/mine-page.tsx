@@ -10,6 +10,7 @@ import { EnginesPanel } from './engines-panel.tsx';
 import { PreflightChecklist, usePreflight } from '../preflight/preflight-checklist.tsx';
 import { MineIdle } from '../preflight/mine-idle.tsx';
 import { minerFigures } from './figures.ts';
+import { ServeHealth } from './serve-health.tsx';
 import { MinerCharts, WindowPicker, CHART_WINDOWS } from './miner-charts.tsx';
 
 const PHASE_BADGE: Record<MinerPhase, string> = {
@@ -27,26 +28,6 @@ function Legs({ m }: { m: MinerSnapshot }) {
         </span>
       ))}
     </div>
-  );
-}
-
-/** The health gate's word on this engine's serve, and the KV-cache use the heartbeat reports. */
-function ServeHealth({ m }: { m: MinerSnapshot }) {
-  const h = m.serveHealth;
-  if (!h) return null;
-  return (
-    <>
-      {h.withdrawn && (
-        <div className="error-box" role="status" data-testid="serve-withdrawn">
-          withdrawn: serve unhealthy{h.cause ? ` (${h.cause})` : ''}{h.since !== null ? `, since ${new Date(h.since).toLocaleTimeString()}` : ''}. This engine&apos;s legs drained and are not dialed; requests go to the other workers. They come back after two good health probes in a row.
-        </div>
-      )}
-      {h.kv && (
-        <p className="small muted" data-testid="serve-kv">
-          KV cache, now: {num(h.kv.used)} tokens held{h.kv.limit ? ` of ${num(h.kv.limit)} (${(100 * (h.kv.frac ?? 0)).toFixed(1)} %)` : ''} · {h.kv.reqs} running, {h.kv.waiting} waiting · sent to the gateway with each heartbeat
-        </p>
-      )}
-    </>
   );
 }
 
