@@ -98,5 +98,15 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  {
+    // A wait on a condition states its timeout: the 1 s default lies on a loaded machine.
+    files: ['test/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.object.name='expect'][callee.property.name='poll'][arguments.length<2]", message: 'expect.poll states its timeout ({ timeout: 20_000 }): the 1 s default fails on a loaded machine.' },
+      ],
+    },
+  },
   ...layerConfig,
 );

@@ -30,7 +30,7 @@ describe('alert webhook in the engine', () => {
         const alert = { key: 'x', kind: 'miner-offline' as const, severity: 'error' as const, title: 'The miner is offline', body: 'Test body.' };
         engine.notifications.update('test', [alert]);
         engine.notifications.update('test', [alert]); // still ongoing: not a new alert, not posted again
-        await expect.poll(() => bodies.length).toBe(1);
+        await expect.poll(() => bodies.length, { timeout: 20_000 }).toBe(1);
         expect(bodies[0]!.title).toBe('The miner is offline');
         const topic = engine.hub.current().find((e) => e.topic === 'notifications');
         expect(topic?.data).toMatchObject({ webhook: { configured: true } });

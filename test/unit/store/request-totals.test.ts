@@ -111,9 +111,9 @@ describe('request totals', () => {
     const lines: string[] = [];
     const log: Logger = { ...silentLogger, info: (m: string) => void lines.push(`info ${m}`), warn: (m: string) => void lines.push(`warn ${m}`) };
     const job = keepRequestHistoryBounded(db, log, { firstAfterMs: 0, everyMs: 5, now: () => T0 + 120 * DAY });
-    await expect.poll(() => lines.find((l) => l.startsWith('info history: pruned'))).toMatch(/^info history: pruned \d+ request rows and 0 audit results from before 2026-10-01/);
+    await expect.poll(() => lines.find((l) => l.startsWith('info history: pruned')), { timeout: 20_000 }).toMatch(/^info history: pruned \d+ request rows and 0 audit results from before 2026-10-01/);
     db.close();
-    await expect.poll(() => lines.find((l) => l.startsWith('warn'))).toMatch(/could not be pruned .*trying again in an hour/);
+    await expect.poll(() => lines.find((l) => l.startsWith('warn')), { timeout: 20_000 }).toMatch(/could not be pruned .*trying again in an hour/);
     await job.dispose();
   });
 });
