@@ -11,6 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningHeadless } from '../../electron/headless.ts';
 import type { EarningsSnapshot } from '../../shared/earnings.ts';
+import type { SeriesHistoryResponse } from '../../shared/miner.ts';
 import { launchBrowser, screenshotPath } from '../helpers/browser.ts';
 import { until } from '../helpers/until.ts';
 import { startSimulatedNetwork, type SimulatedNetwork } from '../doubles/sim-network/sim-network.ts';
@@ -76,8 +77,12 @@ describe('dashboards on the simulated network (Chromium, axe, 1280/800 px, dark/
     const ms = (v.nextResubmit?.at ?? 0) - (v.applied?.at ?? 0);
     expect(blocks).toBeGreaterThan(0);
     expect(ms / blocks).toBeLessThan(2_000);
-    // Let the miner's figures and chart history fill (samples every 15 s).
-    await new Promise((r) => setTimeout(r, 20_000));
+    // The miner's chart history holds a line, not a dot (samples at most every 15 s): wait for it
+    // rather than sleeping, so a loaded machine only makes this slower, never wrong.
+    await until('two chart samples of the miner', 120_000, async () => {
+      const h = (await app.engine.table['history.series']({ windowMs: 10 * 60_000, prefix: 'miner.0.' })) as SeriesHistoryResponse;
+      return (h.series['miner.0.tps']?.length ?? 0) >= 2;
+    });
   });
 
   it('Mine: the cards and the chart legends read the same figures', { timeout: 60_000 }, async () => {
