@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     environment: 'node',
+    // Fails a file whose child processes outlive it (and kills them).
+    setupFiles: ['test/setup/children.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
