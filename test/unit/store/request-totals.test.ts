@@ -2,7 +2,8 @@
 // and the prune keeps the miner's tables bounded without holding the engine's thread.
 import { describe, expect, it } from 'vitest';
 import type { MinerRequestRecord, RequestOutcome } from '../../../shared/miner.ts';
-import { MINER_MIGRATIONS, RequestRecords } from '../../../electron/engine/miner/request-records.ts';
+import { RequestRecords } from '../../../electron/engine/miner/request-records.ts';
+import { MINER_MIGRATIONS } from '../../../electron/engine/store/miner-tables.ts';
 import { Database } from '../../../electron/engine/store/database.ts';
 import { keepRequestHistoryBounded, localTokens, pruneRequestHistory, prunedBefore } from '../../../electron/engine/store/request-totals.ts';
 import type { Logger } from '../../../electron/engine/lib/logger.ts';
