@@ -1,3 +1,4 @@
+import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import boundaries from 'eslint-plugin-boundaries';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -9,6 +10,9 @@ import tseslint from 'typescript-eslint';
  */
 const ELEMENTS = [
   { type: 'shared', pattern: 'shared/**', partialMatch: false },
+  // Inside the engine: lib at the bottom, store below the domains (miner, validator, ...).
+  { type: 'engine-lib', pattern: 'electron/engine/lib/**', partialMatch: false },
+  { type: 'engine-store', pattern: 'electron/engine/store/**', partialMatch: false },
   { type: 'engine', pattern: 'electron/engine/**', partialMatch: false },
   { type: 'shell', pattern: 'electron/**', partialMatch: false },
   { type: 'renderer', pattern: 'renderer/**', partialMatch: false },
@@ -18,15 +22,40 @@ const ELEMENTS = [
 
 /** A policy per importing element: what it may import (everything else is refused). */
 const may = (from, to, message) => ({ from: { element: { type: from } }, allow: to.map((t) => ({ to: { element: { type: t } } })), ...(message ? { message } : {}) });
-const ALL = ['shared', 'engine', 'shell', 'renderer', 'doubles', 'tooling'];
+const ALL = ['shared', 'engine-lib', 'engine-store', 'engine', 'shell', 'renderer', 'doubles', 'tooling'];
+const ENGINE = ['engine-lib', 'engine-store', 'engine'];
 
 export const LAYER_POLICIES = [
   may('shared', ['shared'], 'shared/ is imported by both sides: it imports only shared/.'),
-  may('engine', ['engine', 'shared'], 'electron/engine/** runs in plain Node under any shell: it imports only the engine and shared/, never a shell.'),
-  may('shell', ['shell', 'engine', 'shared'], 'Shipped code never imports test/doubles or the renderer.'),
+  may('engine-lib', ['engine-lib', 'shared'], 'electron/engine/lib is the bottom layer: it imports only itself and shared/.'),
+  may('engine-store', ['engine-store', 'engine-lib', 'shared'], 'electron/engine/store sits below the domains: it imports only itself, engine/lib and shared/ (move what it needs down).'),
+  may('engine', [...ENGINE, 'shared'], 'electron/engine/** runs in plain Node under any shell: it imports only the engine and shared/, never a shell.'),
+  may('shell', ['shell', ...ENGINE, 'shared'], 'Shipped code never imports test/doubles or the renderer.'),
   may('renderer', ['renderer', 'shared'], 'The renderer imports only renderer/ and shared/: it talks to the engine through shared/api.ts.'),
   may('doubles', ALL),
   may('tooling', ALL),
+];
+
+// Specifiers are matched whole, by regex: an ignore-style group such as 'fs/*' would also match a
+// relative path that merely contains that segment.
+const escape = (m) => m.replace(/[/]/g, '\\/');
+/** Every spelling of a Node built-in (fs, node:fs, fs/promises, node:sqlite...): the browser has none. */
+const NODE_BUILTINS_REGEX = `^(node:.*|(${builtinModules.filter((m) => !m.startsWith('_')).map(escape).join('|')})(\\/.*)?)$`;
+/** Packages that need Node (sockets, native code, the OS): never in a browser bundle. */
+const NODE_ONLY_PACKAGES = ['ws', 'systeminformation', 'prom-client', 'tokenizers', 'electron-updater', 'libsodium-wrappers-sumo'];
+const ELECTRON_PATTERN = (message) => ({ regex: '^electron(\\/.*)?$', message });
+const ELECTRON_RE = '/^electron($|\\u002F)/';
+/** import('electron'), import type X = import('electron'), require('electron'): what no-restricted-imports does not see. */
+const electronSyntax = (message) => [
+  { selector: `ImportExpression[source.value=${ELECTRON_RE}]`, message },
+  { selector: `TSImportType[argument.literal.value=${ELECTRON_RE}]`, message },
+  { selector: `CallExpression[callee.name='require'][arguments.0.value=${ELECTRON_RE}]`, message },
+];
+const NODE_RE = `/^(node:|(${builtinModules.filter((m) => !m.startsWith('_')).map((m) => m.replace(/[/]/g, '\\u002F')).join('|')})($|\\u002F))/`;
+const nodeSyntax = (message) => [{ selector: `ImportExpression[source.value=${NODE_RE}]`, message }];
+/** A wait on a condition states its timeout: the 1 s default lies on a loaded machine. */
+const TEST_SYNTAX = [
+  { selector: "CallExpression[callee.object.name='expect'][callee.property.name='poll'][arguments.length<2]", message: 'expect.poll states its timeout ({ timeout: 20_000 }): the 1 s default fails on a loaded machine.' },
 ];
 
 /** The layer rules on their own, so test/unit/lint/layers.test.ts lints probe files with exactly these. */
@@ -52,9 +81,36 @@ export const layerConfig = [
     },
   },
   {
+    // Engine: plain Node under any shell, so electron in no form (static, subpath, dynamic, type).
     files: ['electron/engine/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'Engine services run in plain Node: never import electron here.' }] }],
+      'no-restricted-imports': ['error', { patterns: [ELECTRON_PATTERN('Engine services run in plain Node: never import electron here (the desktop shell, electron/*.ts, is its only importer).')] }],
+      'no-restricted-syntax': ['error', ...electronSyntax('Engine services run in plain Node: no import(\'electron\') either.')],
+    },
+  },
+  {
+    // Renderer: a browser page (Electron's sandboxed window or any browser on the headless port).
+    files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ELECTRON_PATTERN('The renderer runs in a browser: it reaches the engine through shared/api.ts, never electron.'),
+            { regex: NODE_BUILTINS_REGEX, message: 'The renderer runs in a browser: no Node module (node:*, fs, path, ...).' },
+            { regex: `^(${NODE_ONLY_PACKAGES.join('|')})(\\/.*)?$`, message: 'The renderer runs in a browser: this package needs Node.' },
+          ],
+        },
+      ],
+      'no-restricted-syntax': ['error', ...electronSyntax('The renderer runs in a browser: no import(\'electron\').'), ...nodeSyntax('The renderer runs in a browser: no dynamic import of a Node module.')],
+    },
+  },
+  {
+    // Tests, benches and scripts run in Node; the desktop shell stays the only importer of electron.
+    files: ['test/**/*.ts', 'test/**/*.tsx', 'bench/**/*.ts', 'scripts/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [ELECTRON_PATTERN('Only the desktop shell (electron/*.ts) imports electron.')] }],
+      'no-restricted-syntax': ['error', ...electronSyntax('Only the desktop shell (electron/*.ts) imports electron.'), ...TEST_SYNTAX],
     },
   },
   {
@@ -64,12 +120,15 @@ export const layerConfig = [
         'error',
         {
           patterns: [
-            { group: ['electron', 'node:*', 'react', 'react-dom', 'fs', 'path', 'os', 'child_process'], message: 'shared/ is imported by both sides: no electron, node or react.' },
+            ELECTRON_PATTERN('shared/ is imported by both sides: no electron.'),
+            { regex: NODE_BUILTINS_REGEX, message: 'shared/ is imported by both sides: no Node module.' },
+            { group: ['react', 'react-dom'], message: 'shared/ is imported by both sides: no react.' },
             // Packages too: only the schema library is shared by both sides.
             { regex: '^(?![./]|valibot$)', message: 'shared/ imports only shared/ (and valibot for its schemas).' },
           ],
         },
       ],
+      'no-restricted-syntax': ['error', ...electronSyntax('shared/ is imported by both sides: no import(\'electron\').'), ...nodeSyntax('shared/ is imported by both sides: no dynamic import of a Node module.')],
     },
   },
   {

@@ -1,13 +1,41 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two lanes under one `vitest run` (and so one `npm test`):
+ * - unit: in-process only (test/setup/unit-lane.ts throws on a process or a socket), one module cache
+ *   per worker (isolate: false), so its hundreds of files start in seconds, not minutes;
+ * - integration: real processes, sockets and Chromium (test/integration, test/e2e), one fresh
+ *   fork per file.
+ * Run one lane: `npx vitest run --project unit`.
+ */
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    pool: 'forks',
+    // Fails a file whose child processes outlive it (and kills them).
+    setupFiles: ['test/setup/children.ts'],
     // Two cores here and in CI: integration tests spawn real child processes.
     maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts', 'test/unit/**/*.test.tsx'],
+          setupFiles: ['test/setup/unit-lane.ts'],
+          pool: 'forks',
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts', 'test/integration/**/*.test.tsx'],
+          pool: 'forks',
+        },
+      },
+    ],
   },
 });

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ADD_TO_DAY_SQL, dayStart, MINER_MIGRATIONS } from '../electron/engine/miner/request-records.ts';
+import { ADD_TO_DAY_SQL, dayStart, MINER_MIGRATIONS } from '../electron/engine/store/miner-tables.ts';
 import { Database } from '../electron/engine/store/database.ts';
 import { localTokens, pruneRequestHistory } from '../electron/engine/store/request-totals.ts';
 import { goal, ms, pct } from './report.ts';

@@ -35,10 +35,6 @@ export const ERROR_CODES = [
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-export function isErrorCode(value: unknown): value is ErrorCode {
-  return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value);
-}
-
 /** An error a service throws on purpose: the handler table turns it into a Result. */
 export class AppFailure extends Error {
   readonly code: ErrorCode;

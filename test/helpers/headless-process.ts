@@ -5,6 +5,8 @@ import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..', '..');
 const bin = join(root, 'bin', 'engy-panel.mjs');
+/** Generous (a loaded two-core machine starts the engine slowly) yet inside the 60 s hook timeout, so this wait, not vitest, gives up and kills. */
+const START_MS = 50_000;
 
 export interface HeadlessChild {
   url: string;
@@ -20,13 +22,20 @@ export interface HeadlessChild {
  * Starts `engy-panel headless --port 0` as a real child process and waits for its tokened URL.
  * The UI is the one `npm test` built (ENGY_RENDERER_DIR): parallel tests must not each build it.
  */
-export async function startHeadlessChild(env: NodeJS.ProcessEnv, extraArgs: string[] = [], dataDir = mkdtempSync(join(tmpdir(), 'engy-e2e-')), startupMs = 30_000): Promise<HeadlessChild> {
+export async function startHeadlessChild(env: NodeJS.ProcessEnv, extraArgs: string[] = [], dataDir = mkdtempSync(join(tmpdir(), 'engy-e2e-')), startupMs = START_MS): Promise<HeadlessChild> {
   const child = spawn(process.execPath, [bin, 'headless', '--port', '0', '--data-dir', dataDir, ...extraArgs], { env: { ENGY_RENDERER_DIR: join(root, 'dist-renderer'), ...env, ENGY_FROM_SOURCE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  // Every way out of the wait (no URL in time, an early exit, an error) leaves no child behind:
+  // a rejected start used to leave a headless engine running long after its test run.
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`headless did not print a URL in ${startupMs / 1000} s:\n${out}`)), startupMs);
+    const fail = (e: Error) => {
+      clearTimeout(timer);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      reject(e);
+    };
+    const timer = setTimeout(() => fail(new Error(`headless did not print a URL in ${startupMs / 1000} s:\n${out}`)), startupMs);
     const check = () => {
       const m = /Open: (http:\/\/\S+)/.exec(out);
       if (m) {
@@ -35,7 +44,8 @@ export async function startHeadlessChild(env: NodeJS.ProcessEnv, extraArgs: stri
       }
     };
     child.stdout!.on('data', check);
-    child.once('exit', (code) => reject(new Error(`headless exited with ${code}:\n${out}`)));
+    child.once('error', (e) => fail(new Error(`headless could not start: ${e.message}\n${out}`)));
+    child.once('exit', (code) => fail(new Error(`headless exited with ${code}:\n${out}`)));
   });
   const u = new URL(url);
   return {
@@ -48,7 +58,12 @@ export async function startHeadlessChild(env: NodeJS.ProcessEnv, extraArgs: stri
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve(child.exitCode);
-        child.once('exit', (code) => resolve(code));
+        // A child that ignores SIGTERM is killed outright rather than outliving its test.
+        const hard = setTimeout(() => child.kill('SIGKILL'), 20_000);
+        child.once('exit', (code) => {
+          clearTimeout(hard);
+          resolve(code);
+        });
         child.kill('SIGTERM');
       }),
   };

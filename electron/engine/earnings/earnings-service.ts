@@ -5,7 +5,7 @@ import type { EarningsFacts, NeuronFacts } from '../chain/ports.ts';
 import { Emitter } from '../lib/emitter.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { Database } from '../store/database.ts';
-import { MINER_MIGRATIONS } from '../miner/request-records.ts';
+import { MINER_MIGRATIONS } from '../store/miner-tables.ts';
 import { fetchJsonCapped, type FetchFailure } from '../validator/payload-fetch.ts';
 import { describeChainError, describeNetworkError } from '../lib/network-words.ts';
 import { verifyPayload } from '../validator/payload-verify.ts';

@@ -1,5 +1,5 @@
 import type { MinerRequestRecord, RequestOutcome, SelfAuditRecord } from '../../../shared/miner.ts';
-import { MINER_MIGRATIONS } from '../miner/request-records.ts';
+import { MINER_MIGRATIONS } from './miner-tables.ts';
 import type { Database } from './database.ts';
 
 interface Row {

@@ -4,7 +4,7 @@
 // so "all time" costs a few hundred rows, not a scan of every request ever served.
 import type { LocalTokens } from '../../../shared/earnings.ts';
 import { REQUEST_ROWS_KEEP_DAYS } from '../../../shared/miner.ts';
-import { DAY_MS, dayStart, MINER_MIGRATIONS } from '../miner/request-records.ts';
+import { DAY_MS, dayStart, MINER_MIGRATIONS } from './miner-tables.ts';
 import type { Disposable } from '../lib/disposable.ts';
 import { errorMessage } from '../../../shared/errors.ts';
 import type { Logger } from '../lib/logger.ts';

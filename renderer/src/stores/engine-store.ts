@@ -79,12 +79,3 @@ export function useSnapshot<T extends SnapshotTopic>(topic: T): SnapshotTopics[T
   return useEngine((s) => s.snapshots[topic]?.data as SnapshotTopics[T] | undefined);
 }
 
-/** False until the engine has sent this topic once: the "loading, not empty" signal for pages. */
-export function useSnapshotReceived(topic: SnapshotTopic): boolean {
-  return useEngine((s) => s.snapshots[topic] !== undefined);
-}
-
-/** True while the engine is reachable: actions are disabled otherwise. */
-export function useEngineOnline(): boolean {
-  return useEngine((s) => s.connection === 'open');
-}

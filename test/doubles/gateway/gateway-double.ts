@@ -1,10 +1,13 @@
 // TEST DOUBLE (gateway): the gateway side of the engy pool protocol. `/meta` (scalable, or broken
 // on demand), N worker endpoints, key-based admit/deny, leg judging ~3 s after a worker's first
-// hello, probe waves that fill every declared slot, stream and non-stream serves, cancels, pings, reconnect
-// drains, routing across workers, and an audit of every commitment. Never the real gateway.
+// hello (on an injected clock, and only once every leg the worker declared is live, so a loaded
+// machine that opens the eighth leg late is never refused for it), probe waves that fill every
+// declared slot, stream and non-stream serves, cancels, pings, reconnect drains, routing across
+// workers, and an audit of every commitment. Never the real gateway.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { systemClock, type Clock } from '../../../electron/engine/lib/clock.ts';
 import type { ChunkFrame, HelloFrame, ResponseFrame, ServeRequest } from '../../../electron/engine/miner/frames.ts';
 import { parseMinerFrame } from '../../../electron/engine/miner/frames.ts';
 import type { AuditResult, Auditor } from './audit.ts';
@@ -25,7 +28,16 @@ export interface GatewayDoubleOptions {
   keys: string[];
   /** Legs a worker must have live when judged (min(8, workers) by default). */
   requiredLegs?: number;
+  /** The real gateway's window: no verdict before this long after the first hello (3000 ms by default). */
   judgeAfterMs?: number;
+  /**
+   * Legs the worker declared (its capacity implies min(workers, max_inflight_total) of them) but
+   * never opened are judged missing only after this long (30 s by default): a verdict that waits
+   * for slow legs instead of racing them, so load alone never refuses a worker.
+   */
+  legDeadlineMs?: number;
+  /** Time for both windows; tests pass a manual clock to judge without sleeping. */
+  clock?: Clock;
   /** false: no automatic probe; tests drive traffic themselves. */
   probe?: ProbeOptions | false;
   rule?: ProbeRule;
@@ -78,13 +90,15 @@ export interface WorkerView {
   probeResults: { ok: number; failed: number };
 }
 
+type JudgedWorker = WorkerView & { conns: Set<Conn>; windowOver: boolean; judged: boolean };
+
 export class GatewayDouble {
   readonly opts: GatewayDoubleOptions;
   private server: Server | null = null;
   private wss: WebSocketServer | null = null;
   private readonly conns = new Set<Conn>();
   private readonly pending = new Map<string, Pending>();
-  private readonly workersById = new Map<string, WorkerView & { firstHelloAt: number; conns: Set<Conn> }>();
+  private readonly workersById = new Map<string, JudgedWorker>();
   private corrSeq = 0;
   /** Frames that arrived for a corr_id after its cancel: must stay empty. */
   readonly framesAfterCancel: string[] = [];
@@ -296,18 +310,37 @@ export class GatewayDouble {
     }
     let w = this.workersById.get(h.worker_id);
     if (!w) {
-      w = { workerId: h.worker_id, workerName: h.worker_name, state: 'connecting', reason: null, legs: [], capacityTotal: h.capacity.max_inflight_total, audits: [], probeResults: { ok: 0, failed: 0 }, firstHelloAt: Date.now(), conns: new Set() };
+      const clock = this.opts.clock ?? systemClock;
+      w = { workerId: h.worker_id, workerName: h.worker_name, state: 'connecting', reason: null, legs: [], capacityTotal: h.capacity.max_inflight_total, audits: [], probeResults: { ok: 0, failed: 0 }, conns: new Set(), windowOver: false, judged: false };
       this.workersById.set(h.worker_id, w);
       const worker = w;
-      setTimeout(() => void this.judge(worker), this.opts.judgeAfterMs ?? 3000).unref();
+      clock.setTimeout(() => {
+        worker.windowOver = true;
+        this.judgeWhenReady(worker);
+      }, this.opts.judgeAfterMs ?? 3000);
+      clock.setTimeout(() => this.judgeOnce(worker), this.opts.legDeadlineMs ?? 30_000);
     }
     w.conns.add(conn);
     conn.admitted = true;
     conn.ws.send(JSON.stringify({ type: 'admit' }));
     if (w.state === 'refused' && w.reason) conn.ws.send(JSON.stringify({ type: 'deny', reason: w.reason }));
+    this.judgeWhenReady(w);
   }
 
-  private async judge(w: WorkerView & { conns: Set<Conn> }): Promise<void> {
+  /** The verdict comes once the window is over and every declared leg is live (or at the deadline). */
+  private judgeWhenReady(w: JudgedWorker): void {
+    if (!w.windowOver || w.judged) return;
+    const declared = Math.min(this.opts.workers, Math.max(1, w.capacityTotal));
+    if (liveLegs(w.conns).length >= declared) this.judgeOnce(w);
+  }
+
+  private judgeOnce(w: JudgedWorker): void {
+    if (w.judged) return;
+    w.judged = true;
+    void this.judge(w);
+  }
+
+  private async judge(w: JudgedWorker): Promise<void> {
     const required = this.opts.requiredLegs ?? Math.min(8, this.opts.workers);
     const legs = liveLegs(w.conns);
     if (legs.length < required) return this.refuse(w, `offered ${legs.length} distinct clean legs, below the required ${required}`);

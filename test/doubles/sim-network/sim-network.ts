@@ -16,7 +16,7 @@ import { startProviderDouble, type ProviderDouble, type Weights } from '../provi
 import { BuyerTraffic } from './buyer-traffic.ts';
 import { CHEAT_KEY, CHEAT_WORKER, HONEST_KEY, prepareDemoDataDir, RIG_WORKER, writeDemoSettings, type DemoIdentity } from './demo-data-dir.ts';
 import { scoreEpoch, type ScoredRow, type ScoreRules, type WorkerTally } from './epoch-scorer.ts';
-import { errorMessage } from '../../../shared/errors.ts';
+import { AppFailure, errorMessage } from '../../../shared/errors.ts';
 
 export interface SimNetworkOptions {
   dataDir: string;
@@ -228,7 +228,7 @@ export async function startSimulatedNetwork(opts: SimNetworkOptions): Promise<Si
           net.app = null;
           await app.stop();
         });
-        await app.engine.validating.start();
+        await startValidatingWhenRegistrationKnown(app.engine.validating, log);
         // Mining waits for the serve's health before dialing: do not hold the caller on it.
         void app.engine.mining.start().catch((e: unknown) => log(`the app's mining did not start: ${errorMessage(e)}`));
         return app;
@@ -249,5 +249,25 @@ export async function startSimulatedNetwork(opts: SimNetworkOptions): Promise<Si
   } catch (e) {
     await undo();
     throw e;
+  }
+}
+
+/**
+ * Start the app's validator as a user would: a loaded machine can leave the chain's registration
+ * answer pending past the pre-flight's wait ("Not checked yet"), and the user presses Start again.
+ * Only the chain's blockers (registration, permit) are retried, for at most 60 s; any other refusal fails at once.
+ */
+async function startValidatingWhenRegistrationKnown(v: { start(): Promise<unknown> }, log: (line: string) => void): Promise<void> {
+  const end = Date.now() + 60_000;
+  for (;;) {
+    try {
+      await v.start();
+      return;
+    } catch (e) {
+      const chainOnly = e instanceof AppFailure && e.code === 'preflight-blocked' && (e.detail ?? '').split(',').every((id) => id === 'registration' || id === 'permit');
+      if (!chainOnly || Date.now() > end) throw e;
+      log(`the app's validator waits for the chain's registration answer: ${errorMessage(e)}`);
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
   }
 }

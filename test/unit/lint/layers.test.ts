@@ -51,6 +51,51 @@ describe('layers by path', { timeout: 60_000 }, () => {
     expect(await fired('test/unit/probe.test.ts', toDoubles('../../'))).toEqual([]);
   });
 
+  it('engine layers: lib at the bottom, store below the domains', async () => {
+    const toMiner = (from: string) => `import { RequestRecords } from '${from}';\nexport const r = RequestRecords;\n`;
+    expect(await fired('electron/engine/lib/probe.ts', toMiner('../miner/request-records.ts'))).toContain('boundaries/dependencies');
+    expect(await fired('electron/engine/lib/probe.ts', "import { openDatabase } from '../store/database.ts';\nexport const o = openDatabase;\n")).toContain('boundaries/dependencies');
+    expect(await fired('electron/engine/store/probe.ts', toMiner('../miner/request-records.ts'))).toContain('boundaries/dependencies');
+    expect(await fired('electron/engine/store/probe.ts', "import { systemClock } from '../lib/clock.ts';\nexport const c = systemClock;\n")).toEqual([]);
+    expect(await fired('electron/engine/miner/probe.ts', "import { openDatabase } from '../store/database.ts';\nimport { systemClock } from '../lib/clock.ts';\nexport const o = [openDatabase, systemClock];\n")).toEqual([]);
+  });
+
+  it('the engine never touches electron: no subpath, no dynamic import, no type import', async () => {
+    expect(await fired('electron/engine/miner/probe.ts', "import { app } from 'electron/main';\nexport const a = app;\n")).toContain('no-restricted-imports');
+    expect(await fired('electron/engine/miner/probe.ts', "export const load = () => import('electron');\n")).toContain('no-restricted-syntax');
+    expect(await fired('electron/engine/miner/probe.ts', "export type App = import('electron').App;\n")).toContain('no-restricted-syntax');
+  });
+
+  it('the renderer runs in a browser: no electron, no Node module, no Node-only package', async () => {
+    const imp = (spec: string) => `import * as m from '${spec}';\nexport const x = m;\n`;
+    for (const spec of ['electron', 'electron/renderer', 'node:fs', 'fs', 'fs/promises', 'node:sqlite', 'child_process', 'ws']) {
+      expect(await fired('renderer/src/probe.ts', imp(spec)), spec).toContain('no-restricted-imports');
+    }
+    expect(await fired('renderer/src/probe.tsx', "export const load = () => import('electron');\n")).toContain('no-restricted-syntax');
+    expect(await fired('renderer/src/probe.ts', "export const load = () => import('node:sqlite');\n")).toContain('no-restricted-syntax');
+    expect(await fired('renderer/src/probe.ts', "export const load = () => import('path');\n")).toContain('no-restricted-syntax');
+    expect(await fired('renderer/src/probe.ts', imp('react'))).toEqual([]);
+  });
+
+  it('shared/ is neither side: no Node module, no electron, not even dynamically', async () => {
+    expect(await fired('shared/probe.ts', "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n")).toContain('no-restricted-imports');
+    expect(await fired('shared/probe.ts', "import { createHash } from 'crypto';\nexport const h = createHash;\n")).toContain('no-restricted-imports');
+    expect(await fired('shared/probe.ts', "export const load = () => import('electron');\n")).toContain('no-restricted-syntax');
+    expect(await fired('shared/probe.ts', "export const load = () => import('node:os');\n")).toContain('no-restricted-syntax');
+  });
+
+  it('the desktop shell is the only importer of electron', async () => {
+    expect(await fired('electron/probe.ts', "import { app } from 'electron';\nexport const a = app;\n")).toEqual([]);
+    expect(await fired('test/unit/probe.test.ts', "import { app } from 'electron';\nexport const a = app;\n")).toContain('no-restricted-imports');
+    expect(await fired('scripts/probe.ts', "export const load = () => import('electron');\n")).toContain('no-restricted-syntax');
+  });
+
+  it('tests state the timeout of every expect.poll', async () => {
+    const poll = (opts: string) => `import { expect } from 'vitest';\nawait expect.poll(() => 1${opts}).toBe(1);\n`;
+    expect(await fired('test/unit/probe.test.ts', poll(''))).toContain('no-restricted-syntax');
+    expect(await fired('test/unit/probe.test.ts', poll(', { timeout: 20_000 }'))).toEqual([]);
+  });
+
   it('react hooks are checked in the renderer', async () => {
     const conditional = "import { useState } from 'react';\nexport function P(p: { on: boolean }) {\n  if (p.on) {\n    const [x] = useState(0);\n    return x;\n  }\n  return null;\n}\n";
     expect(await fired('renderer/src/probe.tsx', conditional)).toContain('react-hooks/rules-of-hooks');

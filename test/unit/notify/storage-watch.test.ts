@@ -50,7 +50,7 @@ describe('storage watch', () => {
       const pages = (db.db.prepare('PRAGMA page_count').get() as { page_count: number }).page_count;
       db.db.exec(`PRAGMA max_page_count = ${pages}`);
       for (let i = 0; i < 20; i++) db.write('INSERT INTO filler (b) VALUES (?)', [new Uint8Array(8192)]);
-      await expect.poll(() => notifications.snapshot().recent.filter((n) => n.kind === 'storage-failing' && n.active)).toHaveLength(1);
+      await expect.poll(() => notifications.snapshot().recent.filter((n) => n.kind === 'storage-failing' && n.active), { timeout: 20_000 }).toHaveLength(1);
       const alert = notifications.snapshot().recent.find((n) => n.kind === 'storage-failing')!;
       expect(alert.body).toContain(`the disk holding the data dir is full (${dir})`);
       expect(alert.action).toEqual({ page: 'logs', label: 'Open Logs' });

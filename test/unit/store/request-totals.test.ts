@@ -2,7 +2,8 @@
 // and the prune keeps the miner's tables bounded without holding the engine's thread.
 import { describe, expect, it } from 'vitest';
 import type { MinerRequestRecord, RequestOutcome } from '../../../shared/miner.ts';
-import { MINER_MIGRATIONS, RequestRecords } from '../../../electron/engine/miner/request-records.ts';
+import { RequestRecords } from '../../../electron/engine/miner/request-records.ts';
+import { MINER_MIGRATIONS } from '../../../electron/engine/store/miner-tables.ts';
 import { Database } from '../../../electron/engine/store/database.ts';
 import { keepRequestHistoryBounded, localTokens, pruneRequestHistory, prunedBefore } from '../../../electron/engine/store/request-totals.ts';
 import type { Logger } from '../../../electron/engine/lib/logger.ts';
@@ -111,9 +112,9 @@ describe('request totals', () => {
     const lines: string[] = [];
     const log: Logger = { ...silentLogger, info: (m: string) => void lines.push(`info ${m}`), warn: (m: string) => void lines.push(`warn ${m}`) };
     const job = keepRequestHistoryBounded(db, log, { firstAfterMs: 0, everyMs: 5, now: () => T0 + 120 * DAY });
-    await expect.poll(() => lines.find((l) => l.startsWith('info history: pruned'))).toMatch(/^info history: pruned \d+ request rows and 0 audit results from before 2026-10-01/);
+    await expect.poll(() => lines.find((l) => l.startsWith('info history: pruned')), { timeout: 20_000 }).toMatch(/^info history: pruned \d+ request rows and 0 audit results from before 2026-10-01/);
     db.close();
-    await expect.poll(() => lines.find((l) => l.startsWith('warn'))).toMatch(/could not be pruned .*trying again in an hour/);
+    await expect.poll(() => lines.find((l) => l.startsWith('warn')), { timeout: 20_000 }).toMatch(/could not be pruned .*trying again in an hour/);
     await job.dispose();
   });
 });

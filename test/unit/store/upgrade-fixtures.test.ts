@@ -5,7 +5,7 @@ import { copyFileSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Database, type DomainMigrations } from '../../../electron/engine/store/database.ts';
-import { MINER_MIGRATIONS } from '../../../electron/engine/miner/request-records.ts';
+import { MINER_MIGRATIONS } from '../../../electron/engine/store/miner-tables.ts';
 import { VALIDATOR_MIGRATIONS } from '../../../electron/engine/validator/history.ts';
 import { SettingsStore } from '../../../electron/engine/settings/settings-store.ts';
 import { silentLogger } from '../../../electron/engine/lib/logger.ts';

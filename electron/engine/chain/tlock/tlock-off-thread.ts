@@ -2,14 +2,13 @@
 // (more on a busy machine), so it runs on a worker thread. The worker starts on first use (loading the curve code
 // costs a second or more under load), serves calls in order, and exits after a minute idle: commits are rare.
 import { Worker } from 'node:worker_threads';
-import { TlockDecryptError } from './ibe.ts';
 import type { TlockJob, TlockReply } from './tlock-worker.ts';
 
 const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './tlock-worker.ts' : './tlock-worker.js', import.meta.url);
 const CALL_TIMEOUT_MS = 60_000;
 const IDLE_MS = 60_000;
 
-type JobBody = { op: 'encrypt'; plaintext: Uint8Array; round: number; publicKey?: Uint8Array } | { op: 'decrypt'; ciphertext: Uint8Array; signature: Uint8Array };
+type JobBody = { op: 'encrypt'; plaintext: Uint8Array; round: number; publicKey?: Uint8Array };
 type Waiter = { resolve: (b: Uint8Array) => void; reject: (e: Error) => void; timer: ReturnType<typeof setTimeout> };
 
 let worker: Worker | null = null;
@@ -41,7 +40,7 @@ function ensureWorker(): Worker {
     waiting.delete(r.id);
     clearTimeout(waiter.timer);
     if (r.ok) waiter.resolve(new Uint8Array(r.bytes));
-    else waiter.reject(r.name === 'TlockDecryptError' ? new TlockDecryptError(r.message) : new Error(r.message));
+    else waiter.reject(new Error(r.message));
     armIdle();
   });
   w.on('error', (e) => {
@@ -84,10 +83,6 @@ function run(job: JobBody): Promise<Uint8Array> {
 
 export function tlockEncryptOffThread(plaintext: Uint8Array, round: number, publicKey?: Uint8Array): Promise<Uint8Array> {
   return run({ op: 'encrypt', plaintext, round, ...(publicKey ? { publicKey } : {}) });
-}
-
-export function tlockDecryptOffThread(ciphertext: Uint8Array, signature: Uint8Array): Promise<Uint8Array> {
-  return run({ op: 'decrypt', ciphertext, signature });
 }
 
 /** Stop the worker now (tests, shutdown); the next call starts a new one. */

@@ -1,11 +1,9 @@
-// Worker side of tlock-off-thread.ts: one encryption or decryption per message, on its own thread, because a
+// Worker side of tlock-off-thread.ts: one encryption per message (the engine never decrypts: the chain does), on its own thread, because a
 // BLS12-381 pairing in JS takes tens of milliseconds and the engine's loop must not stall for it.
 import { parentPort } from 'node:worker_threads';
-import { tlockDecrypt, tlockEncrypt } from './ibe.ts';
+import { tlockEncrypt } from './ibe.ts';
 
-export type TlockJob =
-  | { id: number; op: 'encrypt'; plaintext: Uint8Array; round: number; publicKey?: Uint8Array }
-  | { id: number; op: 'decrypt'; ciphertext: Uint8Array; signature: Uint8Array };
+export type TlockJob = { id: number; op: 'encrypt'; plaintext: Uint8Array; round: number; publicKey?: Uint8Array };
 export type TlockReply = { id: number; ok: true; bytes: Uint8Array } | { id: number; ok: false; name: string; message: string };
 
 const port = parentPort;
@@ -13,7 +11,7 @@ if (!port) throw new Error('tlock-worker.ts runs only as a worker thread');
 
 port.on('message', (job: TlockJob) => {
   try {
-    const bytes = job.op === 'encrypt' ? tlockEncrypt(job.plaintext, job.round, job.publicKey ? { publicKey: job.publicKey } : {}) : tlockDecrypt(job.ciphertext, job.signature);
+    const bytes = tlockEncrypt(job.plaintext, job.round, job.publicKey ? { publicKey: job.publicKey } : {});
     port.postMessage({ id: job.id, ok: true, bytes } satisfies TlockReply);
   } catch (e) {
     const err = e instanceof Error ? e : new Error(String(e));

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { engineApi } from '../../stores/engine-store.ts';
 import type { Point } from './align.ts';
 
-/** Chart history from the database, by key (`gpu.0.util`, `miner.0.ttft`: see electron/engine/store/series-recorder.ts). */
+/** Chart history from the database, by key (`gpu.0.util`, `miner.0.ttft`: shared/series.ts names them). */
 export type SeriesHistory = Record<string, Point[]>;
 
 /**

@@ -1,4 +1,5 @@
 import type { EngineSnapshot, ServeSnapshot } from '../../../../shared/serve.ts';
+import { engineSeriesValue, gpuSeriesValue, seriesKey, toUnit, type EngineSeriesName, type GpuSeriesName } from '../../../../shared/series.ts';
 import { UplotChart, type ChartSeries } from '../charts/uplot-chart.tsx';
 import { Term } from '../common/term.tsx';
 import { withHistory, type SeriesHistory } from '../charts/series-history.ts';
@@ -80,23 +81,21 @@ function EngineCard({ e }: { e: EngineSnapshot }) {
   );
 }
 
-type GpuPoint = ServeSnapshot['gpus'][number]['points'][number];
-type EnginePoint = EngineSnapshot['metrics'][number];
-
 /** Charts of the serve (as sglang reports it) and of every GPU, over the window the page chose. */
 export function EnginesPanel({ serve, ttftTargetMs, windowMs, history }: { serve: ServeSnapshot; ttftTargetMs: number | null; windowMs: number; history?: SeriesHistory }) {
-  const engineSeries = (key: string, pick: (p: EnginePoint) => number | null): ChartSeries[] =>
-    serve.engines.map((e) => ({ label: `engine ${e.index}`, points: withHistory(history, `engine.${e.index}.${key}`, e.metrics.map((p) => ({ at: p.at, v: pick(p) }))) }));
-  const gpuSeries = (key: string, pick: (p: GpuPoint) => number | null): ChartSeries[] =>
-    serve.gpus.map((g) => ({ label: `GPU ${g.index}`, color: g.index, points: withHistory(history, `gpu.${g.index}.${key}`, g.points.map((p) => ({ at: p.at, v: pick(p) }))) }));
-  const totalGiB = Math.max(0, ...serve.gpus.flatMap((g) => g.points.map((p) => (p.memoryTotalMiB ?? 0) / 1024)));
+  // Keys and units from shared/series.ts: the live points are in the stored series' unit.
+  const engineSeries = (key: EngineSeriesName): ChartSeries[] =>
+    serve.engines.map((e) => ({ label: `engine ${e.index}`, points: withHistory(history, seriesKey.engine(e.index, key), e.metrics.map((p) => ({ at: p.at, v: engineSeriesValue[key](p) }))) }));
+  const gpuSeries = (key: GpuSeriesName): ChartSeries[] =>
+    serve.gpus.map((g) => ({ label: `GPU ${g.index}`, color: g.index, points: withHistory(history, seriesKey.gpu(g.index, key), g.points.map((p) => ({ at: p.at, v: gpuSeriesValue[key](p) }))) }));
+  const totalGiB = Math.max(0, ...serve.gpus.flatMap((g) => g.points.map((p) => toUnit.gib(p.memoryTotalMiB ?? 0))));
   const limits = serve.gpus.map((g) => [...g.points].reverse().find((p) => p.powerLimitW != null)?.powerLimitW ?? null);
   const maxLimit = Math.max(0, ...limits.map((l) => l ?? 0));
   const powerSeries: ChartSeries[] = serve.gpus.flatMap((g, i) => [
-    { label: `GPU ${g.index} draw`, color: g.index, points: withHistory(history, `gpu.${g.index}.power`, g.points.map((p) => ({ at: p.at, v: p.powerDrawW }))) },
+    { label: `GPU ${g.index} draw`, color: g.index, points: withHistory(history, seriesKey.gpu(g.index, 'power'), g.points.map((p) => ({ at: p.at, v: gpuSeriesValue.power(p) }))) },
     ...(limits[i] != null ? [{ label: `GPU ${g.index} limit`, color: g.index, dash: true, points: g.points.map((p) => ({ at: p.at, v: p.powerLimitW ?? null })) }] : []),
   ]);
-  const gateS = ttftTargetMs ? ttftTargetMs / 1000 : null;
+  const gateS = ttftTargetMs ? toUnit.seconds(ttftTargetMs) : null;
   return (
     <section className="stack" aria-label="Engines">
       <h2>Engines</h2>
@@ -107,26 +106,26 @@ export function EnginesPanel({ serve, ttftTargetMs, windowMs, history }: { serve
       </div>
       <p className="small muted">The serve charts plot what sglang itself reports on /metrics; the cards above the engines are computed from the requests this miner answered.</p>
       <div className="grid charts">
-        <UplotChart title="Generation throughput (serve)" unit="tok/s" windowMs={windowMs} series={engineSeries('tps', (p) => p.genTokensPerS)} />
-        <UplotChart title="Requests running (serve)" unit="req" counts windowMs={windowMs} series={engineSeries('running', (p) => p.runningReqs)} format={(v) => (Number.isInteger(v) ? v.toFixed(0) : v.toFixed(1))} />
+        <UplotChart title="Generation throughput (serve)" unit="tok/s" windowMs={windowMs} series={engineSeries('tps')} />
+        <UplotChart title="Requests running (serve)" unit="req" counts windowMs={windowMs} series={engineSeries('running')} format={(v) => (Number.isInteger(v) ? v.toFixed(0) : v.toFixed(1))} />
         <UplotChart
           title="TTFT p99 (serve), log scale"
           unit="s"
           log
           windowMs={windowMs}
-          series={engineSeries('ttft', (p) => p.ttftP99S)}
+          series={engineSeries('ttft')}
           format={secondsFormat}
           {...(gateS ? { gate: { value: gateS, label: `gate ${secondsFormat(gateS)} s` } } : {})}
         />
-        <UplotChart title="Inter-token latency p99 (serve), log scale" unit="s" log windowMs={windowMs} series={engineSeries('itl', (p) => p.itlP99S)} format={secondsFormat} />
+        <UplotChart title="Inter-token latency p99 (serve), log scale" unit="s" log windowMs={windowMs} series={engineSeries('itl')} format={secondsFormat} />
       </div>
       {serve.gpus.length > 0 && (
         <>
           <h2>GPUs</h2>
           <div className="grid charts">
-            <UplotChart title="GPU utilisation" unit="%" range={[0, 100]} windowMs={windowMs} series={gpuSeries('util', (p) => p.utilizationPct)} format={(v) => v.toFixed(0)} />
-            <UplotChart title="GPU memory used" unit="GiB" range={[0, totalGiB > 0 ? Math.ceil(totalGiB) : 1]} windowMs={windowMs} series={gpuSeries('mem', (p) => (p.memoryUsedMiB === null ? null : p.memoryUsedMiB / 1024))} format={(v) => v.toFixed(1)} note={totalGiB > 0 ? `Scale: 0 to the card's ${totalGiB.toFixed(1)} GiB.` : undefined} />
-            <UplotChart title="GPU temperature" unit="°C" range={[0, 100]} windowMs={windowMs} series={gpuSeries('temp', (p) => p.temperatureC)} format={(v) => v.toFixed(0)} />
+            <UplotChart title="GPU utilisation" unit="%" range={[0, 100]} windowMs={windowMs} series={gpuSeries('util')} format={(v) => v.toFixed(0)} />
+            <UplotChart title="GPU memory used" unit="GiB" range={[0, totalGiB > 0 ? Math.ceil(totalGiB) : 1]} windowMs={windowMs} series={gpuSeries('mem')} format={(v) => v.toFixed(1)} note={totalGiB > 0 ? `Scale: 0 to the card's ${totalGiB.toFixed(1)} GiB.` : undefined} />
+            <UplotChart title="GPU temperature" unit="°C" range={[0, 100]} windowMs={windowMs} series={gpuSeries('temp')} format={(v) => v.toFixed(0)} />
             <UplotChart title="GPU power vs limit" unit="W" range={[0, maxLimit > 0 ? Math.ceil((maxLimit * 1.1) / 50) * 50 : 500]} windowMs={windowMs} series={powerSeries} format={(v) => v.toFixed(0)} note="Dashed: the card's power limit." />
           </div>
         </>

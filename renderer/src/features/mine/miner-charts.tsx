@@ -1,4 +1,5 @@
 import { windowLabel, type MinerSnapshot } from '../../../../shared/miner.ts';
+import { minerSeriesValue, seriesKey, toUnit, type MinerSeriesName } from '../../../../shared/series.ts';
 import { UplotChart } from '../charts/uplot-chart.tsx';
 import { withHistory, type SeriesHistory } from '../charts/series-history.ts';
 import type { Point } from '../charts/align.ts';
@@ -32,18 +33,19 @@ export function MinerCharts({ m, worker, windowMs, history }: { m: MinerSnapshot
   const s = m.stats;
   const now = Date.now();
   const w = windowLabel(s.windowMs);
-  const series = (key: string, current: number | null): Point[] => withHistory(history, `miner.${worker}.${key}`, m.phase === 'stopped' ? [] : [{ at: now, v: current }]);
+  // The newest point is the card's figure in the stored series' unit (shared/series.ts).
+  const series = (key: MinerSeriesName): Point[] => withHistory(history, seriesKey.miner(worker, key), m.phase === 'stopped' ? [] : [{ at: now, v: minerSeriesValue[key](s) }]);
   const note = `Each point: the statistic over the ${w} before it (stored every 15 s); the newest is the card's value.`;
   return (
     <div className="grid charts" data-testid="miner-charts">
-      <UplotChart title={`Throughput (${w} average)`} unit="tok/s" windowMs={windowMs} now={now} series={[{ label: 'this miner', points: series('tps', s.tokensPerSecond) }]} format={(v) => fmt.tps(v)} note={note} />
+      <UplotChart title={`Throughput (${w} average)`} unit="tok/s" windowMs={windowMs} now={now} series={[{ label: 'this miner', points: series('tps') }]} format={(v) => fmt.tps(v)} note={note} />
       <UplotChart
         title={`Acceptance (${w})`}
         unit="%"
         range={[0, 100]}
         windowMs={windowMs} now={now}
-        series={[{ label: 'this miner', points: series('accept', s.acceptanceRate === null ? null : s.acceptanceRate * 100) }]}
-        gate={{ value: m.targets.acceptance * 100, label: `gate ${fmt.pct(m.targets.acceptance)} %` }}
+        series={[{ label: 'this miner', points: series('accept') }]}
+        gate={{ value: toUnit.percent(m.targets.acceptance), label: `gate ${fmt.pct(m.targets.acceptance)} %` }}
         format={(v) => v.toFixed(1)}
       />
       <UplotChart
@@ -51,8 +53,8 @@ export function MinerCharts({ m, worker, windowMs, history }: { m: MinerSnapshot
         unit="s"
         log
         windowMs={windowMs} now={now}
-        series={[{ label: 'this miner', points: series('ttft', s.ttftMs.p99 === null ? null : s.ttftMs.p99 / 1000) }]}
-        gate={{ value: m.targets.ttftP99Ms / 1000, label: `gate ${fmt.ttftS(m.targets.ttftP99Ms)} s` }}
+        series={[{ label: 'this miner', points: series('ttft') }]}
+        gate={{ value: toUnit.seconds(m.targets.ttftP99Ms), label: `gate ${fmt.ttftS(m.targets.ttftP99Ms)} s` }}
         format={fmt.secs}
       />
       <UplotChart
@@ -60,7 +62,7 @@ export function MinerCharts({ m, worker, windowMs, history }: { m: MinerSnapshot
         unit="ms"
         log
         windowMs={windowMs} now={now}
-        series={[{ label: 'this miner', points: series('tpot', s.tpotMs.p99) }]}
+        series={[{ label: 'this miner', points: series('tpot') }]}
         gate={{ value: m.targets.tpotP99Ms, label: `gate ${fmt.tpotMs(m.targets.tpotP99Ms)} ms` }}
         format={(v) => fmt.tpotMs(v)}
       />

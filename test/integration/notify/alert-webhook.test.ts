@@ -112,7 +112,7 @@ describe('alert webhook', () => {
     const ep = await endpoint(status(204));
     const { hook, hub } = setup(ep.url);
     hook.notify(alert());
-    await expect.poll(() => hook.status().lastDelivery?.ok).toBe(true);
+    await expect.poll(() => hook.status().lastDelivery?.ok, { timeout: 20_000 }).toBe(true);
     expect(ep.bodies).toHaveLength(1);
     expect(ep.bodies[0]).toEqual({
       text: '🔴 engy panel on garage-rig: The miner is offline. It is not serving: nothing is earned until it reconnects.',
@@ -137,14 +137,14 @@ describe('alert webhook', () => {
     const flaky = await endpoint(status(503), status(429), status(200));
     const a = setup(flaky.url);
     a.hook.notify(alert());
-    await expect.poll(() => a.hook.status().lastDelivery?.ok).toBe(true);
+    await expect.poll(() => a.hook.status().lastDelivery?.ok, { timeout: 20_000 }).toBe(true);
     expect(flaky.bodies).toHaveLength(3);
     expect(a.sleeps).toEqual([5_000, 30_000]);
 
     const gone = await endpoint(status(404));
     const b = setup(gone.url);
     b.hook.notify(alert());
-    await expect.poll(() => b.hook.status().lastDelivery).not.toBeNull();
+    await expect.poll(() => b.hook.status().lastDelivery, { timeout: 20_000 }).not.toBeNull();
     expect(gone.bodies).toHaveLength(1);
     expect(b.hook.status().lastDelivery).toMatchObject({ ok: false, text: expect.stringMatching(/answered HTTP 404: the webhook was deleted or the URL is wrong, paste it again$/) });
     expect(b.hub.recent({}).some((l) => l.level === 'warn' && l.msg.includes('"The miner is offline" could not be posted'))).toBe(true);
@@ -154,19 +154,19 @@ describe('alert webhook', () => {
     const hang = await endpoint(() => undefined);
     const slow = setup(hang.url, { timeoutMs: 200 });
     slow.hook.notify(alert());
-    await expect.poll(() => slow.hook.status().lastDelivery).not.toBeNull();
+    await expect.poll(() => slow.hook.status().lastDelivery, { timeout: 20_000 }).not.toBeNull();
     expect(slow.hook.status().lastDelivery!.text).toBe(`${hang.url.split('/')[2]} did not answer within 0.2 s`);
     expect(hang.bodies).toHaveLength(3);
 
     const refused = setup('http://127.0.0.1:9/hook');
     refused.hook.notify(alert());
-    await expect.poll(() => refused.hook.status().lastDelivery).not.toBeNull();
+    await expect.poll(() => refused.hook.status().lastDelivery, { timeout: 20_000 }).not.toBeNull();
     expect(refused.hook.status().lastDelivery).toMatchObject({ ok: false, text: expect.stringMatching(/^cannot reach 127\.0\.0\.1:9: /) });
 
     const moved = await endpoint((_q, res) => res.writeHead(302, { location: 'http://example.invalid/' }).end());
     const m = setup(moved.url);
     m.hook.notify(alert());
-    await expect.poll(() => m.hook.status().lastDelivery).not.toBeNull();
+    await expect.poll(() => m.hook.status().lastDelivery, { timeout: 20_000 }).not.toBeNull();
     expect(m.hook.status().lastDelivery).toMatchObject({ ok: false, text: `${moved.url.split('/')[2]} answered HTTP 302, a redirect: a webhook is never followed elsewhere. Paste the address it points to (the final webhook URL).` });
     expect(moved.bodies).toHaveLength(1); // a redirect is an answer, not an outage: not retried
 
@@ -181,7 +181,7 @@ describe('alert webhook', () => {
     });
     const e = setup(endless.url);
     e.hook.notify(alert());
-    await expect.poll(() => e.hook.status().lastDelivery?.ok).toBe(true);
+    await expect.poll(() => e.hook.status().lastDelivery?.ok, { timeout: 20_000 }).toBe(true);
   });
 
   it('sends a test on demand, and refuses it with the reason when nothing takes it', async () => {
@@ -212,7 +212,7 @@ describe('alert webhook', () => {
     const hook = new AlertWebhook({ store, log: hub.logger('alerts'), rig: 'r', fetch: down, sleep: () => gate });
     for (let i = 0; i < 25; i++) hook.notify(alert({ id: i, title: `alert ${i}` }));
     expect(hub.recent({}).filter((l) => l.msg.includes('already wait for the webhook'))).toHaveLength(5);
-    await expect.poll(() => posts).toBe(1); // the first alert was tried and now waits to retry
+    await expect.poll(() => posts, { timeout: 20_000 }).toBe(1); // the first alert was tried and now waits to retry
     hook.dispose();
     release();
     await hook.whenIdle();
@@ -232,7 +232,7 @@ describe('alert webhook', () => {
     const ep = await endpoint(status(200));
     const { hook } = setup(ep.url);
     for (let i = 0; i < 5; i++) hook.notify(alert({ id: i, title: `alert ${i}` }));
-    await expect.poll(() => ep.bodies.length).toBe(5);
+    await expect.poll(() => ep.bodies.length, { timeout: 20_000 }).toBe(5);
     expect(ep.bodies.map((b) => b.title)).toEqual(['alert 0', 'alert 1', 'alert 2', 'alert 3', 'alert 4']);
   });
 });
