@@ -13,6 +13,7 @@ import type { RunningHeadless } from '../../electron/headless.ts';
 import type { EarningsSnapshot } from '../../shared/earnings.ts';
 import { launchBrowser, screenshotPath } from '../helpers/browser.ts';
 import { until } from '../helpers/until.ts';
+import { alertsCoveringControls } from '../helpers/toast-overlap.ts';
 import { startSimulatedNetwork, type SimulatedNetwork } from '../doubles/sim-network/sim-network.ts';
 import { runStory, type RunningStory } from '../doubles/sim-network/story.ts';
 
@@ -115,8 +116,15 @@ describe('dashboards on the simulated network (Chromium, axe, 1280/800 px, dark/
 
   for (const width of [1280, 800] as const) {
     for (const t of ['dark', 'light'] as const) {
-      it(`captures every page at ${width} px, ${t}`, { timeout: 400_000 }, async () => {
+      it(`captures every page at ${width} px, ${t}, no alert covering a control`, { timeout: 400_000 }, async () => {
         await page.setViewportSize({ width, height: 900 });
+        // Two ongoing alerts with long text through the engine's own notification service (a test source,
+        // cleared below), so every capture has a full alert tray whose boxes are checked against the controls.
+        app.engine.notifications.update('e2e-tray', [
+          { key: 'e2e-a', kind: 'serve-stalled', severity: 'error', title: 'Test alert: the serve stopped answering', body: 'A long explanation that wraps over several lines at 800 px, as the real ones do when they name a URL, a cause and what to do next. '.repeat(3) },
+          { key: 'e2e-b', kind: 'validator-stalled', severity: 'warn', title: 'Test alert: provider unreachable', body: 'Second alert, so the tray holds more than one.' },
+        ]);
+        let alertsSeen = 0;
         await theme(t);
         for (const p of PAGES) {
           await open(p);
@@ -126,15 +134,19 @@ describe('dashboards on the simulated network (Chromium, axe, 1280/800 px, dark/
           // Nothing sideways at 800 px: the page itself never scrolls horizontally (wide tables scroll in their box).
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
           expect(overflow, `${p} at ${width} px scrolls sideways`).toBeLessThanOrEqual(1);
-          // The page scrolls inside <main>: grow the viewport to its content for a whole-page capture,
-          // with the toasts dismissed so they do not cover it (they are captured on the Mine page first).
-          if (p !== 'mine') for (const b of await page.getByRole('region', { name: 'Notifications' }).getByRole('button', { name: /^Dismiss/ }).all()) await b.click();
+          // No alert ever covers a control: checked by bounding boxes at this width, before and after growing the page.
+          expect((await alertsCoveringControls(page)).covered, `${p} at ${width} px: an alert covers`).toEqual([]);
+          if ((await alertsCoveringControls(page)).alerts > 0) alertsSeen++;
+          // The page scrolls inside <main>: grow the viewport to its content for a whole-page capture.
           const h = await page.evaluate(() => (document.querySelector('main')?.scrollHeight ?? 900) + (document.querySelector('.banner-sim')?.clientHeight ?? 0));
           await page.setViewportSize({ width, height: Math.min(Math.max(900, h), 7000) });
           await page.waitForTimeout(300);
+          expect((await alertsCoveringControls(page)).covered, `${p} at ${width} px (whole page): an alert covers`).toEqual([]);
           await page.screenshot({ path: screenshotPath(`dash-${p}-${width}-${t}`) });
           await page.setViewportSize({ width, height: 900 });
         }
+        app.engine.notifications.update('e2e-tray', []);
+        expect(alertsSeen, 'the alert tray was on every page').toBe(PAGES.length);
       });
     }
   }
