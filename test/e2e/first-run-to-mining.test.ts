@@ -128,7 +128,7 @@ describe('first run to mining, validating and earnings (Chromium + simulated net
     await page.screenshot({ path: screenshotPath('preflight-clear'), fullPage: true });
     await page.getByTestId('rehearsal').screenshot({ path: screenshotPath('rehearsal') });
     await page.getByTestId('mine-toggle').click();
-    await page.getByTestId('miner-phase').getByText('active').waitFor({ timeout: 90_000 });
+    await page.getByTestId('miner-phase').getByText('earning').waitFor({ timeout: 90_000 });
     await page.getByTestId('engine-card').first().waitFor();
     await page.screenshot({ path: screenshotPath('mine-active'), fullPage: true });
   });

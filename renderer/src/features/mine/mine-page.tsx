@@ -11,6 +11,8 @@ import { PreflightChecklist, usePreflight } from '../preflight/preflight-checkli
 import { MineIdle } from '../preflight/mine-idle.tsx';
 import { minerFigures } from './figures.ts';
 import { MinerCharts, WindowPicker, CHART_WINDOWS } from './miner-charts.tsx';
+import { phaseDetail, phaseLabel } from './phase-words.ts';
+import { QualificationPanel } from './qualification-panel.tsx';
 
 const PHASE_BADGE: Record<MinerPhase, string> = {
   stopped: 'neutral', 'starting-serve': 'info', connecting: 'info', 'waiting-for-probe': 'info', probing: 'warn', active: 'ok', pulled: 'bad', denied: 'bad', reconnecting: 'warn', withdrawn: 'bad', failed: 'bad',
@@ -79,7 +81,7 @@ function WorkerSwitcher({ miners, chosen, choose }: { miners: MinerSnapshot[]; c
     <div className="row" role="group" aria-label="Miner workers" data-testid="worker-switcher">
       {miners.map((m, i) => (
         <button key={m.workerId ?? i} className={`btn ${i === chosen ? 'primary' : ''}`} aria-pressed={i === chosen} onClick={() => choose(i)} title={m.workerName ?? undefined}>
-          {`worker ${i} (engine ${i})`} <span className={`badge ${PHASE_BADGE[m.phase]}`}>{m.phase.replace(/-/g, ' ')}</span>
+          {`worker ${i} (engine ${i})`} <span className={`badge ${PHASE_BADGE[m.phase]}`}>{phaseLabel(m.phase)}</span>
         </button>
       ))}
     </div>
@@ -133,17 +135,18 @@ export function MinePage() {
             <div className="spread">
               <div className="row">
                 <span className={`badge ${PHASE_BADGE[miner.phase]}`} data-testid="miner-phase">
-                  {miner.phase.replace(/-/g, ' ')}
+                  {phaseLabel(miner.phase)}
                 </span>
-                <span>{miner.detail}</span>
+                <span>{phaseDetail(miner.phase, miner.detail)}</span>
               </div>
               <span className="muted small">
                 {miner.legsLive} of {miner.legsPlanned} <Term k="legs">legs</Term> live · worker {miner.workerName ?? '—'}
               </span>
             </div>
-            {(miner.phase === 'probing' || miner.phase === 'active') && (
+            <QualificationPanel m={miner} now={now} />
+            {miner.phase === 'probing' && (
               <p className="small muted">
-                The gateway does not tell a miner when it turns active: <Term k="probe">probing</Term> vs active is estimated from the traffic it sends.
+                The gateway does not tell a miner when it turns active: <Term k="probe">probing</Term> vs earning is estimated from the traffic it sends.
               </p>
             )}
             {miner.capacity && (
@@ -173,7 +176,7 @@ export function MinePage() {
                   <li key={`${t.at}-${i}`}>
                     <span className={`dot ${PHASE_BADGE[t.phase] === 'ok' ? 'ok' : PHASE_BADGE[t.phase] === 'bad' ? 'blocker' : 'warn'}`} aria-hidden="true" />
                     <span>
-                      <b>{t.phase.replace(/-/g, ' ')}</b> {t.detail} <span className="muted small">{ago(t.at, now)}</span>
+                      <b>{phaseLabel(t.phase)}</b> {phaseDetail(t.phase, t.detail)} <span className="muted small">{ago(t.at, now)}</span>
                     </span>
                   </li>
                 ))}
