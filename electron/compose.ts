@@ -44,6 +44,7 @@ import { SUBNET_OWNER_HOTKEY } from '../shared/network.ts';
 import { AppFailure, errorMessage } from '../shared/errors.ts';
 import { PreflightService } from './engine/preflight/preflight-service.ts';
 import { RehearsalRunner } from './engine/preflight/rehearsal.ts';
+import type { RehearsalResult } from '../shared/preflight.ts';
 import { detectRuntimes } from './engine/serve/runtime-detect.ts';
 import { DEFAULT_TARGETS } from './engine/miner/stats.ts';
 import { helloHw } from './engine/miner/hello-hw.ts';
@@ -144,7 +145,7 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
     if (!preflight) throw new AppFailure('unavailable', 'The engine is still starting: try again in a moment.');
     return preflight.gate(role);
   };
-  const mining = stack.add(new MiningController({ settings, hardware, minerKeys, logs, db, paths, versions, simulated, preflight: { gate } }));
+  const mining = stack.add(new MiningController({ settings, hardware, minerKeys, logs, db, paths, versions, simulated, preflight: { gate }, rehearse: (urls): Promise<RehearsalResult> => rehearsals.runOn(urls) }));
   stack.add(hub.bind('serve', () => mining.serveSnapshot(), (l) => mining.onDidChange(l)));
   stack.add(hub.bind('lastMiningRun', () => mining.lastRunSummary(), (l) => mining.onDidChange(l)));
   stack.add(hub.bind('miners', () => mining.minerSnapshots(), (l) => mining.onDidChange(l)));
@@ -294,6 +295,8 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
     serve: () => mining.serveSnapshot(),
     gates: { ttftP99Ms: spec.targets.ttftP99Ms ?? DEFAULT_TARGETS.ttftP99Ms, tpotP99Ms: spec.targets.tpotP99Ms ?? DEFAULT_TARGETS.tpotP99Ms },
     log: logs.logger('rehearsal'),
+    // The simulated rig's fake serve answers a smaller wave: Start's rehearsal takes seconds, not minutes (the result says its size).
+    ...(simulated ? { wave: { concurrent: 8, promptWords: 2_000, maxTokens: 32 } } : {}),
   });
 
   const table: HandlerTable = {
@@ -309,8 +312,8 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
         versions: { app: info.version, node: process.versions.node, platform: info.platform, shell: info.shell },
         sections: { settings: settings.get(), hardware: hardware.snapshot(), serve: mining.serveSnapshot(), miners: mining.minerSnapshots(), validator: validating.snapshot(), wallet: wallet.snapshot() },
       }),
-    'mining.start': async () => {
-      await mining.start();
+    'mining.start': async (req) => {
+      await mining.start({ skipRehearsal: req?.skipRehearsal === true });
       return null;
     },
     'mining.stop': async () => {

@@ -43,7 +43,8 @@ export interface InvokeMap {
   'settings.update': { req: SettingsPatch; res: Settings };
   'logs.recent': { req: { source?: string; limit?: number; query?: string }; res: { lines: LogLine[]; sources: string[] } };
   'diagnostics.export': { req: null; res: { path: string; bytes: number } };
-  'mining.start': { req: null; res: null };
+  /** Starts the serve, rehearses the probe wave against it, then dials the gateway; skipRehearsal goes live at once. */
+  'mining.start': { req: { skipRehearsal?: boolean } | null; res: null };
   'mining.stop': { req: null; res: null };
   'validator.start': { req: null; res: null };
   'validator.stop': { req: null; res: null };

@@ -184,9 +184,14 @@ export class RehearsalRunner {
   }
 
   async run(): Promise<RehearsalResult> {
-    if (this.running) throw new AppFailure('conflict', 'A rehearsal is already running: its result shows when it ends (up to a few minutes).');
     const targets = rehearsalTargets(this.d.mining(), this.d.serve());
     if ('problem' in targets) throw new AppFailure('unavailable', targets.problem);
+    return this.runOn(targets);
+  }
+
+  /** The wave against these serve URLs (Start's rehearsal, before the miner dials). */
+  async runOn(targets: string[]): Promise<RehearsalResult> {
+    if (this.running) throw new AppFailure('conflict', 'A rehearsal is already running: its result shows when it ends (up to a few minutes).');
     this.running = true;
     try {
       const r = await rehearseQualification({ ...this.d.wave, serveUrls: targets, gates: this.d.gates });

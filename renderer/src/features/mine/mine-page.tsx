@@ -13,6 +13,7 @@ import { minerFigures } from './figures.ts';
 import { MinerCharts, WindowPicker, CHART_WINDOWS } from './miner-charts.tsx';
 import { phaseDetail, phaseLabel } from './phase-words.ts';
 import { QualificationPanel } from './qualification-panel.tsx';
+import { LiveRehearsalCard } from './live-rehearsal-card.tsx';
 
 const PHASE_BADGE: Record<MinerPhase, string> = {
   stopped: 'neutral', 'starting-serve': 'info', connecting: 'info', 'waiting-for-probe': 'info', probing: 'warn', active: 'ok', pulled: 'bad', denied: 'bad', reconnecting: 'warn', withdrawn: 'bad', failed: 'bad',
@@ -105,12 +106,21 @@ export function MinePage() {
   // A worker in 'failed' keeps retrying on its own: it still counts as started, so the button offers Stop.
   const isRunning = (m: MinerSnapshot | null | undefined) => m !== undefined && m !== null && m.phase !== 'stopped';
   const running = several ? miners.some(isRunning) : isRunning(first);
-  const toggle = async () => {
+  const [confirmStop, setConfirmStop] = useState(false);
+  const act = async (run: () => Promise<{ ok: true } | { ok: false; error: { message: string } }>) => {
     setBusy(true);
     setError(null);
-    const r = await engineApi().invoke(running ? 'mining.stop' : 'mining.start', null);
+    setConfirmStop(false);
+    const r = await run();
     if (!r.ok) setError(r.error.message);
     setBusy(false);
+  };
+  const start = (skipRehearsal: boolean) => act(() => engineApi().invoke('mining.start', skipRehearsal ? { skipRehearsal: true } : null));
+  const stop = () => act(() => engineApi().invoke('mining.stop', null));
+  const toggle = async () => {
+    // Stopping costs the worker its place: the next start is probed again. Ask first.
+    if (running) setConfirmStop(true);
+    else await start(false);
   };
   const mining = settings?.role === 'mine' || settings?.role === 'both';
   const preflight = usePreflight('mine');
@@ -125,7 +135,31 @@ export function MinePage() {
           {busy ? '…' : running ? 'Stop mining' : 'Start mining'}
         </button>
       </div>
+      {!running && preflight?.ready && (
+        <p className="small muted" style={{ margin: 0 }}>
+          Start runs the serve, rehearses the gateway's probe wave against it, then goes live.{' '}
+          <button className="btn small-btn" onClick={() => void start(true)} disabled={busy} data-testid="start-skip-rehearsal">
+            Start without rehearsal
+          </button>
+        </p>
+      )}
+      {confirmStop && (
+        <div className="card stack" role="alertdialog" aria-label="Stop mining?" data-testid="confirm-stop">
+          <p style={{ margin: 0 }}>
+            <b>Stop mining?</b> In-flight requests are cut and the worker leaves the gateway. On the next start it is probed again before paid traffic returns (hours early on, faster lately).
+          </p>
+          <div className="row">
+            <button className="btn" onClick={() => void stop()} data-testid="confirm-stop-yes">
+              Stop mining
+            </button>
+            <button className="btn primary" onClick={() => setConfirmStop(false)}>
+              Keep mining
+            </button>
+          </div>
+        </div>
+      )}
       {error && <div className="error-box" role="alert">{error}</div>}
+      {serve?.rehearsal && <LiveRehearsalCard r={serve.rehearsal} now={now} />}
       {!running && <PreflightChecklist role="mine" />}
       {!running && mining && <MineIdle />}
       {several && <WorkerSwitcher miners={miners} chosen={miners[chosen] ? chosen : 0} choose={setChosen} />}
