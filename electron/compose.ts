@@ -32,6 +32,7 @@ import { openChainClient } from './engine/chain/open-chain.ts';
 import { queryLogs } from './engine/lib/log-query.ts';
 import { openRuntime } from './runtime.ts';
 import { EarningsService } from './engine/earnings/earnings-service.ts';
+import { wirePrice } from './engine/earnings/wire-price.ts';
 import { NotificationService } from './engine/notify/notification-service.ts';
 import { NotificationStore } from './engine/notify/notification-store.ts';
 import { CheckpointService } from './engine/serve/checkpoint/checkpoint-service.ts';
@@ -271,6 +272,8 @@ async function build(opts: ComposeOptions, stack: DisposableStack): Promise<Engi
     ),
   );
   stack.add(hub.bind('earnings', () => earnings.snapshot(), (l) => earnings.onDidChange(l)));
+  // The τ price for the profit figures (issue 28): its own module, one line here.
+  stack.add(wirePrice({ settings, hub, dataDir: paths.root, log: logs.logger('price') }));
   stack.add(earnings.onDidChange(() => notifications.update('earnings', earningsAlerts(earnings.snapshot()))));
   // The simulated network closes an epoch every 8 s: a read every 5 s lands inside most windows, so realised τ shows.
   earnings.start(simulated ? 5_000 : 600_000);

@@ -11,6 +11,7 @@ import type { CreatedColdkeyView, MinerKeyStatus, MinerKeyVerification, Registra
 import type { Result } from './result.ts';
 import type { Settings, SettingsPatch } from './settings.ts';
 import type { MiningRunSummary, PreflightSnapshot, RehearsalResult } from './preflight.ts';
+import type { TauPriceSnapshot } from './price.ts';
 
 export interface AppInfo {
   name: string;
@@ -180,6 +181,8 @@ export interface SnapshotTopics {
   lastMiningRun: MiningRunSummary | null;
   sglang: SglangSetupSnapshot;
   update: UpdateView | null;
+  /** The τ price in the chosen currency, its source and time (null price: none read yet, or refused). */
+  price: TauPriceSnapshot;
 }
 export type SnapshotTopic = keyof SnapshotTopics;
 

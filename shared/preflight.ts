@@ -5,7 +5,7 @@
 export type SetupStepId = 'role' | 'hardware' | 'serve' | 'hotkey' | 'registration' | 'minerkey';
 
 /** The Settings fields a Fix button can focus (the element id `setting-<id>` on the Settings page). */
-export type SettingsFieldId = 'gatewayUrl' | 'chainUrl' | 'providerUrl' | 'gpus' | 'maxInflightOverride' | 'checkpointDir' | 'logLevel' | 'externalServeUrls';
+export type SettingsFieldId = 'gatewayUrl' | 'chainUrl' | 'providerUrl' | 'gpus' | 'maxInflightOverride' | 'checkpointDir' | 'logLevel' | 'externalServeUrls' | 'kwhPrice' | 'priceUrl';
 
 export type FixTarget = { page: 'setup'; step: SetupStepId } | { page: 'settings'; field: SettingsFieldId };
 

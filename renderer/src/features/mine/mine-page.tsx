@@ -14,6 +14,7 @@ import { MinerCharts, WindowPicker, CHART_WINDOWS } from './miner-charts.tsx';
 import { phaseDetail, phaseLabel } from './phase-words.ts';
 import { QualificationPanel } from './qualification-panel.tsx';
 import { LiveRehearsalCard } from './live-rehearsal-card.tsx';
+import { ProfitCard } from '../earnings/profit-card.tsx';
 
 const PHASE_BADGE: Record<MinerPhase, string> = {
   stopped: 'neutral', 'starting-serve': 'info', connecting: 'info', 'waiting-for-probe': 'info', probing: 'warn', active: 'ok', pulled: 'bad', denied: 'bad', reconnecting: 'warn', withdrawn: 'bad', failed: 'bad',
@@ -195,6 +196,7 @@ export function MinePage() {
               Gate forecast: {miner.forecast.text}
             </div>
           </section>
+          {miner.phase !== 'stopped' && <ProfitCard />}
           <Stats m={miner} />
           <div className="spread">
             <h2>Charts</h2>
