@@ -71,3 +71,16 @@ describe('phase words on the Mine page', () => {
     expect(phaseDetail('active', 'serving (9 answered)')).toBe('serving (9 answered)');
   });
 });
+
+describe('one unit per latency figure', () => {
+  it('TTFT reads the same (seconds) in the rehearsal, the last run and the Mine cards; TPOT in ms', async () => {
+    const { ttftText, tpotText } = await import('../../../renderer/src/features/preflight/latency.ts');
+    const { minerFigures } = await import('../../../renderer/src/features/mine/figures.ts');
+    const stats = snap({ stats: { ...snap().stats, ttftMs: lat(7_691), tpotMs: lat(19.2) } }).stats;
+    const cards = Object.fromEntries(minerFigures(stats, DEFAULT_TARGETS).map((f) => [f.id, `${f.value} ${f.unit}`]));
+    expect(ttftText(7_691)).toBe('7.7 s');
+    expect(cards.ttft).toBe(ttftText(7_691));
+    expect(cards.tpot).toBe(tpotText(19.2));
+    expect(ttftText(null)).toBe('—');
+  });
+});

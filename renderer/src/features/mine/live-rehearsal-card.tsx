@@ -1,5 +1,5 @@
 import type { LiveRehearsal } from '../../../../shared/serve.ts';
-import { latency } from '../preflight/latency.ts';
+import { tpotText, ttftText } from '../preflight/latency.ts';
 import { duration } from '../common/format.ts';
 
 /** Start's rehearsal: the serve is up, the probe wave's shape is measured against it, then the rig goes live. */
@@ -20,7 +20,7 @@ export function LiveRehearsalCard({ r, now }: { r: LiveRehearsal; now: number })
             forecast: {r.result.verdict}
           </div>
           <p className="small" style={{ margin: 0 }}>
-            TTFT p99 {latency(r.result.ttftP99Ms)} (gate {latency(r.result.gates.ttftP99Ms)}) · TPOT p99 {latency(r.result.tpotP99Ms)} (gate {latency(r.result.gates.tpotP99Ms)}) · {r.result.completed} of {r.result.concurrent} requests at once, ~{r.result.promptTokens.toLocaleString('en-US')} prompt tokens each · {(r.result.durationMs / 1000).toFixed(1)} s
+            TTFT p99 {ttftText(r.result.ttftP99Ms)} (gate {ttftText(r.result.gates.ttftP99Ms)}) · TPOT p99 {tpotText(r.result.tpotP99Ms)} (gate {tpotText(r.result.gates.tpotP99Ms)}) · {r.result.completed} of {r.result.concurrent} requests at once, ~{r.result.promptTokens.toLocaleString('en-US')} prompt tokens each · {(r.result.durationMs / 1000).toFixed(1)} s
           </p>
           <p className="small" style={{ margin: 0 }}>
             {r.result.forecast}
