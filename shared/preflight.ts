@@ -21,6 +21,8 @@ export interface PreflightCheck {
   /** One sentence: what was found, and when not ok, what to do. */
   sentence: string;
   fix: { label: string; target: FixTarget } | null;
+  /** Unknown because asking failed (not still being asked): shown as "could not check", never as "checking". */
+  failed?: boolean;
 }
 
 export interface PreflightReport {
