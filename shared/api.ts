@@ -12,6 +12,7 @@ import type { CreatedColdkeyView, MinerKeyStatus, MinerKeyVerification, Registra
 import type { Result } from './result.ts';
 import type { Settings, SettingsPatch } from './settings.ts';
 import type { MiningRunSummary, PreflightSnapshot, RehearsalResult } from './preflight.ts';
+import type { TauPriceSnapshot } from './price.ts';
 
 /**
  * The contract's version: raised whenever a method, a topic or a snapshot's shape changes in a way an
@@ -53,7 +54,8 @@ export interface InvokeMap {
   'settings.update': { req: SettingsPatch; res: Settings };
   'logs.recent': { req: { source?: string; limit?: number; query?: string }; res: { lines: LogLine[]; sources: string[] } };
   'diagnostics.export': { req: null; res: { path: string; bytes: number } };
-  'mining.start': { req: null; res: null };
+  /** Starts the serve, rehearses the probe wave against it, then dials the gateway; skipRehearsal goes live at once. */
+  'mining.start': { req: { skipRehearsal?: boolean } | null; res: null };
   'mining.stop': { req: null; res: null };
   'validator.start': { req: null; res: null };
   'validator.stop': { req: null; res: null };
@@ -204,6 +206,8 @@ export interface SnapshotTopics {
   update: UpdateView | null;
   /** The rigs this panel reaches over SSH, one row each, with totals and their open alerts. */
   fleet: FleetSnapshot;
+  /** The τ price in the chosen currency, its source and time (null price: none read yet, or refused). */
+  price: TauPriceSnapshot;
 }
 export type SnapshotTopic = keyof SnapshotTopics;
 

@@ -42,7 +42,7 @@ export const REQUEST_SCHEMAS = {
   'settings.update': v.custom<SettingsPatch>(isPlainObject, 'expected an object of settings to change'),
   'logs.recent': fields({ source: v.optional(text(128)), limit: v.optional(int(1, 10_000)), query: v.optional(text(500)) }),
   'diagnostics.export': none,
-  'mining.start': none,
+  'mining.start': v.optional(v.nullable(v.strictObject({ skipRehearsal: v.optional(bool) }, 'must be null or { skipRehearsal }')), null),
   'mining.stop': none,
   'validator.start': none,
   'validator.stop': none,

@@ -165,6 +165,18 @@ export interface MinerCapacityView {
   maxRequestS: number;
 }
 
+/**
+ * What the probe-to-active estimate counts (the gateway never says "active": the panel calls a worker active once
+ * its traffic outlasts the probe window with enough answered requests). Shown as the qualification's progress.
+ */
+export interface ProbeProgress {
+  windowMs: number;
+  minRequests: number;
+  firstServeAt: number | null;
+  servedOk: number;
+  legsAdmitted: number;
+}
+
 export interface MinerSnapshot {
   version: number;
   phase: MinerPhase;
@@ -191,6 +203,8 @@ export interface MinerSnapshot {
   recent: MinerRequestRecord[];
   /** Absent from snapshots made before the health gate existed. */
   serveHealth?: ServeHealthView;
+  /** The probe estimate's inputs (absent from an older engine). */
+  probe?: ProbeProgress;
 }
 
 /** One self-audit: the sent proof re-verified locally against recomputed activations. */

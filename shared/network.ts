@@ -26,3 +26,12 @@ export const DEFAULT_CHAIN_URL = CHAIN_ENDPOINTS.finney;
 
 /** The model the subnet serves today (the catalog in resources/ lists its details). */
 export const DEFAULT_MODEL_ID = 'qwen3.6-35b-a3b';
+
+/**
+ * The public τ price source: CoinGecko's simple-price API (no key, rate-limited, so the engine caches and backs
+ * off). Only prices come from it; the simulated network serves the same path from its own double.
+ */
+export const DEFAULT_PRICE_URL = 'https://api.coingecko.com';
+export const PRICE_PATH = '/api/v3/simple/price';
+/** The coin's id at that source. */
+export const PRICE_COIN_ID = 'bittensor';

@@ -13,6 +13,8 @@ export interface AppNotification {
   /** While the condition lasts; false once it cleared (then `endedAt` says when). */
   active: boolean;
   endedAt: number | null;
+  /** The last time the engine saw the condition ongoing (saved about once a minute): after an engine stop, how long it had lasted. */
+  seenAt?: number;
   /** Set when the engine stopped while this was ongoing (its end was not seen); a condition that remains opens a new one. */
   interruptedAt?: number;
   kind: NotificationKind;

@@ -5,7 +5,7 @@
 export type SetupStepId = 'role' | 'hardware' | 'serve' | 'hotkey' | 'registration' | 'minerkey';
 
 /** The Settings fields a Fix button can focus (the element id `setting-<id>` on the Settings page). */
-export type SettingsFieldId = 'gatewayUrl' | 'chainUrl' | 'providerUrl' | 'gpus' | 'maxInflightOverride' | 'checkpointDir' | 'logLevel' | 'externalServeUrls';
+export type SettingsFieldId = 'gatewayUrl' | 'chainUrl' | 'providerUrl' | 'gpus' | 'maxInflightOverride' | 'checkpointDir' | 'logLevel' | 'externalServeUrls' | 'kwhPrice' | 'priceUrl';
 
 export type FixTarget = { page: 'setup'; step: SetupStepId } | { page: 'settings'; field: SettingsFieldId };
 
@@ -21,6 +21,8 @@ export interface PreflightCheck {
   /** One sentence: what was found, and when not ok, what to do. */
   sentence: string;
   fix: { label: string; target: FixTarget } | null;
+  /** Unknown because asking failed (not still being asked): shown as "could not check", never as "checking". */
+  failed?: boolean;
 }
 
 export interface PreflightReport {

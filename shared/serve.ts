@@ -1,4 +1,5 @@
 // Serve snapshots: produced by electron/engine/serve, rendered by the UI. Plain data only.
+import type { RehearsalResult } from './preflight.ts';
 
 export type ServeRuntimeKind = 'python' | 'docker' | 'external';
 
@@ -143,6 +144,18 @@ export interface ServeSnapshot {
   gpuError?: string | null;
   /** MAX_INFLIGHT the miner may declare, from the plan. */
   maxInflight: number;
+  /** The probe-wave rehearsal run against this serve before the miner went live (absent: not part of this start). */
+  rehearsal?: LiveRehearsal;
+}
+
+/** Start's rehearsal: the serve starts, the probe wave's shape is measured against it, then the rig goes live. */
+export interface LiveRehearsal {
+  state: 'running' | 'done' | 'failed' | 'skipped';
+  startedAt: number;
+  endedAt: number | null;
+  result: RehearsalResult | null;
+  /** Why it could not run (the rig went live anyway). */
+  error: string | null;
 }
 
 // ---- checkpoint ----

@@ -5,7 +5,7 @@
 // names the field and says what is allowed.
 import * as v from 'valibot';
 import { clearTextGatewayProblem } from './endpoint-rules.ts';
-import { DEFAULT_CHAIN_URL, DEFAULT_GATEWAY_URL, DEFAULT_MODEL_ID, DEFAULT_PROVIDER_URL, PINNED_MASTER_HOTKEY, SUBNET_NETUID } from './network.ts';
+import { DEFAULT_CHAIN_URL, DEFAULT_GATEWAY_URL, DEFAULT_MODEL_ID, DEFAULT_PRICE_URL, DEFAULT_PROVIDER_URL, PINNED_MASTER_HOTKEY, SUBNET_NETUID } from './network.ts';
 
 export const ROLES = ['mine', 'validate', 'both'] as const;
 export const NETWORKS = ['mainnet', 'simulated'] as const;
@@ -64,7 +64,14 @@ export const SETTING_LABELS: Record<string, string> = {
   'desktop.minimizeToTray': 'Minimise to tray',
   'desktop.autoUpdate': 'Automatic updates',
   mutedNotifications: 'Muted notifications',
+  'profit.currency': 'Currency',
+  'profit.kwhPrice': 'Electricity price per kWh',
+  'profit.priceUrl': 'τ price source',
 };
+
+/** Currencies the price source quotes τ in (lower case, as it names them). */
+export const CURRENCIES = ['usd', 'eur', 'gbp', 'jpy', 'cny', 'inr', 'cad', 'aud', 'chf', 'brl', 'krw', 'rub'] as const;
+export type Currency = (typeof CURRENCIES)[number];
 
 const label = (path: string) => `${SETTING_LABELS[path] ?? path} (${path})`;
 
@@ -184,6 +191,13 @@ export function settingsFields(network: NetworkProfile) {
       v.array(oneOf('mutedNotifications', NOTIFICATION_KINDS), `${label('mutedNotifications')} must be a list of: ${NOTIFICATION_KINDS.join(', ')}`),
       v.transform((xs) => [...new Set(xs)]),
     ),
+    'profit.currency': oneOf('profit.currency', CURRENCIES),
+    'profit.kwhPrice': orNull(
+      'profit.kwhPrice',
+      v.pipe(v.number(`${label('profit.kwhPrice')} must be a number`), v.finite(`${label('profit.kwhPrice')} must be a number`), v.minValue(0, `${label('profit.kwhPrice')} must be from 0 to 100`), v.maxValue(100, `${label('profit.kwhPrice')} must be from 0 to 100`)),
+      'a price per kWh from 0 to 100 in the chosen currency',
+    ),
+    'profit.priceUrl': url('profit.priceUrl', 'http', DEFAULT_PRICE_URL),
   };
 }
 
@@ -225,6 +239,7 @@ export function settingsSchema(network: NetworkProfile) {
       autoUpdate: f['desktop.autoUpdate'],
     }),
     mutedNotifications: f.mutedNotifications,
+    profit: v.object({ currency: f['profit.currency'], kwhPrice: f['profit.kwhPrice'], priceUrl: f['profit.priceUrl'] }),
   });
 }
 
@@ -260,6 +275,8 @@ export function defaultSettings(): Settings {
     },
     desktop: { runAtLogin: false, keepRunningOnClose: false, minimizeToTray: true, autoUpdate: true },
     mutedNotifications: [],
+    // No kWh price until the user gives one: a net figure on a guessed tariff would be fake data.
+    profit: { currency: 'usd', kwhPrice: null, priceUrl: DEFAULT_PRICE_URL },
   };
 }
 
@@ -273,9 +290,10 @@ export const PATCHABLE = {
   mining: ['workerName', 'maxInflightOverride', 'runtime', 'checkpointDir', 'externalServeUrls', 'gatewayUrl', 'gpus'],
   validating: ['chainUrl', 'providerUrl', 'pollSeconds', 'resubmitBlocks'],
   desktop: ['runAtLogin', 'keepRunningOnClose', 'minimizeToTray', 'autoUpdate'],
+  profit: ['currency', 'kwhPrice', 'priceUrl'],
 } as const;
 
-type Section = 'wallet' | 'mining' | 'validating' | 'desktop';
+type Section = 'wallet' | 'mining' | 'validating' | 'desktop' | 'profit';
 type SectionPatch<S extends Section> = Partial<Pick<Settings[S], (typeof PATCHABLE)[S][number] & keyof Settings[S]>>;
 
 /** A partial update the UI may send: each section shallow-merged. */
@@ -288,6 +306,7 @@ export interface SettingsPatch {
   validating?: SectionPatch<'validating'>;
   desktop?: SectionPatch<'desktop'>;
   mutedNotifications?: NotificationKind[];
+  profit?: SectionPatch<'profit'>;
 }
 
 export type PatchParse = { ok: true; patch: SettingsPatch } | { ok: false; field: string; message: string };

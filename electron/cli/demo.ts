@@ -56,6 +56,11 @@ const BANNER = [
 ].join('\n');
 
 async function runHeadlessApp(net: DemoNetwork, port: number, io: CliIo): Promise<RunningHeadless> {
+  // A fresh clone has no built UI: build it once, as `engy-panel headless` does, instead of serving "UI is not built".
+  if (!io.env.ENGY_RENDERER_DIR) {
+    const { rendererDir } = await import('../headless.ts');
+    await (await import('../renderer-build.ts')).ensureRendererBuilt(rendererDir(), io);
+  }
   const app = await net.startApp({ port });
   io.stdout(`${BANNER}\nThe panel (headless engine; mining and validating started):\n  Open: ${app.server.url}\n\n`);
   return app;

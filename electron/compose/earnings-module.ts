@@ -3,6 +3,7 @@
 // epochs close every 8 s, so realised τ shows; every 10 min on a real one).
 import { SUBNET_OWNER_HOTKEY } from '../../shared/network.ts';
 import { EarningsService, type EarningsChain } from '../engine/earnings/earnings-service.ts';
+import { wirePrice } from '../engine/earnings/wire-price.ts';
 import { earningsAlerts } from '../engine/notify/alert-rules.ts';
 import type { NotificationService } from '../engine/notify/notification-service.ts';
 import type { SettingsStore } from '../engine/settings/settings-store.ts';
@@ -19,7 +20,7 @@ export interface EarningsDeps {
 
 export function wireEarnings(w: Wiring, d: EarningsDeps): EarningsService {
   w.module('earnings');
-  const { db, logs } = w.rt;
+  const { db, logs, paths } = w.rt;
   const selectedHotkey = (): string | null => {
     const wl = d.settings.get().wallet;
     if (!wl.name || !wl.hotkey) return null;
@@ -44,6 +45,8 @@ export function wireEarnings(w: Wiring, d: EarningsDeps): EarningsService {
   w.publish('earnings', feed, (v) => v);
   w.add(feed.onDidView((v) => d.notifications.update('earnings', earningsAlerts(v))));
   w.handle({ 'earnings.refresh': () => earnings.refresh() });
+  // The τ price for the profit figures: its topic is owned here, beside the earnings it prices.
+  w.add(wirePrice({ settings: d.settings, hub: { bind: (topic, read, onDidChange) => (w.bind(topic, read, onDidChange), { dispose: () => undefined }) }, dataDir: paths.root, log: logs.logger('price') }));
   earnings.start(d.simulated ? 5_000 : 600_000);
   return earnings;
 }

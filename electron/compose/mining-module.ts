@@ -10,6 +10,7 @@ import { serveAlerts, workerAlerts } from '../engine/notify/alert-rules.ts';
 import type { NotificationService } from '../engine/notify/notification-service.ts';
 import type { PreflightService } from '../engine/preflight/preflight-service.ts';
 import { RehearsalRunner } from '../engine/preflight/rehearsal.ts';
+import type { RehearsalResult } from '../../shared/preflight.ts';
 import { ProofPool } from '../engine/proof/proof-pool.ts';
 import { MiningController } from '../engine/roles/mining-controller.ts';
 import type { SettingsStore } from '../engine/settings/settings-store.ts';
@@ -45,7 +46,7 @@ export function wireMining(w: Wiring, d: MiningDeps): { mining: MiningController
   w.module('mining');
   const { paths, logs, db, versions } = w.rt;
   const mining = w.add(
-    new MiningController({ settings: d.settings, hardware: d.hardware, minerKeys: d.minerKeys, logs, db, paths, versions, simulated: d.simulated, preflight: d.preflight, proofPool: d.proofPool, workerIdsFile: paths.workerIds }),
+    new MiningController({ settings: d.settings, hardware: d.hardware, minerKeys: d.minerKeys, logs, db, paths, versions, simulated: d.simulated, preflight: d.preflight, proofPool: d.proofPool, workerIdsFile: paths.workerIds, rehearse: (urls): Promise<RehearsalResult> => rehearsals.runOn(urls) }),
   );
   const feed = w.add(new ChangeFeed<MiningView>(() => ({ serve: mining.serveSnapshot(), miners: mining.minerSnapshots(), lastRun: mining.lastRunSummary() }), (l) => mining.onDidChange(l)));
   w.publish('serve', feed, (v) => v.serve);
@@ -63,10 +64,12 @@ export function wireMining(w: Wiring, d: MiningDeps): { mining: MiningController
     serve: () => mining.serveSnapshot(),
     gates: { ttftP99Ms: spec.targets.ttftP99Ms ?? DEFAULT_TARGETS.ttftP99Ms, tpotP99Ms: spec.targets.tpotP99Ms ?? DEFAULT_TARGETS.tpotP99Ms },
     log: logs.logger('rehearsal'),
+    // The simulated rig's fake serve answers a smaller wave: Start's rehearsal takes seconds, not minutes (the result says its size).
+    ...(d.simulated ? { wave: { concurrent: 8, promptWords: 2_000, maxTokens: 32 } } : {}),
   });
   w.handle({
-    'mining.start': async () => {
-      await mining.start();
+    'mining.start': async (req) => {
+      await mining.start({ skipRehearsal: req?.skipRehearsal === true });
       return null;
     },
     'mining.stop': async () => {

@@ -14,6 +14,7 @@ import type { EarningsSnapshot } from '../../shared/earnings.ts';
 import type { SeriesHistoryResponse } from '../../shared/miner.ts';
 import { launchBrowser, screenshotPath } from '../helpers/browser.ts';
 import { until } from '../helpers/until.ts';
+import { alertsCoveringControls } from '../helpers/toast-overlap.ts';
 import { startSimulatedNetwork, type SimulatedNetwork } from '../doubles/sim-network/sim-network.ts';
 import { runStory, type RunningStory } from '../doubles/sim-network/story.ts';
 
@@ -56,25 +57,22 @@ describe('dashboards on the simulated network (Chromium, axe, 1280/800 px, dark/
     await page.waitForFunction((want) => document.documentElement.dataset.theme === want, t, { timeout: 10_000 });
   };
 
+  const alertsSeen = new Set<string>();
   const capture = async (p: (typeof PAGES)[number], width: number, t: 'dark' | 'light') => {
     await page.setViewportSize({ width, height: 900 });
     await page.waitForTimeout(400);
     // Nothing sideways at 800 px: the page itself never scrolls horizontally (wide tables scroll in their box).
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow, `${p} at ${width} px scrolls sideways`).toBeLessThanOrEqual(1);
-    // The page scrolls inside <main>: grow the viewport to its content for a whole-page capture,
-    // with the toasts dismissed so they do not cover it (they are captured on the Mine page first).
-    // Dismiss the toasts present now, always the first one (never a stale handle): the list shifts as
-    // each goes, and one that left by itself ends the loop instead of waiting on it.
-    const dismiss = page.getByRole('region', { name: 'Notifications' }).getByRole('button', { name: /^Dismiss/ });
-    if (p !== 'mine') {
-      for (let n = await dismiss.count(); n > 0; n--) {
-        if (!(await dismiss.first().click({ timeout: 3_000 }).then(() => true, () => false))) break;
-      }
-    }
+    // No alert ever covers a control: checked by bounding boxes at this width, before and after growing the page.
+    const before = await alertsCoveringControls(page);
+    expect(before.covered, `${p} at ${width} px: an alert covers`).toEqual([]);
+    if (before.alerts > 0) alertsSeen.add(p);
+    // The page scrolls inside <main>: grow the viewport to its content for a whole-page capture.
     const h = await page.evaluate(() => (document.querySelector('main')?.scrollHeight ?? 900) + (document.querySelector('.banner-sim')?.clientHeight ?? 0));
     await page.setViewportSize({ width, height: Math.min(Math.max(900, h), 7000) });
     await page.waitForTimeout(300);
+    expect((await alertsCoveringControls(page)).covered, `${p} at ${width} px (whole page): an alert covers`).toEqual([]);
     await page.screenshot({ path: screenshotPath(`dash-${p}-${width}-${t}`) });
     await page.setViewportSize({ width, height: 900 });
   };
@@ -126,8 +124,14 @@ describe('dashboards on the simulated network (Chromium, axe, 1280/800 px, dark/
 
   // One walk over the pages: each is opened once, then checked with axe and captured in every
   // theme and width (the theme and viewport change in place), instead of six walks that reload them.
-  it('every page: axe in dark and light (no serious or critical violation), captured at 1280 and 800 px in both', { timeout: 1_500_000 }, async () => {
+  it('every page: axe in dark and light (no serious or critical violation), captured at 1280 and 800 px in both, no alert covering a control', { timeout: 1_500_000 }, async () => {
     const failures: string[] = [];
+    // Two ongoing alerts with long text through the engine's own notification service (a test source,
+    // cleared below), so every capture has a full alert tray whose boxes are checked against the controls.
+    app.engine.notifications.update('e2e-tray', [
+      { key: 'e2e-a', kind: 'serve-stalled', severity: 'error', title: 'Test alert: the serve stopped answering', body: 'A long explanation that wraps over several lines at 800 px, as the real ones do when they name a URL, a cause and what to do next. '.repeat(3) },
+      { key: 'e2e-b', kind: 'validator-stalled', severity: 'warn', title: 'Test alert: provider unreachable', body: 'Second alert, so the tray holds more than one.' },
+    ]);
     for (const p of PAGES) {
       await page.setViewportSize({ width: 1280, height: 900 });
       await open(p);
@@ -144,7 +148,9 @@ describe('dashboards on the simulated network (Chromium, axe, 1280/800 px, dark/
         for (const width of [1280, 800] as const) await capture(p, width, t);
       }
     }
+    app.engine.notifications.update('e2e-tray', []);
     expect(failures).toEqual([]);
+    expect([...alertsSeen].sort(), 'the alert tray was on every page').toEqual([...PAGES].sort());
   });
 
   it('the tab title says the state', async () => {

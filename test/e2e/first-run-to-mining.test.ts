@@ -128,7 +128,11 @@ describe('first run to mining, validating and earnings (Chromium + simulated net
     await page.screenshot({ path: screenshotPath('preflight-clear'), fullPage: true });
     await page.getByTestId('rehearsal').screenshot({ path: screenshotPath('rehearsal') });
     await page.getByTestId('mine-toggle').click();
-    await page.getByTestId('miner-phase').getByText('active').waitFor({ timeout: 90_000 });
+    // Start rehearses against the serve before going live, and says what it measured.
+    await page.getByTestId('live-rehearsal-verdict').waitFor({ timeout: 120_000 });
+    expect(await page.getByTestId('live-rehearsal-verdict').textContent()).toBe('forecast: pass');
+    await page.getByTestId('miner-phase').getByText('earning').waitFor({ timeout: 90_000 });
+    expect(await page.getByTestId('earning-since').textContent()).toMatch(/^Earning since /);
     await page.getByTestId('engine-card').first().waitFor();
     await page.screenshot({ path: screenshotPath('mine-active'), fullPage: true });
   });

@@ -239,7 +239,7 @@ describe('setup walk (a): a fresh 2x RTX 4090 rig to mining, through the UI only
 
   it('starts on the Mine page and mines; Setup agrees while it runs', { timeout: 240_000 }, async () => {
     await startMining(page);
-    await page.getByTestId('miner-phase').getByText('active').waitFor({ timeout: 200_000 });
+    await page.getByTestId('miner-phase').getByText('earning').waitFor({ timeout: 200_000 });
     await shoot(page, '10-mining');
     await page.getByRole('button', { name: 'Setup', exact: true }).click();
     await badge('start', 'done').waitFor();

@@ -7,6 +7,7 @@ import { AppFailure, errorMessage } from '../../../shared/errors.ts';
 import { toDisposable, type Disposable } from '../lib/disposable.ts';
 import { Emitter } from '../lib/emitter.ts';
 import { silentLogger, type Logger } from '../lib/logger.ts';
+import { LinkOutage, type LinkOutageLine } from '../lib/link-outage.ts';
 import { MODULE_ERROR_TEXT } from './chain-errors.ts';
 import { account, big, bigVec, bool, boolVec, num, numVec } from './codec-values.ts';
 import { earningsMath, effectiveActivityCutoff, legacyNextEpochBlock } from './derived.ts';
@@ -48,7 +49,7 @@ export class PolkadotChainClient implements ChainPort {
   private readonly log: Logger;
   private readonly statusEmitter = new Emitter<ChainConnectionEvent>();
   private readonly inFlight = new Map<string, Promise<void>>();
-  /** Fires on every drop and every reconnect (the provider retries by itself). */
+  /** Fires once when the connection drops and once when it is back (the provider's failed retries in between are one outage). */
   readonly onConnection = this.statusEmitter.event;
 
   private constructor(api: ApiPromise, provider: WsProvider, opts: ChainClientOptions) {
@@ -61,13 +62,20 @@ export class PolkadotChainClient implements ChainPort {
       era: opts.era ?? 128,
     };
     this.log = opts.logger ?? silentLogger;
+    // Each failed reconnect attempt is another 'disconnected': one outage, one warning, one line when it is back.
+    const outage = new LinkOutage('chain connection');
+    const say = (l: LinkOutageLine | null) => {
+      if (l) this.log[l.level](`${l.text} (${this.endpoint})`);
+    };
     api.on('disconnected', () => {
-      this.log.warn(`chain connection to ${this.endpoint} dropped; reconnecting`);
-      this.statusEmitter.fire({ state: 'disconnected', endpoint: this.endpoint });
+      const first = !outage.down;
+      say(outage.dropped(Date.now()));
+      if (first) this.statusEmitter.fire({ state: 'disconnected', endpoint: this.endpoint });
     });
     api.on('connected', () => {
-      this.log.info(`chain connected to ${this.endpoint}`);
-      this.statusEmitter.fire({ state: 'connected', endpoint: this.endpoint });
+      const back = outage.down;
+      say(outage.connected(Date.now()));
+      if (back) this.statusEmitter.fire({ state: 'connected', endpoint: this.endpoint });
     });
   }
 

@@ -2,6 +2,7 @@
 // chain's emission at the current alpha price (realised), and the tokens this rig served.
 import type { EarningsSnapshot, EpochEarnings, LocalTokens, Outage, SourceHealth } from '../../../shared/earnings.ts';
 import type { EarningsFacts, NeuronFacts } from '../chain/ports.ts';
+import { Backoff } from '../lib/backoff.ts';
 import { Emitter } from '../lib/emitter.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { Database } from '../store/database.ts';
@@ -81,6 +82,7 @@ export class EarningsService {
   private readonly changes = new Emitter<void>();
   readonly onDidChange = this.changes.event;
   private timer: ReturnType<typeof setTimeout> | null = null;
+  private readonly retry = new Backoff({ initialMs: 30_000, maxMs: 600_000, jitter: 0.1 });
   private readonly cfg: () => EarningsConfig;
   private readonly db: Database;
   private readonly openChain: () => Promise<EarningsChain>;
@@ -99,11 +101,24 @@ export class EarningsService {
     return this.snap;
   }
 
-  /** Refreshes now and then every `everyMs`, chained so two refreshes never overlap. */
+  /**
+   * How long until the next refresh: `everyMs` while both sources answer; while one is down, sooner (30 s,
+   * then doubling up to `everyMs`), so an outage alert closes soon after its cause clears, not 10 min later.
+   */
+  nextRefreshInMs(everyMs: number): number {
+    const down = this.snap.sources.provider.ok === false || this.snap.sources.chain.ok === false;
+    if (!down) {
+      this.retry.reset();
+      return everyMs;
+    }
+    return Math.min(everyMs, this.retry.next());
+  }
+
+  /** Refreshes now and then every `everyMs` (sooner while a source is down), chained so two refreshes never overlap. */
   start(everyMs: number): void {
     const loop = async () => {
       await this.refresh().catch((e: unknown) => this.log.warn(`earnings refresh failed: ${(e as Error).message}`));
-      this.timer = setTimeout(() => void loop(), everyMs);
+      this.timer = setTimeout(() => void loop(), this.nextRefreshInMs(everyMs));
       this.timer.unref?.();
     };
     void loop();

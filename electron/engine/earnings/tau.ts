@@ -76,9 +76,13 @@ export function totalSince(epochs: readonly EpochEarnings[], since: number): Tau
 }
 
 /** τ per day from the last `n` epochs with a projection: their τ over their summed duration. */
+/** Fewer epochs than this make no estimate: one short epoch scaled to a day jumps by half at the next one. */
+export const ESTIMATE_MIN_EPOCHS = 3;
+
 export function estimatePerDay(epochs: readonly EpochEarnings[], n = 5): { tao: number | null; basis: string } {
   const recent = [...epochs].sort((a, b) => b.epochIndex - a.epochIndex).filter((e) => e.projectedTao !== null && e.startMs !== null && e.endMs !== null).slice(0, n);
   if (recent.length === 0) return { tao: null, basis: 'no epoch with a projection yet' };
+  if (recent.length < ESTIMATE_MIN_EPOCHS) return { tao: null, basis: `an estimate needs ${ESTIMATE_MIN_EPOCHS} verified epochs; ${recent.length} so far` };
   const tao = recent.reduce((s, e) => s + e.projectedTao!, 0);
   const secs = recent.reduce((s, e) => s + (e.endMs! - e.startMs!) / 1000, 0);
   if (secs <= 0) return { tao: null, basis: 'the recent epochs have no duration' };

@@ -278,11 +278,12 @@ export class MinerService implements Disposable {
     const audit = this.auditor?.summary() ?? { audited: 0, skipped: 0, failures: 0, lastScore: null, meanScore: null, maxScore: null, threshold: this.cheatThreshold(), warning: null };
     const planned = plan?.indices.length ?? 0;
     if (planned > 0 && live === planned && admitted === planned) this.wasComplete = true;
+    const probe = { windowMs: this.o.probeWindowMs ?? 600_000, minRequests: this.o.probeMinRequests ?? 20, firstServeAt: this.firstServeAt, servedOk: all.filter((r) => r.outcome === 'ok').length, legsAdmitted: admitted };
     const { phase, detail } = derivePhase(
       {
         stopped: this.stopped, startingServe: this.startingServe, failure: this.failure, withdrawn: client?.withdrawn ?? null, planned, live, admitted, denyReasons: client?.denyReasons ?? [],
-        wasComplete: this.wasComplete, servedOk: all.filter((r) => r.outcome === 'ok').length, firstServeAt: this.firstServeAt, now,
-        probeWindowMs: this.o.probeWindowMs ?? 600_000, probeMinRequests: this.o.probeMinRequests ?? 20,
+        wasComplete: this.wasComplete, servedOk: probe.servedOk, firstServeAt: this.firstServeAt, now,
+        probeWindowMs: probe.windowMs, probeMinRequests: probe.minRequests,
       },
       this.history.everActive(),
     );
@@ -297,7 +298,7 @@ export class MinerService implements Disposable {
         ? { maxInflightTotal: plan.total, perLeg: plan.perLeg, legs: planned, maxInputTokens: this.o.limits?.maxInputTokens ?? 229_376, maxOutputTokens: this.o.limits?.maxOutputTokens ?? 32_768, maxRequestS: this.o.limits?.maxRequestS ?? 1800 }
         : null,
       stats, targets, forecast: forecastGates(stats, targets, audit.warning), loop: this.lag.health(), audit, recent: this.records.recent(50),
-      serveHealth: this.healthView(),
+      serveHealth: this.healthView(), probe,
     };
   }
 

@@ -5,6 +5,13 @@ import { actionOf, type Alert } from './alert-rules.ts';
 import type { NotificationStore } from './notification-store.ts';
 
 const KEEP = 200;
+/**
+ * A condition back within this long after it cleared reopens its notification instead of raising a new one:
+ * a flapping link is one alert (one OS notification, one dismissal), its duration counted from the first drop.
+ */
+export const REOPEN_WITHIN_MS = 5 * 60_000;
+/** How often an ongoing alert's "still seen" time is saved, so an engine stop can tell how long it had lasted. */
+const SEEN_SAVE_MS = 60_000;
 
 /**
  * Turns alert conditions into notifications: one per condition while it lasts (its text updated in
@@ -14,6 +21,8 @@ const KEEP = 200;
 export class NotificationService {
   /** Per source: condition key -> notification id. */
   private readonly active = new Map<string, Map<string, number>>();
+  /** Condition key -> the notification it closed last, and when: a condition back soon reopens it. */
+  private readonly closed = new Map<string, { id: number; at: number }>();
   private recent: AppNotification[] = [];
   private nextId = 1;
   private readonly changes = new Emitter<void>();
@@ -73,12 +82,24 @@ export class NotificationService {
         next.set(a.key, id);
         const cur = this.recent.find((n) => n.id === id);
         if (cur && (cur.title !== a.title || cur.body !== a.body || cur.severity !== a.severity)) {
-          this.patch(id, (n) => ({ ...n, title: a.title, body: a.body, severity: a.severity, updatedAt: now }));
+          this.patch(id, (n) => ({ ...n, title: a.title, body: a.body, severity: a.severity, updatedAt: now, seenAt: now }));
+          changed = true;
+        } else if (cur && now - (cur.seenAt ?? cur.updatedAt) >= SEEN_SAVE_MS) {
+          this.patch(id, (n) => ({ ...n, seenAt: now }));
           changed = true;
         }
         continue;
       }
-      const n: AppNotification = { id: this.nextId++, at: now, updatedAt: now, active: true, endedAt: null, kind: a.kind, severity: a.severity, title: a.title, body: a.body, action: a.action ?? actionOf(a.kind) };
+      const last = this.closed.get(a.key);
+      if (last && now - last.at <= REOPEN_WITHIN_MS && this.recent.some((n) => n.id === last.id)) {
+        // Back soon after it cleared: the same notification again (no new OS notification, a dismissal holds).
+        this.closed.delete(a.key);
+        next.set(a.key, last.id);
+        this.patch(last.id, (n) => ({ ...n, active: true, endedAt: null, title: a.title, body: a.body, severity: a.severity, updatedAt: now, seenAt: now }));
+        changed = true;
+        continue;
+      }
+      const n: AppNotification = { id: this.nextId++, at: now, updatedAt: now, seenAt: now, active: true, endedAt: null, kind: a.kind, severity: a.severity, title: a.title, body: a.body, action: a.action ?? actionOf(a.kind) };
       next.set(a.key, n.id);
       this.recent = [n, ...this.recent].slice(0, KEEP);
       this.store?.save(n);
@@ -89,7 +110,8 @@ export class NotificationService {
     this.active.set(source, next);
     for (const [key, id] of before) {
       if (next.has(key) || this.openId(key) === id) continue;
-      this.patch(id, (n) => ({ ...n, active: false, endedAt: now, updatedAt: now }));
+      this.closed.set(key, { id, at: now });
+      this.patch(id, (n) => ({ ...n, active: false, endedAt: now, updatedAt: now, seenAt: now }));
       changed = true;
     }
     if (changed) this.changes.fire();

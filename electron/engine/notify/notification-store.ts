@@ -22,6 +22,7 @@ const StoredNotification = v.strictObject({
   active: v.boolean(),
   endedAt: v.nullable(instant),
   interruptedAt: v.optional(instant),
+  seenAt: v.optional(instant),
   kind: v.picklist(NOTIFICATION_KINDS),
   severity: v.picklist(['warn', 'error']),
   title: text(500),

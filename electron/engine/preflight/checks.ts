@@ -125,7 +125,7 @@ export function registrationCheck(f: PreflightFacts): PreflightCheck {
   if (!f.hotkeyAddress) return check('registration', title, 'blocked', 'Choose a hotkey first: registration is checked for it.', setup('hotkey', 'Choose a hotkey'));
   const r = f.registration;
   if (!r || r.registration.hotkey !== f.hotkeyAddress) {
-    if (f.registrationError) return check('registration', title, 'unknown', `Could not be checked: ${f.registrationError}`, settingsFix('chainUrl', 'Check the chain endpoint'));
+    if (f.registrationError) return { ...check('registration', title, 'unknown', `Could not be checked: ${f.registrationError}`, settingsFix('chainUrl', 'Check the chain endpoint')), failed: true };
     return check('registration', title, 'unknown', `Not checked yet for this hotkey on subnet ${netuid}: the chain is asked in the background, and again at Start once nothing else blocks.`, fix);
   }
   if (!r.registration.registered) return check('registration', title, 'blocked', `The hotkey is not registered on subnet ${netuid}: register it (it costs the current burn).`, fix);

@@ -100,7 +100,8 @@ async function runOne(url: string, prompt: string, maxTokens: number, o: Require
   return { ttftMs: first - t0, tpotMs: tokens > 1 ? (last - first) / (tokens - 1) : null, promptTokens, error: null };
 }
 
-const secs = (ms: number) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`);
+// One unit per figure, as the Mine page says them: TTFT in seconds, TPOT in milliseconds ("2308 ms" beside "2.3 s" read as two numbers).
+const UNIT = { TTFT: (ms: number) => `${(ms / 1000).toFixed(1)} s`, TPOT: (ms: number) => `${Math.round(ms)} ms` } as const;
 
 export function forecastText(r: Pick<RehearsalResult, 'ttftP99Ms' | 'tpotP99Ms' | 'gates' | 'failed' | 'completed' | 'firstError'>): { verdict: 'pass' | 'fail'; text: string } {
   if (r.completed === 0) return { verdict: 'fail', text: `No request finished${r.firstError ? `: ${r.firstError}` : ''}. The probe wave would fail the acceptance gate.` };
@@ -113,10 +114,10 @@ export function forecastText(r: Pick<RehearsalResult, 'ttftP99Ms' | 'tpotP99Ms' 
     if (v === null) continue;
     if (v > gate) {
       verdict = 'fail';
-      parts.push(`${name} p99 ${secs(v)} is over the ${secs(gate)} gate`);
+      parts.push(`${name} p99 ${UNIT[name](v)} is over the ${UNIT[name](gate)} gate`);
     } else {
       if (v > gate * RISK_SHARE) thin = true;
-      parts.push(`${name} p99 ${secs(v)} of ${secs(gate)} (${Math.round((v / gate) * 100)} %)`);
+      parts.push(`${name} p99 ${UNIT[name](v)} of ${UNIT[name](gate)} (${Math.round((v / gate) * 100)} %)`);
     }
   }
   const tail = verdict === 'fail' ? ' The probes would fail this worker: fewer concurrent requests (Settings > In-flight limit) or more GPUs.' : thin ? ' It passes, but the miner adds its own latency on top of the bare serve: the margin is thin.' : ' It passes with room for the miner\'s own overhead.';
@@ -184,9 +185,14 @@ export class RehearsalRunner {
   }
 
   async run(): Promise<RehearsalResult> {
-    if (this.running) throw new AppFailure('conflict', 'A rehearsal is already running: its result shows when it ends (up to a few minutes).');
     const targets = rehearsalTargets(this.d.mining(), this.d.serve());
     if ('problem' in targets) throw new AppFailure('unavailable', targets.problem);
+    return this.runOn(targets);
+  }
+
+  /** The wave against these serve URLs (Start's rehearsal, before the miner dials). */
+  async runOn(targets: string[]): Promise<RehearsalResult> {
+    if (this.running) throw new AppFailure('conflict', 'A rehearsal is already running: its result shows when it ends (up to a few minutes).');
     this.running = true;
     try {
       const r = await rehearseQualification({ ...this.d.wave, serveUrls: targets, gates: this.d.gates });

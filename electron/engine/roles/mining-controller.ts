@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MinerSnapshot } from '../../../shared/miner.ts';
-import type { ServeSnapshot } from '../../../shared/serve.ts';
+import type { LiveRehearsal, ServeSnapshot } from '../../../shared/serve.ts';
 import { AppFailure } from '../../../shared/errors.ts';
 import type { HardwareService } from '../hardware/hardware-service.ts';
 import { Emitter } from '../lib/emitter.ts';
@@ -32,7 +32,9 @@ import type { ProofPool } from '../proof/proof-pool.ts';
 import { trimModuleDir } from '../serve/trim-module.ts';
 import { defaultCheckpointDir } from '../serve/checkpoint/checkpoint-folder.ts';
 import { ProcessRegistry } from '../serve/process-registry.ts';
-import type { MiningRunSummary } from '../../../shared/preflight.ts';
+import type { MiningRunSummary, RehearsalResult } from '../../../shared/preflight.ts';
+import { rehearsalTargets } from '../preflight/rehearsal.ts';
+import { errorMessage } from '../../../shared/errors.ts';
 import { readRunSummary, summarizeRun, writeRunSummary } from '../preflight/last-run.ts';
 import { PROVIDER_HOST } from '../../../shared/network.ts';
 
@@ -58,6 +60,13 @@ export interface MiningControllerDeps {
   proofPool?: ProofPool;
   /** The file keeping each worker's id across restarts (absent: a new id per start, a new qualification). */
   workerIdsFile?: string;
+  /** The probe-wave rehearsal run against the serve once it is up, before the miner dials (skipped on request). */
+  rehearse?: (serveUrls: string[]) => Promise<RehearsalResult>;
+}
+
+export interface MiningStartOptions {
+  /** Go live as soon as the serve is up, without the rehearsal (for experts who know their rig). */
+  skipRehearsal?: boolean;
 }
 
 /** Who a worker is to the gateway: its name (as the miner would derive it) and its id. */
@@ -74,6 +83,7 @@ export class MiningController implements Disposable {
   readonly onDidChange = this.changes.event;
   private readonly d: MiningControllerDeps;
   private starting: Promise<void> | null = null;
+  private rehearsal: LiveRehearsal | null = null;
   private startedAt = 0;
   private lastRun: MiningRunSummary | null;
   private readonly lastRunFile: string;
@@ -105,7 +115,8 @@ export class MiningController implements Disposable {
   }
 
   serveSnapshot(): ServeSnapshot | null {
-    return this.fleet?.snapshot() ?? null;
+    const snap = this.fleet?.snapshot() ?? null;
+    return snap && this.rehearsal ? { ...snap, rehearsal: this.rehearsal } : snap;
   }
 
   /** Each serving engine's sglang /metrics text ([] when nothing serves). */
@@ -123,15 +134,15 @@ export class MiningController implements Disposable {
     return this.workers?.busy() ?? false;
   }
 
-  async start(): Promise<void> {
+  async start(opts: MiningStartOptions = {}): Promise<void> {
     if (this.workers || this.starting) return;
-    this.starting = this.doStart().finally(() => {
+    this.starting = this.doStart(opts).finally(() => {
       this.starting = null;
     });
     await this.starting;
   }
 
-  private async doStart(): Promise<void> {
+  private async doStart(opts: MiningStartOptions): Promise<void> {
     await this.d.preflight?.gate('mine');
     const s = this.d.settings.get();
     const log = this.d.logs.logger('mining');
@@ -207,8 +218,10 @@ export class MiningController implements Disposable {
     this.changes.fire();
     const declares = plans.map((p) => p.maxInflight).join(' + ');
     log.info(`starting ${fleet.engines.length} engine(s) (${fleet.runtime}), then ${plans.length} miner worker(s) (declaring ${declares})`);
-    // A managed engine's worker dials as soon as that engine serves; an external serve's worker once every URL was checked.
-    if (fleet.runtime !== 'external') workers.follow(fleet);
+    const rehearse = opts.skipRehearsal ? null : (this.d.rehearse ?? null);
+    this.rehearsal = opts.skipRehearsal && this.d.rehearse ? { state: 'skipped', startedAt: Date.now(), endedAt: Date.now(), result: null, error: null } : null;
+    // A managed engine's worker dials as soon as that engine serves (when nothing is rehearsed first); otherwise once every engine is up.
+    if (fleet.runtime !== 'external' && !rehearse) workers.follow(fleet);
     await fleet.whenStarted();
     if (this.workers !== workers) return;
     if (!fleet.snapshot().engines.some((e) => e.status.state === 'ready' || e.status.state === 'degraded')) {
@@ -216,7 +229,29 @@ export class MiningController implements Disposable {
       log.error('no engine became ready: the miner does not connect to the gateway (see the engine cards for the cause and fix)');
       return;
     }
+    if (rehearse) {
+      await this.rehearseBeforeLive(rehearse, s.mining, fleet, log);
+      if (this.workers !== workers) return;
+    }
     await workers.startReady(fleet.snapshot(), true);
+  }
+
+  /** The probe wave against the serve that just came up; its verdict is shown, and the rig goes live either way. */
+  private async rehearseBeforeLive(rehearse: (urls: string[]) => Promise<RehearsalResult>, mining: { runtime: string | null; externalServeUrls: string[] }, fleet: ServeFleet, log: ReturnType<LogHub['logger']>): Promise<void> {
+    const startedAt = Date.now();
+    this.rehearsal = { state: 'running', startedAt, endedAt: null, result: null, error: null };
+    this.changes.fire();
+    const targets = rehearsalTargets(mining, fleet.snapshot());
+    try {
+      if ('problem' in targets) throw new Error(targets.problem);
+      log.info('rehearsing the probe wave against the serve before going live (Start without rehearsal skips this)');
+      const result = await rehearse(targets);
+      this.rehearsal = { state: 'done', startedAt, endedAt: Date.now(), result, error: null };
+    } catch (e) {
+      log.warn(`the rehearsal could not run (${errorMessage(e)}); going live without it`);
+      this.rehearsal = { state: 'failed', startedAt, endedAt: Date.now(), result: null, error: errorMessage(e) };
+    }
+    this.changes.fire();
   }
 
   async stop(): Promise<void> {
@@ -224,6 +259,7 @@ export class MiningController implements Disposable {
     const fleet = this.fleet;
     this.workers = null;
     this.fleet = null;
+    this.rehearsal = null;
     if (workers) this.recordRun(workers.snapshots());
     await workers?.dispose();
     await fleet?.dispose();

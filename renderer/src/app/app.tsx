@@ -150,11 +150,11 @@ export function App() {
       </nav>
       <main className="main" id="main">
         <ConnectionBanner />
+        <Toasts />
         <fieldset className="engine-gate" disabled={connection !== 'open'}>
           <PageBoundary page={page}>{ready ? <PageBody page={page} /> : <Loading what="the engine's state" />}</PageBoundary>
         </fieldset>
       </main>
-      <Toasts />
     </div>
   );
 }

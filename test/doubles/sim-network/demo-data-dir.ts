@@ -80,6 +80,8 @@ export interface DemoUrls {
   pollSeconds: number;
   resubmitBlocks: number;
   maxInflight: number;
+  /** The τ price double (CoinGecko's shape). */
+  priceUrl: string;
 }
 
 /** The whole settings file, written before the app starts (it reads it once at start). */
@@ -100,6 +102,7 @@ export function writeDemoSettings(dataDir: string, id: DemoIdentity, u: DemoUrls
       maxInflightOverride: u.maxInflight,
     },
     validating: { chainUrl: u.chainUrl, providerUrl: u.providerUrl, masterHotkey: u.masterHotkey, netuid: 53, pollSeconds: u.pollSeconds, resubmitBlocks: u.resubmitBlocks },
+    profit: { ...d.profit, priceUrl: u.priceUrl },
   };
   writeFileAtomic(dataPaths(dataDir).settings, JSON.stringify(s, null, 2) + '\n');
   return s;

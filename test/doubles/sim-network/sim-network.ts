@@ -14,6 +14,7 @@ import { createModelAuditor } from '../gateway/audit.ts';
 import { GatewayDouble } from '../gateway/gateway-double.ts';
 import { startProviderDouble, type ProviderDouble, type Weights } from '../provider.ts';
 import { BuyerTraffic } from './buyer-traffic.ts';
+import { startPriceDouble, type PriceDouble } from '../price-source.ts';
 import { CHEAT_KEY, CHEAT_WORKER, HONEST_KEY, prepareDemoDataDir, RIG_WORKER, writeDemoSettings, type DemoIdentity } from './demo-data-dir.ts';
 import { scoreEpoch, type ScoredRow, type ScoreRules, type WorkerTally } from './epoch-scorer.ts';
 import { AppFailure, errorMessage } from '../../../shared/errors.ts';
@@ -49,6 +50,7 @@ export interface SimulatedNetwork {
   dataDir: string;
   chain: RunningDevChain;
   provider: ProviderDouble;
+  price: PriceDouble;
   gateway: GatewayDouble;
   honestServe: FakeSglang;
   cheatServe: FakeSglang;
@@ -70,6 +72,9 @@ export interface SimulatedNetwork {
   onEpoch(listener: (e: PublishedEpoch) => void): () => void;
   stop(): Promise<void>;
 }
+
+/** The simulated network's τ quotes (made up, like everything behind the SIMULATED banner). */
+export const SIM_TAO_PRICES = { usd: 300, eur: 275, gbp: 235 };
 
 const RULES: ScoreRules = { scoreRate: 1000, ttftCeilingMs: 100_000 };
 /** Declared by the app's rig: 8 legs x 3, what the fake serve answers at once with room to spare. */
@@ -138,6 +143,11 @@ export async function startSimulatedNetwork(opts: SimNetworkOptions): Promise<Si
     cleanups.push(() => provider.close());
     log(`provider double ${provider.url} (dev master ${provider.masterHotkey})`);
 
+    // A τ price for the profit figures, in CoinGecko's shape: a simulated quote (the banner says nothing here is real).
+    const price = await startPriceDouble(SIM_TAO_PRICES);
+    cleanups.push(() => price.close());
+    log(`price double ${price.url} (1 τ = ${SIM_TAO_PRICES.usd} USD, simulated)`);
+
     const honestServe = startFakeSglang(SERVE_FLAGS);
     cleanups.push(() => honestServe.stop());
     const cheatServe = startFakeSglang([...SERVE_FLAGS, '--quantize', 'int4']);
@@ -172,7 +182,7 @@ export async function startSimulatedNetwork(opts: SimNetworkOptions): Promise<Si
 
     writeDemoSettings(opts.dataDir, identity, {
       serveUrl: honestUrl, checkpointDir: CHECKPOINT_TINY, gatewayUrl, chainUrl: chain.url, providerUrl: provider.url, masterHotkey: provider.masterHotkey,
-      pollSeconds: opts.pollSeconds ?? 15, resubmitBlocks: RESUBMIT_BLOCKS, maxInflight: RIG_INFLIGHT,
+      pollSeconds: opts.pollSeconds ?? 15, resubmitBlocks: RESUBMIT_BLOCKS, maxInflight: RIG_INFLIGHT, priceUrl: price.url,
     });
 
     // Epochs: the first right after the rig qualified and served a few paying requests, then on the clock.
@@ -217,7 +227,7 @@ export async function startSimulatedNetwork(opts: SimNetworkOptions): Promise<Si
     });
 
     const net: SimulatedNetwork = {
-      dataDir: opts.dataDir, chain, provider, gateway, honestServe, cheatServe, cheat, traffic, hotkeys, identity, epochs, epochMs,
+      dataDir: opts.dataDir, chain, provider, price, gateway, honestServe, cheatServe, cheat, traffic, hotkeys, identity, epochs, epochMs,
       app: null,
       uidOf: (hk) => chain.state.neuron(SN53, hk)?.uid,
       async startApp(o = {}) {
@@ -235,7 +245,7 @@ export async function startSimulatedNetwork(opts: SimNetworkOptions): Promise<Si
       },
       childPids: () => [honestServe.proc.pid, cheatServe.proc.pid].filter((p): p is number => p !== undefined),
       ports: () => {
-        const ps = [portOf(chain.url), provider.port, portOf(gatewayUrl), portOf(honestUrl), portOf(cheatUrl)];
+        const ps = [portOf(chain.url), provider.port, portOf(gatewayUrl), portOf(honestUrl), portOf(cheatUrl), portOf(price.url)];
         if (net.app) ps.push(net.app.server.port);
         return ps;
       },

@@ -111,7 +111,7 @@ describe('engy-panel demo: the whole flow against the simulated network', () => 
       await page.goto(app.server.url);
       await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Mine', exact: true }).click();
       const phase = page.getByTestId('miner-phase');
-      await phase.filter({ hasText: /^active$/ }).waitFor({ timeout: 30_000 });
+      await phase.filter({ hasText: /^earning$/ }).waitFor({ timeout: 30_000 });
       expect(await page.locator('.banner-sim').textContent()).toContain('SIMULATED NETWORK');
       await page.screenshot({ path: screenshotPath('demo-mine'), fullPage: true });
     } finally {

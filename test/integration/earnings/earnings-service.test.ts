@@ -148,6 +148,41 @@ describe('earnings service', () => {
     onlyChain.dispose();
     expect(snap.error).toBe(`The chain at ${chainUrl} could not be read: the name does not resolve: this machine looks offline, or the address is mistyped. On-chain emission is not shown until it answers; if this lasts, check the connection or choose another chain endpoint in Settings.`);
   });
+  it('asks again within a minute while the chain is down, so its outage alert closes soon after the chain is back', async () => {
+    const local = new Database(':memory:');
+    let up = false;
+    const s = new EarningsService(
+      () => ({ hotkey: () => ME, providerUrl: provider.url, masterHotkey: provider.masterHotkey, netuid: 53, ownerHotkey: OWNER }),
+      local,
+      async () => {
+        if (!up) throw new AppFailure('chain-unreachable', 'Could not reach the chain.', 'nothing is listening at that address');
+        return chain();
+      },
+      silentLogger,
+    );
+    try {
+      expect(s.nextRefreshInMs(600_000)).toBe(600_000); // nothing known yet: the normal pace
+      await s.refresh(Date.UTC(2026, 0, 7));
+      expect(earningsAlerts(s.snapshot()).map((a) => a.key)).toContain('chain-outage');
+      const first = s.nextRefreshInMs(600_000);
+      const second = s.nextRefreshInMs(600_000);
+      expect(first).toBeLessThanOrEqual(33_000);
+      expect(second).toBeGreaterThan(first);
+      for (let i = 0; i < 10; i++) expect(s.nextRefreshInMs(600_000)).toBeLessThanOrEqual(600_000);
+      up = true;
+      await s.refresh(Date.UTC(2026, 0, 7, 0, 1));
+      expect(earningsAlerts(s.snapshot()).map((a) => a.key)).not.toContain('chain-outage');
+      expect(s.nextRefreshInMs(600_000)).toBe(600_000);
+      // Down again: the quick retries start over from 30 s.
+      up = false;
+      await s.refresh(Date.UTC(2026, 0, 7, 0, 2));
+      expect(s.nextRefreshInMs(600_000)).toBeLessThanOrEqual(33_000);
+    } finally {
+      s.dispose();
+      local.close();
+    }
+  });
+
   it('tells a deregistered hotkey from one that never registered, across a restart too', async () => {
     const regDb = new Database(':memory:');
     let uid: number | null = 7;

@@ -19,6 +19,7 @@ import { EngyMetrics } from '../../../electron/engine/metrics/engy-metrics.ts';
 import { feedMiningMetrics } from '../../../electron/engine/metrics/mining-metrics.ts';
 import { SnapshotFeeds } from '../../../electron/engine/metrics/snapshot-feeds.ts';
 import { MiningController } from '../../../electron/engine/roles/mining-controller.ts';
+import { rehearseQualification } from '../../../electron/engine/preflight/rehearsal.ts';
 import { planWorkers } from '../../../electron/engine/roles/miner-workers.ts';
 import { SettingsStore } from '../../../electron/engine/settings/settings-store.ts';
 import { Database } from '../../../electron/engine/store/database.ts';
@@ -96,8 +97,16 @@ describe('mining on a 2x H100 box', () => {
     cleanups.push(() => db.close());
     const minerKeys = new MinerKeyStore({ secretsDir: paths.secrets, redactor: logs.redactor, env: {} });
     minerKeys.set(KEY);
+    // Start's rehearsal, as compose wires it (a small wave): it runs against the serves once they are up,
+    // and no worker may reach the gateway before it ended.
+    const rehearsed: Array<{ urls: string[]; helloBeforeEnd: number; endedAt: number }> = [];
+    const rehearse = async (urls: string[]) => {
+      const r = await rehearseQualification({ serveUrls: urls, gates: { ttftP99Ms: 100_000, tpotP99Ms: 1_000 }, concurrent: 4, promptWords: 50, maxTokens: 8 });
+      rehearsed.push({ urls, helloBeforeEnd: firstSeen.size, endedAt: Date.now() });
+      return r;
+    };
     const mining = new MiningController({
-      settings, hardware, minerKeys, logs, db, paths, versions: { 'engy-panel': 'test' }, simulated: false,
+      settings, hardware, minerKeys, logs, db, paths, versions: { 'engy-panel': 'test' }, simulated: false, rehearse,
       overrides: { runtimes: { pythonCandidates: [FAKE_PYTHON], docker: '/nonexistent/engy-test/docker' }, fleet: { env: fakeEnv(), timings: FAST }, staggerMs: STAGGER_MS },
     });
     cleanups.push(() => mining.dispose());
@@ -116,6 +125,11 @@ describe('mining on a 2x H100 box', () => {
     const pids = serve.engines.map((e) => e.status.pid!);
     expect(pids.every((p) => typeof p === 'number')).toBe(true);
 
+    // The rehearsal ran once, on both engines' URLs, before any worker said hello; its verdict is in the serve snapshot.
+    expect(rehearsed).toHaveLength(1);
+    expect(rehearsed[0]!.urls).toEqual(serve.engines.map((e) => e.url));
+    expect(rehearsed[0]!.helloBeforeEnd).toBe(0);
+    expect(serve.rehearsal).toMatchObject({ state: 'done', error: null, result: { concurrent: 4, completed: 4 } });
     const workers = mining.minerSnapshots();
     expect(workers).toHaveLength(2);
     expect(new Set(workers.map((w) => w.workerName)).size).toBe(2);
@@ -134,6 +148,7 @@ describe('mining on a 2x H100 box', () => {
       expect(g!.capacityTotal).toBe(report.plan!.engines[i]!.declaredInflight);
     }
     const t0 = firstSeen.get(workers[0]!.workerId ?? '')!;
+    expect(t0).toBeGreaterThanOrEqual(rehearsed[0]!.endedAt);
     const t1 = firstSeen.get(workers[1]!.workerId ?? '')!;
     expect(t1).toBeGreaterThan(t0);
     expect(t1 - t0).toBeGreaterThanOrEqual(STAGGER_MS - 400);

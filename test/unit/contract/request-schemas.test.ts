@@ -24,7 +24,11 @@ describe('contract request schemas', () => {
     expect(refusal('history.series', {})).toMatch(/field "windowMs" is missing/);
     expect(refusal('wallet.registerWithBrowser', { mode: 'register-limit' })).toMatch(/field "limitTao" is missing/);
     expect(refusal('serve.detectRuntimes', { refresh: 'yes' })).toMatch(/field "refresh" must be true or false/);
-    expect(refusal('mining.start', { force: true })).toMatch(/expected no arguments/);
+    expect(refusal('mining.stop', { force: true })).toMatch(/expected no arguments/);
+    // Start takes one optional flag, nothing else, and never a non-boolean for it.
+    expect(refusal('mining.start', { force: true })).toMatch(/unexpected field "force"/);
+    expect(refusal('mining.start', { skipRehearsal: 'yes' })).toMatch(/must be true or false/);
+    expect(refusal('mining.start', JSON.parse('{"__proto__": {"skipRehearsal": true}}'))).toMatch(/unexpected field/);
     expect(refusal('logs.recent', [1, 2])).toMatch(/expected an object/);
     expect(refusal('logs.recent', 'limit=5')).toMatch(/expected an object/);
   });

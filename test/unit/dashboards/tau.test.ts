@@ -48,7 +48,9 @@ describe('τ per epoch', () => {
     const est = estimatePerDay(epochs);
     expect(est.tao).toBeCloseTo(24, 9); // 1 τ per 1 h epoch
     expect(est.basis).toBe('projected, from the last 3 epochs (#7 to #10, 3 h of serving)');
-    expect(estimatePerDay([epoch(2)]).basis).toBe('projected, from the last 1 epoch (#2, 60 min of serving)');
+    // Too few epochs make no estimate (one 28 s epoch scaled to a day is noise), and it says how many it has.
+    expect(estimatePerDay([epoch(2)])).toEqual({ tao: null, basis: 'an estimate needs 3 verified epochs; 1 so far' });
+    expect(estimatePerDay([epoch(3), epoch(2)]).tao).toBeNull();
     const outage = { source: 'provider' as const, from: 8 * H + 60_000, to: 8 * H + 272_000, error: 'connect ECONNREFUSED' };
     const gaps = findGaps(epochs, new Map([[8, 'HTTP 404']]), [outage]);
     expect(gaps.map((g) => g.epochIndex)).toEqual([8]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NotificationService } from '../../../electron/engine/notify/notification-service.ts';
+import { NotificationService, REOPEN_WITHIN_MS } from '../../../electron/engine/notify/notification-service.ts';
 import { serveAlerts, validatorAlerts } from '../../../electron/engine/notify/alert-rules.ts';
 import type { ServeSnapshot } from '../../../shared/serve.ts';
 import type { ValidatorSnapshot } from '../../../shared/validator.ts';
@@ -28,17 +28,20 @@ function validator(over: Partial<ValidatorSnapshot>): ValidatorSnapshot {
 describe('alerts and notifications', () => {
   it('a crashed serve alerts once with its cause and fix, and again only after it recovered', () => {
     let muted: NotificationKind[] = [];
-    const svc = new NotificationService(() => muted, () => 1000);
+    let now = 1000;
+    const svc = new NotificationService(() => muted, () => now);
     const seen: string[] = [];
     svc.onNotification((n) => seen.push(`${n.title}: ${n.body}`));
     svc.update('serve', serveAlerts(crashed));
     svc.update('serve', serveAlerts(crashed));
     expect(seen).toEqual(['Engine 0 gave up: The GPU ran out of memory while loading the weights. Fix: Lower --mem-fraction-static.']);
     svc.update('serve', []);
+    now += REOPEN_WITHIN_MS + 1;
     svc.update('serve', serveAlerts(crashed));
     expect(seen).toHaveLength(2);
     muted = ['serve-crashed'];
     svc.update('serve', []);
+    now += REOPEN_WITHIN_MS + 1;
     svc.update('serve', serveAlerts(crashed));
     expect(seen).toHaveLength(2);
     expect(svc.snapshot().recent[0]!.kind).toBe('serve-crashed');

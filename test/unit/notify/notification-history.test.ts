@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NotificationService } from '../../../electron/engine/notify/notification-service.ts';
+import { NotificationService, REOPEN_WITHIN_MS } from '../../../electron/engine/notify/notification-service.ts';
 import { earningsAlerts, minerAlerts, validatorAlerts, type Alert } from '../../../electron/engine/notify/alert-rules.ts';
 import type { EarningsSnapshot } from '../../../shared/earnings.ts';
 import type { MinerSnapshot } from '../../../shared/miner.ts';
@@ -22,7 +22,8 @@ describe('notification history', () => {
     now = 5000;
     svc.update('serve', []);
     expect(svc.snapshot().recent[0]).toMatchObject({ active: false, endedAt: 5000 });
-    // The same condition again is a new notification; the old one stays in the history.
+    // The same condition again, long after, is a new notification; the old one stays in the history.
+    now += REOPEN_WITHIN_MS + 1;
     svc.update('serve', [alert('restart 1 of 5')]);
     expect(svc.snapshot().recent.map((x) => x.active)).toEqual([true, false]);
     expect(fresh).toHaveLength(2);
@@ -49,6 +50,32 @@ describe('notification history', () => {
     const a = minerAlerts(m);
     expect(a).toHaveLength(1);
     expect(a[0]).toMatchObject({ key: 'gateway-outage', title: 'Gateway unreachable', body: expect.stringContaining('wss://gw (ECONNREFUSED)') });
+  });
+
+  it('a flapping condition is one notification: back within minutes it reopens (same id, no new OS notification), its duration from the first drop', () => {
+    let now = 0;
+    const svc = new NotificationService(() => [], () => now);
+    const fresh: number[] = [];
+    svc.onNotification((n) => fresh.push(n.id));
+    for (let drop = 0; drop < 73; drop++) {
+      svc.update('earnings', [alert(`drop ${drop}`)]);
+      now += 2_500;
+      svc.update('earnings', []);
+      now += 2_500;
+    }
+    expect(fresh).toHaveLength(1);
+    expect(svc.snapshot().recent).toHaveLength(1);
+    svc.update('earnings', [alert('still dropping')]);
+    expect(svc.snapshot().recent[0]).toMatchObject({ id: fresh[0], active: true, endedAt: null, at: 0, body: 'still dropping' });
+  });
+
+  it('an ongoing alert keeps when it was last seen (saved about once a minute), so an engine stop tells its true duration', () => {
+    let now = 0;
+    const svc = new NotificationService(() => [], () => now);
+    for (; now <= 7 * 60_000; now += 5_000) svc.update('validator', [alert('same text')]);
+    const n = svc.snapshot().recent[0]!;
+    expect(n.updatedAt).toBe(0);
+    expect(n.seenAt).toBeGreaterThanOrEqual(6 * 60_000);
   });
 
   it('muted kinds raise nothing', () => {

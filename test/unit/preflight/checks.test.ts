@@ -119,7 +119,9 @@ describe('pre-flight checks', () => {
     const base = facts();
     const other = { ...base.registration!, registration: { ...base.registration!.registration, hotkey: '5Other' } };
     expect(registrationCheck(facts({ registration: other })).state).toBe('unknown');
-    expect(registrationCheck(facts({ registration: null, registrationError: 'The chain at wss://x did not answer.' }))).toMatchObject({ state: 'unknown', fix: { target: { page: 'settings', field: 'chainUrl' } } });
+    expect(registrationCheck(facts({ registration: null, registrationError: 'The chain at wss://x did not answer.' }))).toMatchObject({ state: 'unknown', failed: true, fix: { target: { page: 'settings', field: 'chainUrl' } } });
+    // Still being asked is not a failure: no "could not check" before an answer.
+    expect(registrationCheck(facts({ registration: null, registrationError: null })).failed).toBeUndefined();
     const unregistered = { ...base.registration!, registration: { ...base.registration!.registration, registered: false, uid: null } };
     expect(registrationCheck(facts({ registration: unregistered }))).toMatchObject({ state: 'blocked', fix: { target: { page: 'setup', step: 'registration' } } });
     expect(registrationCheck(facts({ hotkeyAddress: null })).fix?.target).toEqual({ page: 'setup', step: 'hotkey' });

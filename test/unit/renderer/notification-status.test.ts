@@ -12,5 +12,7 @@ describe('notificationStatus', () => {
     const cut = notificationStatus({ ...base, active: false, updatedAt: 45_000, interruptedAt: 100_000 }, 120_000);
     expect(cut).toMatch(/^still ongoing after .* when the engine stopped; a new alert opens if it remains$/);
     expect(cut).not.toBe(notificationStatus({ ...base, active: false, updatedAt: 45_000 }, 120_000));
+    // Text unchanged for 7 min (updatedAt = at) but seen ongoing until then: the true duration, not "after 0 s".
+    expect(notificationStatus({ ...base, active: false, updatedAt: 0, seenAt: 420_000, interruptedAt: 430_000 }, 500_000)).toMatch(/^still ongoing after 7 min 0 s when/);
   });
 });

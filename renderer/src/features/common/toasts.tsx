@@ -4,57 +4,73 @@ import { useUi } from '../../stores/ui-store.ts';
 import { notificationStatus } from './notification-status.ts';
 import { useNow } from './use-now.ts';
 
+// localStorage, not sessionStorage: a dismissal survives a reload and a new window of the same panel.
 const SEEN_KEY = 'engy-dismissed-notifications';
+const SHOWN = 3;
+/** A cleared alert stays in the tray this long, so "cleared" is seen, then leaves by itself. */
+const CLEARED_MS = 15_000;
+
+function loadDismissed(): number[] {
+  try {
+    const v = JSON.parse(localStorage.getItem(SEEN_KEY) ?? '[]') as unknown;
+    return Array.isArray(v) ? v.filter((x): x is number => typeof x === 'number').slice(-200) : [];
+  } catch {
+    return [];
+  }
+}
 
 /**
- * In-page notifications: an ongoing condition stays until it clears or is dismissed, its text follows
- * the engine's (never a stale copy), and its action opens the page that explains it. Every
- * notification also stays on the Alerts page; the desktop app raises OS notifications as well.
+ * The alert tray: in the page's flow at the top of the content, never floating over it, so no alert
+ * covers a button. An ongoing condition stays until it clears (the engine closes it) or is dismissed
+ * (for good: the engine keeps one notification per condition, flapping included); its text follows the
+ * engine's and its action opens the page that explains it. Every alert also stays on the Alerts page.
  */
 export function Toasts() {
   const n = useSnapshot('notifications');
   const go = useUi((s) => s.go);
   const now = useNow(1000);
-  const [dismissed, setDismissed] = useState<number[]>(() => {
-    try {
-      const v = JSON.parse(sessionStorage.getItem(SEEN_KEY) ?? '[]') as unknown;
-      return Array.isArray(v) ? v.filter((x): x is number => typeof x === 'number').slice(-200) : [];
-    } catch {
-      return [];
-    }
-  });
-  // Ongoing ones, and cleared ones for 15 s after they cleared (so "cleared" is seen).
-  const shown = (n?.recent ?? []).filter((x) => !dismissed.includes(x.id) && (x.active || now - (x.endedAt ?? 0) < 15_000)).slice(0, 3);
-  if (shown.length === 0) return null;
+  const [dismissed, setDismissed] = useState<number[]>(loadDismissed);
+  const open = (n?.recent ?? []).filter((x) => !dismissed.includes(x.id) && (x.active || now - (x.endedAt ?? 0) < CLEARED_MS));
+  if (open.length === 0) return null;
+  const shown = open.slice(0, SHOWN);
   const dismiss = (id: number) => {
     const next = [...dismissed, id].slice(-200);
-    sessionStorage.setItem(SEEN_KEY, JSON.stringify(next));
+    try {
+      localStorage.setItem(SEEN_KEY, JSON.stringify(next));
+    } catch {
+      // Storage full or refused: the dismissal still holds for this page's life.
+    }
     setDismissed(next);
   };
   return (
-    <div className="toasts" role="region" aria-label="Notifications">
+    <section className="toasts" aria-label="Notifications">
       {shown.map((x) => (
-        <div key={x.id} className={`card toast ${x.active ? x.severity : 'cleared'}`} role="status">
-          <div className="spread">
+        <div key={x.id} className={`toast ${x.active ? x.severity : 'cleared'}`} role="status">
+          <div className="toast-text">
             <b>
               {x.active ? (x.severity === 'error' ? 'Error: ' : 'Warning: ') : 'Cleared: '}
               {x.title}
-            </b>
-            <button className="btn small-btn" onClick={() => dismiss(x.id)} aria-label={`Dismiss: ${x.title}`}>
-              Dismiss
-            </button>
+            </b>{' '}
+            <span className="muted">· {notificationStatus(x, now)}</span>
+            <div className="small">{x.body}</div>
           </div>
-          <div className="small">{x.body}</div>
-          <div className="spread small">
-            <span className="muted">{notificationStatus(x, now)}</span>
+          <div className="toast-actions">
             {x.action && (
               <button className="btn small-btn" onClick={() => go(x.action!.page)}>
                 {x.action.label}
               </button>
             )}
+            <button className="btn small-btn" onClick={() => dismiss(x.id)} aria-label={`Dismiss: ${x.title}`}>
+              Dismiss
+            </button>
           </div>
         </div>
       ))}
-    </div>
+      {open.length > SHOWN && (
+        <button className="btn small-btn toast-more" onClick={() => go('notifications')}>
+          {open.length - SHOWN} more on the Alerts page
+        </button>
+      )}
+    </section>
   );
 }

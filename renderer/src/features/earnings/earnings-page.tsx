@@ -1,3 +1,4 @@
+import { ProfitCard } from './profit-card.tsx';
 import { useState } from 'react';
 import type { EarningsSnapshot, EpochEarnings, LocalTokens, SourceHealth, TauTotal } from '../../../../shared/earnings.ts';
 import { engineApi, useSnapshot } from '../../stores/engine-store.ts';
@@ -157,13 +158,10 @@ export function EarningsPage() {
               <Total label="Last 24 h" t={e.totals.day} local={e.local.day} />
               <Total label="Last 7 days" t={e.totals.week} local={e.local.week} />
               <Total label="All time" t={e.totals.all} local={e.local.all} />
-              <div className="card stat" data-testid="tau-estimate">
-                <div className="muted small">Estimate per day</div>
-                <div className="stat-value">{e.estimatePerDay.tao === null ? '—' : tau(e.estimatePerDay.tao)}</div>
-                <div className="muted small">{e.estimatePerDay.basis}</div>
-              </div>
             </div>
           </section>
+          {/* Estimates apart from the real totals: per day, in the user's currency, net of electricity. */}
+          <ProfitCard />
           <section className="card stack" aria-labelledby="per-epoch-h">
             <h2 id="per-epoch-h">τ per epoch</h2>
             {e.epochs.length === 0 ? (

@@ -12,6 +12,10 @@ import { MineIdle } from '../preflight/mine-idle.tsx';
 import { minerFigures } from './figures.ts';
 import { ServeHealth } from './serve-health.tsx';
 import { MinerCharts, WindowPicker, CHART_WINDOWS } from './miner-charts.tsx';
+import { phaseDetail, phaseLabel } from './phase-words.ts';
+import { QualificationPanel } from './qualification-panel.tsx';
+import { LiveRehearsalCard } from './live-rehearsal-card.tsx';
+import { ProfitCard } from '../earnings/profit-card.tsx';
 
 const PHASE_BADGE: Record<MinerPhase, string> = {
   stopped: 'neutral', 'starting-serve': 'info', connecting: 'info', 'waiting-for-probe': 'info', probing: 'warn', active: 'ok', pulled: 'bad', denied: 'bad', reconnecting: 'warn', withdrawn: 'bad', failed: 'bad',
@@ -60,7 +64,7 @@ function WorkerSwitcher({ miners, chosen, choose }: { miners: MinerSnapshot[]; c
     <div className="row" role="group" aria-label="Miner workers" data-testid="worker-switcher">
       {miners.map((m, i) => (
         <button key={m.workerId ?? i} className={`btn ${i === chosen ? 'primary' : ''}`} aria-pressed={i === chosen} onClick={() => choose(i)} title={m.workerName ?? undefined}>
-          {`worker ${i} (engine ${i})`} <span className={`badge ${PHASE_BADGE[m.phase]}`}>{m.phase.replace(/-/g, ' ')}</span>
+          {`worker ${i} (engine ${i})`} <span className={`badge ${PHASE_BADGE[m.phase]}`}>{phaseLabel(m.phase)}</span>
         </button>
       ))}
     </div>
@@ -84,12 +88,21 @@ export function MinePage() {
   // A worker in 'failed' keeps retrying on its own: it still counts as started, so the button offers Stop.
   const isRunning = (m: MinerSnapshot | null | undefined) => m !== undefined && m !== null && m.phase !== 'stopped';
   const running = several ? miners.some(isRunning) : isRunning(first);
-  const toggle = async () => {
+  const [confirmStop, setConfirmStop] = useState(false);
+  const act = async (run: () => Promise<{ ok: true } | { ok: false; error: { message: string } }>) => {
     setBusy(true);
     setError(null);
-    const r = await engineApi().invoke(running ? 'mining.stop' : 'mining.start', null);
+    setConfirmStop(false);
+    const r = await run();
     if (!r.ok) setError(r.error.message);
     setBusy(false);
+  };
+  const start = (skipRehearsal: boolean) => act(() => engineApi().invoke('mining.start', skipRehearsal ? { skipRehearsal: true } : null));
+  const stop = () => act(() => engineApi().invoke('mining.stop', null));
+  const toggle = async () => {
+    // Stopping costs the worker its place: the next start is probed again. Ask first.
+    if (running) setConfirmStop(true);
+    else await start(false);
   };
   const mining = settings?.role === 'mine' || settings?.role === 'both';
   const preflight = usePreflight('mine');
@@ -104,7 +117,31 @@ export function MinePage() {
           {busy ? '…' : running ? 'Stop mining' : 'Start mining'}
         </button>
       </div>
+      {!running && preflight?.ready && (
+        <p className="small muted" style={{ margin: 0 }}>
+          Start runs the serve, rehearses the gateway's probe wave against it, then goes live.{' '}
+          <button className="btn small-btn" onClick={() => void start(true)} disabled={busy} data-testid="start-skip-rehearsal">
+            Start without rehearsal
+          </button>
+        </p>
+      )}
+      {confirmStop && (
+        <div className="card stack" role="alertdialog" aria-label="Stop mining?" data-testid="confirm-stop">
+          <p style={{ margin: 0 }}>
+            <b>Stop mining?</b> In-flight requests are cut and the worker leaves the gateway. On the next start it is probed again before paid traffic returns (hours early on, faster lately).
+          </p>
+          <div className="row">
+            <button className="btn" onClick={() => void stop()} data-testid="confirm-stop-yes">
+              Stop mining
+            </button>
+            <button className="btn primary" onClick={() => setConfirmStop(false)}>
+              Keep mining
+            </button>
+          </div>
+        </div>
+      )}
       {error && <div className="error-box" role="alert">{error}</div>}
+      {serve?.rehearsal && <LiveRehearsalCard r={serve.rehearsal} now={now} />}
       {!running && <PreflightChecklist role="mine" />}
       {!running && mining && <MineIdle />}
       {several && <WorkerSwitcher miners={miners} chosen={miners[chosen] ? chosen : 0} choose={setChosen} />}
@@ -114,17 +151,18 @@ export function MinePage() {
             <div className="spread">
               <div className="row">
                 <span className={`badge ${PHASE_BADGE[miner.phase]}`} data-testid="miner-phase">
-                  {miner.phase.replace(/-/g, ' ')}
+                  {phaseLabel(miner.phase)}
                 </span>
-                <span>{miner.detail}</span>
+                <span>{phaseDetail(miner.phase, miner.detail)}</span>
               </div>
               <span className="muted small">
                 {miner.legsLive} of {miner.legsPlanned} <Term k="legs">legs</Term> live · worker {miner.workerName ?? '—'}
               </span>
             </div>
-            {(miner.phase === 'probing' || miner.phase === 'active') && (
+            <QualificationPanel m={miner} now={now} />
+            {miner.phase === 'probing' && (
               <p className="small muted">
-                The gateway does not tell a miner when it turns active: <Term k="probe">probing</Term> vs active is estimated from the traffic it sends.
+                The gateway does not tell a miner when it turns active: <Term k="probe">probing</Term> vs earning is estimated from the traffic it sends.
               </p>
             )}
             {miner.capacity && (
@@ -139,6 +177,7 @@ export function MinePage() {
               Gate forecast: {miner.forecast.text}
             </div>
           </section>
+          {miner.phase !== 'stopped' && <ProfitCard />}
           <Stats m={miner} />
           <div className="spread">
             <h2>Charts</h2>
@@ -154,7 +193,7 @@ export function MinePage() {
                   <li key={`${t.at}-${i}`}>
                     <span className={`dot ${PHASE_BADGE[t.phase] === 'ok' ? 'ok' : PHASE_BADGE[t.phase] === 'bad' ? 'blocker' : 'warn'}`} aria-hidden="true" />
                     <span>
-                      <b>{t.phase.replace(/-/g, ' ')}</b> {t.detail} <span className="muted small">{ago(t.at, now)}</span>
+                      <b>{phaseLabel(t.phase)}</b> {phaseDetail(t.phase, t.detail)} <span className="muted small">{ago(t.at, now)}</span>
                     </span>
                   </li>
                 ))}

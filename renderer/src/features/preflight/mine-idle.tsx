@@ -3,7 +3,7 @@
 import type { MiningRunSummary } from '../../../../shared/preflight.ts';
 import { useSnapshot } from '../../stores/engine-store.ts';
 import { ago, gib, num } from '../common/format.ts';
-import { latency } from './latency.ts';
+import { tpotText, ttftText } from './latency.ts';
 import { RehearsePanel } from './rehearse-panel.tsx';
 
 function duration(ms: number): string {
@@ -96,7 +96,7 @@ function LastRun({ run }: { run: MiningRunSummary | null | undefined }) {
       <dd>{run.acceptanceRate === null ? '—' : `${(run.acceptanceRate * 100).toFixed(2)} %`}</dd>
       <dt>TTFT / TPOT p99</dt>
       <dd>
-        {latency(run.ttftP99Ms)} / {latency(run.tpotP99Ms)}
+        {ttftText(run.ttftP99Ms)} / {tpotText(run.tpotP99Ms)}
       </dd>
       <dt>Throughput</dt>
       <dd>{run.tokensPerSecond.toFixed(1)} tok/s at the end</dd>

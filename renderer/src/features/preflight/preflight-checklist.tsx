@@ -30,9 +30,9 @@ export function PreflightChecklist({ role }: { role: 'mine' | 'validate' }) {
       <ul className="reasons">
         {r.checks.map((c) => (
           <li key={c.id} data-testid={`preflight-check-${c.id}`} data-state={c.state} style={{ gridTemplateColumns: '22px 1fr auto', alignItems: 'start' }}>
-            <span className={`dot ${c.state === 'ok' ? 'ok' : c.state === 'unknown' ? 'warn' : 'blocker'}`} aria-hidden="true" />
+            <span className={`dot ${c.state === 'ok' ? 'ok' : c.state === 'unknown' && !c.failed ? 'warn' : 'blocker'}`} aria-hidden="true" />
             <span>
-              <b>{c.title}</b> <span className={`badge ${STATE_BADGE[c.state]}`}>{STATE_LABEL[c.state]}</span>
+              <b>{c.title}</b> <span className={`badge ${c.failed ? 'bad' : STATE_BADGE[c.state]}`}>{c.failed ? 'could not check' : STATE_LABEL[c.state]}</span>
               <span className="small" style={{ display: 'block', overflowWrap: 'anywhere' }}>
                 {c.sentence}
               </span>

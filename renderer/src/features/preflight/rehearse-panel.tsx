@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import type { RehearsalResult } from '../../../../shared/preflight.ts';
 import { engineApi } from '../../stores/engine-store.ts';
-import { latency } from './latency.ts';
+import { tpotText, ttftText } from './latency.ts';
 
 export function RehearsePanel() {
   const [busy, setBusy] = useState(false);
@@ -41,11 +41,11 @@ export function RehearsePanel() {
           <dl className="kv">
             <dt>TTFT p99</dt>
             <dd>
-              {latency(result.ttftP99Ms)} <span className="muted">(gate {latency(result.gates.ttftP99Ms)})</span>
+              {ttftText(result.ttftP99Ms)} <span className="muted">(gate {ttftText(result.gates.ttftP99Ms)})</span>
             </dd>
             <dt>TPOT p99</dt>
             <dd>
-              {latency(result.tpotP99Ms)} <span className="muted">(gate {latency(result.gates.tpotP99Ms)})</span>
+              {tpotText(result.tpotP99Ms)} <span className="muted">(gate {tpotText(result.gates.tpotP99Ms)})</span>
             </dd>
             <dt>Requests</dt>
             <dd>

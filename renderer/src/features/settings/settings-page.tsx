@@ -2,6 +2,7 @@ import { NOTIFICATION_KINDS, type NotificationKind, type SettingsPatch, type The
 import { useEngine, useSnapshot } from '../../stores/engine-store.ts';
 import { ActionError, useAction } from '../common/use-action.tsx';
 import { RigSettings } from './rig-settings.tsx';
+import { ProfitSettings } from './profit-settings.tsx';
 import { UpdateCard } from './update-card.tsx';
 import { AlertWebhookCard } from './alert-webhook-card.tsx';
 import { RigsCard } from '../fleet/rigs-card.tsx';
@@ -51,6 +52,7 @@ export function SettingsPage() {
       </section>
       <RigSettings s={s} />
       <RigsCard />
+      <ProfitSettings s={s} />
       <section className="card stack">
         <h2>Notifications</h2>
         {NOTIFICATION_KINDS.map((k) => (

@@ -1,4 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
+import { diskShort } from './hardware-words.ts';
 import type { HardwareReport } from '../../../../shared/hardware.ts';
 import type { Role } from '../../../../shared/settings.ts';
 import { formatTao } from '../../../../shared/wallet.ts';
@@ -60,7 +61,7 @@ export function withCurrent<S extends { state: StageState }>(stages: S[]): S[] {
 
 /** The hardware verdict in words (the panel below gives the reasons). */
 function verdictWords(hw: HardwareReport): string {
-  if (hw.space && !hw.space.ok && hw.verdict !== 'unsupported') return 'The GPUs can mine, but the disk cannot hold the checkpoint yet: free space or choose another folder (below).';
+  if (diskShort(hw)) return 'The GPUs can mine, but the disk cannot hold the checkpoint yet: free space or choose another folder (below).';
   return hw.verdict === 'ready' ? 'Ready to mine.' : hw.verdict === 'ready-with-limits' ? 'Ready, with limits (below).' : 'Cannot mine on this hardware.';
 }
 
@@ -116,7 +117,8 @@ export function SetupPage() {
           {
             id: 'hardware',
             title: 'Hardware check',
-            state: miningRuns || external ? ('done' as const) : !hw || hwSlow ? ('todo' as const) : hwBlocked ? ('blocked' as const) : ('done' as const),
+            // A disk that cannot hold the checkpoint is not "done", whatever the GPUs say (the sentence says so too).
+            state: miningRuns || external ? ('done' as const) : !hw || hwSlow || diskShort(hw) ? ('todo' as const) : hwBlocked ? ('blocked' as const) : ('done' as const),
             detail: miningRuns
               ? 'Mining runs on this hardware.'
               : external
@@ -175,7 +177,9 @@ export function SetupPage() {
           ? `uid ${reg.registration.uid} on subnet ${reg.registration.netuid}${validating ? (reg.registration.validatorPermit ? ', validator permit' : ', no validator permit yet') : ''}.`
           : `Not registered yet: it costs ${formatTao(reg.quote.costRao)} now, paid by the coldkey.`
         : hotkeyChosen
-          ? 'Asking the chain…'
+          ? wallet?.registrationError
+            ? `Could not ask the chain: ${wallet.registrationError}`
+            : 'Asking the chain…'
           : `Puts the hotkey on subnet ${settings.validating.netuid}; needs a coldkey holding the cost.`,
       body: wallet ? <RegistrationStep wallet={wallet} settings={settings} /> : null,
     },
