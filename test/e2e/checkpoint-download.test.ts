@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import type { Browser } from 'playwright-core';
+import { openSetupStage } from '../helpers/setup-stage.ts';
 import { launchBrowser, screenshotPath } from '../helpers/browser.ts';
 import { startHeadlessChild, type HeadlessChild } from '../helpers/headless-process.ts';
 import { fakeNvidiaEnv } from '../helpers/fake-nvidia-smi.ts';
@@ -43,8 +44,8 @@ describe('checkpoint download in the UI (hub double, Chromium)', () => {
     const page = await browser.newPage({ viewport: { width: 1360, height: 1100 } });
     await page.goto(engine.url);
     await page.getByRole('group', { name: 'Role' }).getByRole('button', { name: /^Mine/ }).click();
+    await openSetupStage(page, 'serve', 'checkpoint');
     const card = page.getByTestId('checkpoint');
-    await card.waitFor();
     expect(await card.textContent()).toContain('absent');
     await card.getByRole('button', { name: /Download/ }).click();
     await card.getByText('complete', { exact: true }).waitFor({ timeout: 20_000 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { WebSocket } from 'ws';
 import { statfsSync } from 'node:fs';
+import { openSetupStage } from '../helpers/setup-stage.ts';
 import { launchBrowser, screenshotPath } from '../helpers/browser.ts';
 import { startHeadlessChild, type HeadlessChild } from '../helpers/headless-process.ts';
 import { fakeNvidiaEnv } from '../helpers/fake-nvidia-smi.ts';
@@ -43,8 +44,7 @@ describe('headless shell + hardware page (Chromium, fake 2x RTX 4090)', () => {
     const page = await browser.newPage({ viewport: { width: 1360, height: 1500 } });
     await page.goto(engine.url);
     await page.getByRole('group', { name: 'Role' }).getByRole('button', { name: /^Mine/ }).click();
-    await page.getByTestId('stage-hardware').getByRole('button').click();
-    await page.getByTestId('verdict').waitFor();
+    await openSetupStage(page, 'hardware', 'verdict');
     // Green only with room for the ~80 GiB download in the (fresh) data dir: this disk decides which.
     const st = statfsSync(engine.dataDir);
     const roomy = st.bavail * st.bsize >= 80 * 1024 ** 3;

@@ -244,6 +244,10 @@ export class MinerService implements Disposable {
   }
 
   async stop(): Promise<void> {
+    if (this.startingServe) {
+      this.startingServe = false;
+      this.changed();
+    }
     if (this.stopped) return;
     this.stopped = true;
     if (this.retryTimer !== null) this.clock.clearTimeout(this.retryTimer);

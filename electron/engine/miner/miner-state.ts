@@ -23,6 +23,9 @@ export interface PhaseInputs {
 }
 
 export function derivePhase(i: PhaseInputs, wasActive: boolean): { phase: MinerPhase; detail: string } {
+  // A worker whose serve is still coming up (or being rehearsed) has not started, yet it is not stopped:
+  // Start was pressed, and the page offers Stop.
+  if (i.stopped && i.startingServe) return { phase: 'starting-serve', detail: 'starting the serve' };
   if (i.stopped) return { phase: 'stopped', detail: 'stopped' };
   if (i.failure !== null) return { phase: 'failed', detail: i.failure };
   if (i.withdrawn !== null) return { phase: 'withdrawn', detail: `withdrawn: serve unhealthy (${i.withdrawn})` };

@@ -124,6 +124,11 @@ describe('miner phase', () => {
     expect(derivePhase({ ...base, denyReasons: ['unknown miner key'] }, false)).toEqual({ phase: 'denied', detail: 'denied: unknown miner key' });
   });
 
+  it('says a worker waiting for its serve is starting, not stopped (Start was pressed: the page offers Stop)', () => {
+    expect(derivePhase({ ...base, stopped: true, startingServe: true }, false)).toEqual({ phase: 'starting-serve', detail: 'starting the serve' });
+    expect(derivePhase({ ...base, stopped: true }, false).phase).toBe('stopped');
+  });
+
   it('keeps a history of transitions, updating the detail within one phase', () => {
     const h = new PhaseHistory(3);
     expect(h.update(1, 'connecting', 'connecting (1 of 8 legs)')).toBe(true);

@@ -113,8 +113,9 @@ export function MinePage() {
           <h1>Mining</h1>
           <p>Serve every routed request with a TOPLOC proof of the real activations. The gateway judges acceptance, latency and proofs.</p>
         </div>
-        <button className={`btn big ${running ? '' : 'primary'}`} onClick={() => void toggle()} disabled={busy || (!running && !preflight?.ready)} title={!running && !preflight?.ready ? 'Fix the pre-flight checks below first: each has a button that goes to the place that fixes it.' : undefined} data-testid="mine-toggle">
-          {busy ? '…' : running ? 'Stop mining' : 'Start mining'}
+        {/* Once a worker exists, Stop is offered even while Start is still bringing up the serve and rehearsing. */}
+        <button className={`btn big ${running ? '' : 'primary'}`} onClick={() => void toggle()} disabled={!running && (busy || !preflight?.ready)} title={!running && !preflight?.ready ? 'Fix the pre-flight checks below first: each has a button that goes to the place that fixes it.' : undefined} data-testid="mine-toggle">
+          {running ? 'Stop mining' : busy ? '…' : 'Start mining'}
         </button>
       </div>
       {!running && preflight?.ready && (
