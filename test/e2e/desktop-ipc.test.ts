@@ -59,7 +59,7 @@ describe('desktop transport in Chromium (IPC e2e mode)', () => {
     await page.getByRole('button', { name: 'Mine', exact: true }).click();
     await page.getByTestId('preflight-summary').getByText('all clear').waitFor({ timeout: 60_000 });
     await page.getByTestId('mine-toggle').click();
-    await page.getByTestId('miner-phase').getByText('active').waitFor({ timeout: 120_000 });
+    await page.getByTestId('miner-phase').getByText('earning').waitFor({ timeout: 120_000 });
     await page.screenshot({ path: screenshotPath('desktop-ipc-mining-1280-dark') });
   });
 

@@ -2,7 +2,6 @@
 // git worktree nested one level deeper, the nearest ancestor that has it). A clone made anywhere else (CI's
 // `git clone . "$(mktemp -d)"`) finds them beside the checkout it was cloned from (its local `origin`), or
 // where ENGY_SHARED_DIR points. Read-only; never copied into the repo.
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 
@@ -19,10 +18,19 @@ function besideOrAbove(from: string): string | null {
   return null;
 }
 
-/** The checkout this one was cloned from, when that is a folder on this machine. */
+/**
+ * The checkout this one was cloned from, when that is a folder on this machine. Read from `.git/config`
+ * itself, not by running git: the unit lane starts no process (test/setup/unit-lane.ts).
+ */
 function localOrigin(): string | null {
-  const r = spawnSync('git', ['-C', ROOT, 'config', '--get', 'remote.origin.url'], { encoding: 'utf8' });
-  const url = r.status === 0 ? r.stdout.trim().replace(/^file:\/\//, '') : '';
+  let config: string;
+  try {
+    config = readFileSync(join(ROOT, '.git', 'config'), 'utf8');
+  } catch {
+    return null; // a worktree (.git is a file) or no repository: the folders above decide
+  }
+  const section = /^\[remote "origin"\]\s*$([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(config)?.[1] ?? '';
+  const url = (/^\s*url\s*=\s*(.+?)\s*$/m.exec(section)?.[1] ?? '').replace(/^file:\/\//, '');
   return url && isAbsolute(url) && existsSync(url) ? resolve(url) : null;
 }
 
