@@ -2,16 +2,14 @@
 // profile (role, serve, checkpoint, hotkey, registration, miner key), a denied worker with its reason,
 // then mining active, a validator submission, an epoch in Earnings and the request history.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import type { Browser, Page } from 'playwright-core';
-import type { Settings } from '../../shared/settings.ts';
 import { startHeadless, type RunningHeadless } from '../../electron/headless.ts';
-import { dataPaths } from '../../electron/engine/lib/paths.ts';
-import { MinerKeyStore } from '../../electron/engine/wallet/miner-key-store.ts';
 import { launchBrowser, screenshotPath } from '../helpers/browser.ts';
 import { FAKE_NVIDIA_SMI_DIR } from '../helpers/fake-nvidia-smi.ts';
+import { blankProfile } from '../helpers/setup-steps.ts';
 import { CHECKPOINT_TINY } from '../doubles/fake-sglang/spawn.ts';
 import { HONEST_KEY } from '../doubles/sim-network/demo-data-dir.ts';
 import { startSimulatedNetwork, type SimulatedNetwork } from '../doubles/sim-network/sim-network.ts';
@@ -26,18 +24,7 @@ describe('first run to mining, validating and earnings (Chromium + simulated net
 
   beforeAll(async () => {
     net = await startSimulatedNetwork({ dataDir, epochMs: 8_000, blockMs: 250, pollSeconds: 2 });
-    // A blank profile on the simulated network: only the network's addresses are kept, everything the
-    // user chooses in first run is reset, and the miner key is removed.
-    const file = dataPaths(dataDir).settings;
-    const s = JSON.parse(readFileSync(file, 'utf8')) as Settings;
-    const blank: Settings = {
-      ...s,
-      role: null,
-      wallet: { path: s.wallet.path, name: null, hotkey: null },
-      mining: { ...s.mining, runtime: null, externalServeUrls: [], checkpointDir: null },
-    };
-    writeFileSync(file, JSON.stringify(blank));
-    new MinerKeyStore({ secretsDir: dataPaths(dataDir).secrets, env: {} }).clear();
+    blankProfile(dataDir);
     // The rig looks like 2x RTX 4090 to the hardware check (the fake nvidia-smi).
     process.env.PATH = `${FAKE_NVIDIA_SMI_DIR}${delimiter}${process.env.PATH ?? ''}`;
     process.env.FAKE_NVIDIA_SMI = '2x4090';

@@ -6,16 +6,14 @@
 // (b) a faked 1x RTX 4090 rig that takes "Validate instead".
 // Every step is photographed at 1280 and 800 px, dark and light, into test-results/setup-walk-*.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import type { Browser, Page } from 'playwright-core';
-import type { Settings } from '../../shared/settings.ts';
 import { startHeadless, type RunningHeadless } from '../../electron/headless.ts';
-import { dataPaths } from '../../electron/engine/lib/paths.ts';
-import { MinerKeyStore } from '../../electron/engine/wallet/miner-key-store.ts';
 import { launchBrowser, screenshotPath } from '../helpers/browser.ts';
 import { FAKE_NVIDIA_SMI_DIR } from '../helpers/fake-nvidia-smi.ts';
+import { blankProfile, setupSteps } from '../helpers/setup-steps.ts';
 import { CHECKPOINT_TINY } from '../doubles/fake-sglang/spawn.ts';
 import { HONEST_KEY } from '../doubles/sim-network/demo-data-dir.ts';
 import { TAO } from '../doubles/dev-chain/sn53-seed.ts';
@@ -48,15 +46,6 @@ async function shoot(page: Page, name: string): Promise<void> {
 async function startMining(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Mine', exact: true }).click();
   await page.getByTestId('mine-toggle').click();
-}
-
-/** A blank profile: only the network's addresses are kept; everything first run chooses is reset. */
-function blankProfile(dataDir: string): void {
-  const file = dataPaths(dataDir).settings;
-  const s = JSON.parse(readFileSync(file, 'utf8')) as Settings;
-  const blank: Settings = { ...s, role: null, theme: 'system', wallet: { path: s.wallet.path, name: null, hotkey: null }, mining: { ...s.mining, runtime: null, externalServeUrls: [], checkpointDir: null } };
-  writeFileSync(file, JSON.stringify(blank));
-  new MinerKeyStore({ secretsDir: dataPaths(dataDir).secrets, env: {} }).clear();
 }
 
 function fakeRig(gpus: string): () => void {
@@ -105,12 +94,7 @@ describe('setup walk (a): a fresh 2x RTX 4090 rig to mining, through the UI only
   let net: SimulatedNetwork;
   let panel: Panel;
   let page: Page;
-  const stage = (id: string) => page.getByTestId(`stage-${id}`);
-  const badge = (id: string, text: string) => stage(id).locator(':scope > .badge', { hasText: text });
-  const open = async (id: string) => {
-    const toggle = stage(id).locator('.stage-toggle');
-    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
-  };
+  const { stage, badge, open } = setupSteps(() => page);
 
   beforeAll(async () => {
     net = await startSimulatedNetwork({ dataDir, epochMs: 8_000, blockMs: 250, pollSeconds: 2 });
