@@ -7,46 +7,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EngyMetrics } from '../../../electron/engine/metrics/engy-metrics.ts';
 import { SnapshotFeeds } from '../../../electron/engine/metrics/snapshot-feeds.ts';
 import type { MinerService } from '../../../electron/engine/miner/miner-service.ts';
-import type { GatewayDouble, ServeResult } from '../../doubles/gateway/gateway-double.ts';
+import { traffic } from '../../helpers/gateway-traffic.ts';
 import { startFakeServe, startGateway, startMiner, waitFor, type FakeServe } from './harness.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c().catch(() => {});
 });
-
-interface Routed {
-  workerId: string;
-  sentAt: number;
-  result: ServeResult;
-}
-
-/** Buyer traffic through the double, `concurrency` requests at a time, until stopped. */
-function traffic(gw: GatewayDouble, concurrency: number): { routed: Routed[]; stop(): Promise<void> } {
-  const routed: Routed[] = [];
-  let running = true;
-  let n = 0;
-  const lane = async (): Promise<void> => {
-    while (running) {
-      const i = n++;
-      const r = gw.route({ messages: [{ role: 'user', content: `buyer ${i}: tell me about graphics cards` }], max_tokens: 6, engy_request_id: `buyer-${i}` }, i % 2 === 0);
-      if (!r) {
-        await new Promise((res) => setTimeout(res, 20));
-        continue;
-      }
-      const sentAt = Date.now();
-      routed.push({ workerId: r.workerId, sentAt, result: await r.done });
-    }
-  };
-  const lanes = Array.from({ length: concurrency }, () => lane());
-  return {
-    routed,
-    stop: async () => {
-      running = false;
-      await Promise.all(lanes);
-    },
-  };
-}
 
 async function until(pred: () => boolean, ms: number, what: string): Promise<void> {
   const end = Date.now() + ms;
