@@ -77,6 +77,9 @@ describe('broken rigs never touch the good one', () => {
   it('malformed snapshots are refused and counted; the rig stays connected', async () => {
     await scenario({ behave: 'malformed' }, async (fleet, id) => {
       await expect.poll(() => row(fleet, id).refused, poll).toBeGreaterThanOrEqual(4);
+      // The hostile frames arrive before the rig's app.info answer: wait for that answer, then the row
+      // must read online with nothing taken from the refused frames.
+      await expect.poll(() => row(fleet, id).link, poll).toBe('online');
       expect(row(fleet, id)).toMatchObject({ link: 'online', tokensPerSecond: null, weekTao: null });
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     });
