@@ -83,6 +83,8 @@ export interface InvokeMap {
   'checkpoint.cancel': { req: null; res: null };
   /** Sends the probe wave's shape (24 concurrent ~13k-token prompts) to the local serve and measures TTFT/TPOT p99 against the gates. */
   'mining.rehearse': { req: null; res: RehearsalResult };
+  /** The live GPU panel is open: the engine samples the GPUs at 1 Hz for leaseMs, so the page renews before then. */
+  'gpus.watch': { req: null; res: { leaseMs: number } };
   /** A new coldkey: the words come back once (for the show-once dialog); the password seals the $NACL file. */
   'wallet.createColdkey': { req: { wallet: string; password: string }; res: CreatedColdkeyView };
   /** The secret (mnemonic or 0x seed) and the password travel once; the engine writes btcli files and forgets both. */
@@ -152,6 +154,7 @@ export const INVOKE_METHODS: readonly InvokeMethod[] = [
   'checkpoint.download',
   'checkpoint.cancel',
   'mining.rehearse',
+  'gpus.watch',
   'wallet.createColdkey',
   'wallet.importColdkey',
   'wallet.setColdkeyAddress',

@@ -73,6 +73,7 @@ export const REQUEST_SCHEMAS = {
   'checkpoint.download': none,
   'checkpoint.cancel': none,
   'mining.rehearse': none,
+  'gpus.watch': none,
   'wallet.createColdkey': fields({ wallet: name, password: secret(1) }),
   'wallet.importColdkey': fields({ wallet: name, secret: secret(16), password: secret(1) }),
   'wallet.setColdkeyAddress': fields({ wallet: name, address: ss58 }),

@@ -1,5 +1,6 @@
 // Serve snapshots: produced by electron/engine/serve, rendered by the UI. Plain data only.
 import type { RehearsalResult } from './preflight.ts';
+import type { ThrottleReason } from './gpu-throttle.ts';
 
 export type ServeRuntimeKind = 'python' | 'docker' | 'external';
 
@@ -127,6 +128,16 @@ export interface GpuPoint {
   powerDrawW: number | null;
   /** The card's enforced power limit (nvidia-smi power.limit), drawn beside the draw. */
   powerLimitW?: number | null;
+  /** Fan speed as nvidia-smi reports it (fan.speed, % of the fan's maximum); null on passive cards. */
+  fanPct?: number | null;
+  /** Current SM (shader) and memory clocks in MHz (clocks.sm, clocks.mem). */
+  smClockMHz?: number | null;
+  memClockMHz?: number | null;
+  /**
+   * Why the clocks are held down right now (clocks_event_reasons.active, decoded: shared/gpu-throttle.ts);
+   * empty: not throttled; null or absent: the driver does not say.
+   */
+  throttle?: ThrottleReason[] | null;
 }
 
 export interface GpuSeries {

@@ -16,6 +16,8 @@ import { MiningController } from '../engine/roles/mining-controller.ts';
 import type { SettingsStore } from '../engine/settings/settings-store.ts';
 import type { MinerKeyStore } from '../engine/wallet/miner-key-store.ts';
 import { ChangeFeed } from './change-feed.ts';
+import { GpuWatch } from '../engine/serve/gpu-watch.ts';
+import { systemClock } from '../engine/lib/clock.ts';
 import type { ModelPlace } from './model-place.ts';
 import type { Wiring } from './wiring.ts';
 
@@ -45,8 +47,9 @@ export interface MiningDeps {
 export function wireMining(w: Wiring, d: MiningDeps): { mining: MiningController; feed: ChangeFeed<MiningView> } {
   w.module('mining');
   const { paths, logs, db, versions } = w.rt;
+  const gpuWatch = new GpuWatch(systemClock);
   const mining = w.add(
-    new MiningController({ settings: d.settings, hardware: d.hardware, minerKeys: d.minerKeys, logs, db, paths, versions, simulated: d.simulated, preflight: d.preflight, proofPool: d.proofPool, workerIdsFile: paths.workerIds, rehearse: (urls): Promise<RehearsalResult> => rehearsals.runOn(urls) }),
+    new MiningController({ gpuWatch, settings: d.settings, hardware: d.hardware, minerKeys: d.minerKeys, logs, db, paths, versions, simulated: d.simulated, preflight: d.preflight, proofPool: d.proofPool, workerIdsFile: paths.workerIds, rehearse: (urls): Promise<RehearsalResult> => rehearsals.runOn(urls) }),
   );
   const feed = w.add(new ChangeFeed<MiningView>(() => ({ serve: mining.serveSnapshot(), miners: mining.minerSnapshots(), lastRun: mining.lastRunSummary() }), (l) => mining.onDidChange(l)));
   w.publish('serve', feed, (v) => v.serve);
@@ -77,6 +80,7 @@ export function wireMining(w: Wiring, d: MiningDeps): { mining: MiningController
       return null;
     },
     'mining.rehearse': () => rehearsals.run(),
+    'gpus.watch': () => ({ leaseMs: gpuWatch.renew() }),
   });
   return { mining, feed };
 }

@@ -19,6 +19,7 @@ import { helloHw } from '../miner/hello-hw.ts';
 import { MinerService } from '../miner/miner-service.ts';
 import { createProofPort } from '../miner/proof-adapter.ts';
 import { GpuSampler } from '../serve/gpu-sampler.ts';
+import type { GpuWatch } from '../serve/gpu-watch.ts';
 import { PINNED_DOCKER_IMAGE } from '../serve/launch-plan.ts';
 import { detectRuntimes, type DetectRuntimesOptions } from '../serve/runtime-detect.ts';
 import type { ServeFleet } from '../serve/serve-fleet.ts';
@@ -62,6 +63,8 @@ export interface MiningControllerDeps {
   workerIdsFile?: string;
   /** The probe-wave rehearsal run against the serve once it is up, before the miner dials (skipped on request). */
   rehearse?: (serveUrls: string[]) => Promise<RehearsalResult>;
+  /** Clients watching the live GPU panel: the sampler goes to 1 Hz while one does. */
+  gpuWatch?: GpuWatch;
 }
 
 export interface MiningStartOptions {
@@ -154,7 +157,7 @@ export class MiningController implements Disposable {
     }
     if (!this.d.minerKeys.status().present) throw new AppFailure('miner-key-missing', `Paste your miner key (from ${PROVIDER_HOST}, bound to your hotkey) in Setup > Miner key.`);
     const report = await this.d.hardware.get();
-    const gpuSampler = this.d.simulated || report.nvidiaSmi !== 'ok' ? null : new GpuSampler();
+    const gpuSampler = this.d.simulated || report.nvidiaSmi !== 'ok' ? null : new GpuSampler(this.d.gpuWatch ? { watch: this.d.gpuWatch } : {});
     // Serves a crashed app left running would hold the VRAM and the ports: end them first.
     const registry = new ProcessRegistry(join(this.d.paths.root, 'serve', 'engines.json'));
     const reaped = await registry.reapLeftovers();
