@@ -8,6 +8,8 @@ export interface ChartTheme {
   text: string;
   grid: string;
   gate: string;
+  /** Marks of a lesser alarm than a gate (a power cap shaded on the GPU chart). */
+  warn: string;
   panel: string;
 }
 
@@ -19,6 +21,7 @@ export function readChartTheme(el: Element = document.documentElement): ChartThe
     text: v('--muted', '#9aa6c1'),
     grid: v('--border', '#26314d'),
     gate: v('--bad', '#f87171'),
+    warn: v('--warn', '#fbbf24'),
     panel: v('--panel', '#121a2e'),
   };
 }

@@ -35,6 +35,15 @@ export interface ChartProps {
   now?: number;
   /** A count (requests): ticks only at whole numbers, never "0.3 req". */
   counts?: boolean;
+  /** Spans of time shaded behind the lines (events such as throttling); the caller says what they mean in `note`. */
+  bands?: ChartBand[];
+}
+
+export interface ChartBand {
+  from: number;
+  to: number;
+  /** warn: amber (e.g. a power cap); bad: red (e.g. a thermal slowdown). */
+  tone: 'warn' | 'bad';
 }
 
 /** Tick steps for counts: whole numbers only. */
@@ -88,18 +97,49 @@ function gatePlugin(gate: ChartProps['gate'], color: string, format: (v: number)
   };
 }
 
+/** Shades each band across the plot behind the series, with a solid strip on top so a thin one still shows. */
+function bandsPlugin(bands: { current: ChartBand[] }, theme: ChartTheme): uPlot.Plugin {
+  return {
+    hooks: {
+      drawAxes: [
+        (u) => {
+          const ctx = u.ctx;
+          const { left, top, width, height } = u.bbox;
+          const px = uPlot.pxRatio;
+          ctx.save();
+          for (const b of bands.current) {
+            const x0 = Math.max(left, u.valToPos(b.from / 1000, 'x', true));
+            const x1 = Math.min(left + width, u.valToPos(b.to / 1000, 'x', true));
+            if (x1 <= x0) continue;
+            const w = Math.max(2 * px, x1 - x0);
+            ctx.fillStyle = b.tone === 'warn' ? theme.warn : theme.gate;
+            ctx.globalAlpha = 0.16;
+            ctx.fillRect(x0, top, w, height);
+            ctx.globalAlpha = 0.9;
+            ctx.fillRect(x0, top, w, 5 * px);
+          }
+          ctx.restore();
+        },
+      ],
+    },
+  };
+}
+
 /**
  * A time-series chart on uPlot: canvas sized to its box (never a scaled SVG), 12 px axis text,
  * theme colours, a fixed time window, fixed y ranges where they exist, gates as reference lines.
  * The legend shows the latest value of each series, or the value under the cursor.
  */
-export function UplotChart({ title, unit, series, windowMs, range, log, gate, height = 190, format = (v) => v.toFixed(v >= 100 ? 0 : 1), note, now: nowProp, counts = false }: ChartProps) {
+export function UplotChart({ title, unit, series, windowMs, range, log, gate, height = 190, format = (v) => v.toFixed(v >= 100 ? 0 : 1), note, now: nowProp, counts = false, bands }: ChartProps) {
   const ticking = useNow(5000);
   const now = nowProp ?? ticking;
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const theme = useChartTheme();
   const [hover, setHover] = useState<number | null>(null);
+  // Read by the draw hook on every redraw: new bands need no rebuild, only the redraw setData causes.
+  const bandsRef = useRef<ChartBand[]>(bands ?? []);
+  bandsRef.current = bands ?? [];
   const from = now - windowMs;
   const data = useMemo(() => alignSeries(series.map((s) => s.points), from, now), [series, from, now]);
   const shape = `${series.map((s) => s.label).join('|')}|${log ? 'log' : 'lin'}|${range?.join(',') ?? 'auto'}|${gate?.value ?? ''}|${height}`;
@@ -135,7 +175,7 @@ export function UplotChart({ title, unit, series, windowMs, range, log, gate, he
         },
       ],
       series: [{}, ...series.map((s, i) => ({ label: s.label, stroke: colorOf(s, i), width: 2, spanGaps: false, points: { show: false }, ...(s.dash ? { dash: [6, 4] } : {}) }))],
-      plugins: [gatePlugin(gate, theme.gate, format)],
+      plugins: [bandsPlugin(bandsRef, theme), gatePlugin(gate, theme.gate, format)],
       hooks: { setCursor: [(u) => setHover(u.cursor.idx ?? null)] },
     };
     const u = new uPlot(opts, data as uPlot.AlignedData, el);

@@ -16,6 +16,7 @@ import { phaseDetail, phaseLabel } from './phase-words.ts';
 import { QualificationPanel } from './qualification-panel.tsx';
 import { LiveRehearsalCard } from './live-rehearsal-card.tsx';
 import { ProfitCard } from '../earnings/profit-card.tsx';
+import { GpuLivePanel } from './gpu-live-panel.tsx';
 
 const PHASE_BADGE: Record<MinerPhase, string> = {
   stopped: 'neutral', 'starting-serve': 'info', connecting: 'info', 'waiting-for-probe': 'info', probing: 'warn', active: 'ok', pulled: 'bad', denied: 'bad', reconnecting: 'warn', withdrawn: 'bad', failed: 'bad',
@@ -178,6 +179,7 @@ export function MinePage() {
               Gate forecast: {miner.forecast.text}
             </div>
           </section>
+          {serve && (serve.gpus.length > 0 || serve.gpuError) && <GpuLivePanel serve={serve} />}
           {miner.phase !== 'stopped' && <ProfitCard />}
           <Stats m={miner} />
           <div className="spread">
