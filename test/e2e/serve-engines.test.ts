@@ -1,13 +1,16 @@
 // The Mine page with a managed serve: engine state, the exact command, live GPU charts and the
-// serve's log lines, with a fake sglang behind a fake Python and a fake 2x RTX 4090 nvidia-smi.
+// serve's log lines, with a fake sglang behind a fake Python and a fake 2x RTX 4090 nvidia-smi whose
+// readings move every second and whose second card is power capped 3 s out of every 6 (2x4090-live):
+// the live GPU panel updates, names the throttle and marks it on its chart (issue 28 item 3).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { tmpdir } from 'node:os';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { defaultSettings, type Settings } from '../../shared/settings.ts';
 import { dataPaths } from '../../electron/engine/lib/paths.ts';
 import { MinerKeyStore } from '../../electron/engine/wallet/miner-key-store.ts';
+import { AxeBuilder } from '@axe-core/playwright';
 import { launchBrowser, screenshotPath } from '../helpers/browser.ts';
 import { FAKE_NVIDIA_SMI_DIR } from '../helpers/fake-nvidia-smi.ts';
 import { startHeadlessChild, type HeadlessChild } from '../helpers/headless-process.ts';
@@ -45,7 +48,7 @@ describe('a managed serve on the Mine page (fake python + fake 2x4090, Chromium)
     mkdirSync(dataDir, { recursive: true });
     writeFileSync(dataPaths(dataDir).settings, JSON.stringify(settings));
     new MinerKeyStore({ secretsDir: dataPaths(dataDir).secrets, env: {} }).set('mk-serve-e2e-key-0001');
-    const env = { ...process.env, PATH: [bin, FAKE_NVIDIA_SMI_DIR, process.env.PATH ?? ''].join(delimiter), FAKE_NVIDIA_SMI: '2x4090', FAKE_PYTHON_NODE: process.execPath };
+    const env = { ...process.env, PATH: [bin, FAKE_NVIDIA_SMI_DIR, process.env.PATH ?? ''].join(delimiter), FAKE_NVIDIA_SMI: '2x4090-live', FAKE_PYTHON_NODE: process.execPath };
     engine = await startHeadlessChild(env, [], dataDir);
     browser = await launchBrowser();
   });
@@ -55,8 +58,9 @@ describe('a managed serve on the Mine page (fake python + fake 2x4090, Chromium)
     await chain?.close();
   });
 
+  let page: Page;
   it('starts the engine, shows it ready with its command, charts the GPUs and logs the serve', { timeout: 120_000 }, async () => {
-    const page = await browser.newPage({ viewport: { width: 1360, height: 1400 } });
+    page = await (await browser.newContext({ viewport: { width: 1360, height: 1400 } })).newPage();
     await page.goto(engine.url);
     await page.getByRole('button', { name: 'Mine', exact: true }).click();
     // Pre-flight: sglang found with the fake Python, the registration checked on the dev chain, all clear.
@@ -87,5 +91,49 @@ describe('a managed serve on the Mine page (fake python + fake 2x4090, Chromium)
     await page.getByRole('button', { name: 'Logs', exact: true }).click();
     await page.getByRole('combobox', { name: 'Source' }).selectOption('serve:0');
     await page.locator('[data-testid="logview"] .logline', { hasText: 'fired up and ready to roll' }).first().waitFor();
+  });
+
+  it('shows each GPU live: figures that move at the watched pace, a power cap in words and marked on the chart', { timeout: 120_000 }, async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.getByRole('button', { name: 'Mine', exact: true }).click();
+    const panel = page.getByTestId('gpu-live');
+    await panel.waitFor({ timeout: 30_000 });
+    await expect.poll(() => panel.getByTestId('gpu-card').count(), { timeout: 30_000 }).toBe(2);
+    const card0 = panel.locator('[data-testid="gpu-card"][data-gpu="0"]');
+    for (const f of ['power', 'util', 'fan', 'clocks', 'mem', 'temp']) expect(await card0.locator(`[data-figure="${f}"]`).textContent(), f).toMatch(/\d/);
+    expect(await card0.locator('[data-figure="power"]').textContent()).toMatch(/^\d+ W of 450 W · \d+ % of the power limit$/);
+    expect(await card0.locator('[data-figure="clocks"]').textContent()).toMatch(/^SM [\d,]+ MHz · memory 10,501 MHz$/);
+    expect(await card0.locator('[data-figure="mem"]').textContent()).toBe('21.3 of 24.0 GiB');
+    // The fake's readings move every second: the card follows (the 1 Hz pace itself is the unit lane's test).
+    const first = await card0.locator('[data-figure="power"]').textContent();
+    await expect.poll(() => card0.locator('[data-figure="power"]').textContent(), { timeout: 30_000 }).not.toBe(first);
+    // GPU 1 is power capped 3 s of every 6: the card says so in words while it lasts...
+    const card1 = panel.locator('[data-testid="gpu-card"][data-gpu="1"]');
+    await expect.poll(() => card1.getByTestId('gpu-throttle').textContent(), { timeout: 30_000 }).toBe('throttled: power cap');
+    await expect.poll(() => card1.getByTestId('gpu-throttle').textContent(), { timeout: 30_000 }).toBe('not throttled');
+    expect(await card0.getByTestId('gpu-throttle').textContent()).toBe('not throttled');
+    // ...and the chart marks each event (shaded; the same spans in words below it).
+    const events = panel.getByTestId('throttle-events');
+    await expect.poll(async () => Number(await events.getAttribute('data-count')), { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+    expect(await events.textContent()).toMatch(/^Throttling in the last 4 min: GPU 1: \d+ power-cap events\.$/);
+    expect(await panel.locator('figure canvas').count()).toBeGreaterThan(0);
+    for (const theme of ['dark', 'light'] as const) {
+      await page.getByRole('button', { name: 'Settings', exact: true }).click();
+      await page.getByRole('combobox').first().selectOption(theme);
+      await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
+      await page.getByRole('button', { name: 'Mine', exact: true }).click();
+      await panel.waitFor({ timeout: 30_000 });
+      for (const width of [1280, 800]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.waitForTimeout(1_500);
+        // Cards wrap at 800 px: nothing scrolls sideways.
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        expect(overflow, `${width} px ${theme}`).toBeLessThanOrEqual(1);
+        await panel.scrollIntoViewIfNeeded();
+        await panel.screenshot({ path: screenshotPath(`mine-gpu-live-${width}-${theme}`) });
+      }
+      const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).include('[data-testid="gpu-live"]').analyze();
+      expect(axe.violations.map((v) => `${theme} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
+    }
   });
 });

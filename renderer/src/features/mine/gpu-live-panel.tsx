@@ -47,7 +47,7 @@ export function GpuLivePanel({ serve }: { serve: ServeSnapshot }) {
             series={power}
             format={(v) => v.toFixed(0)}
             bands={spans.map((s) => ({ from: s.from, to: s.to, tone: s.kind === 'power' ? 'warn' : 'bad' }))}
-            note="Dashed: each card's power limit. Shaded amber: a power cap; red: a thermal or hardware slowdown (nvidia-smi clocks_event_reasons)."
+            note="Dashed: each card's power limit. Shaded in the warning colour: a power cap; in red: a thermal or hardware slowdown (nvidia-smi clocks_event_reasons)."
 
           />
           <ThrottleSummary spans={spans} windowLabel={words} />
