@@ -28,6 +28,8 @@ describe('composeEngine profiles', () => {
         expect([...engine.modules]).toEqual(expected[profile]);
         // Every method of the contract has exactly one handler (Wiring refuses a second).
         expect(Object.keys(engine.table).sort()).toEqual([...INVOKE_METHODS].sort());
+        // The live GPU panel's lease is answered even with no serve running (the sampler picks it up on start).
+        expect(await engine.table['gpus.watch'](null)).toEqual({ leaseMs: 15_000 });
         expect(engine.info.shell).toBe(profile === 'desktop' ? 'electron' : 'headless');
       } finally {
         await engine.dispose();

@@ -25,6 +25,9 @@ describe('contract request schemas', () => {
     expect(refusal('wallet.registerWithBrowser', { mode: 'register-limit' })).toMatch(/field "limitTao" is missing/);
     expect(refusal('serve.detectRuntimes', { refresh: 'yes' })).toMatch(/field "refresh" must be true or false/);
     expect(refusal('mining.stop', { force: true })).toMatch(/expected no arguments/);
+    // The live GPU panel's lease takes nothing: no pace, no duration a client could set.
+    for (const req of [{ leaseMs: 1 }, 1_000, 'fast', JSON.parse('{"__proto__": {"leaseMs": 1}}')]) expect(refusal('gpus.watch', req)).toMatch(/expected no arguments/);
+    expect(validateRequest('gpus.watch', null).ok).toBe(true);
     // Start takes one optional flag, nothing else, and never a non-boolean for it.
     expect(refusal('mining.start', { force: true })).toMatch(/unexpected field "force"/);
     expect(refusal('mining.start', { skipRehearsal: 'yes' })).toMatch(/must be true or false/);
