@@ -100,13 +100,13 @@ describe('a managed serve on the Mine page (fake python + fake 2x4090, Chromium)
     await panel.waitFor({ timeout: 30_000 });
     await expect.poll(() => panel.getByTestId('gpu-card').count(), { timeout: 30_000 }).toBe(2);
     const card0 = panel.locator('[data-testid="gpu-card"][data-gpu="0"]');
-    for (const f of ['power', 'util', 'fan', 'clocks', 'mem', 'temp']) expect(await card0.locator(`[data-figure="${f}"]`).textContent(), f).toMatch(/\d/);
-    expect(await card0.locator('[data-figure="power"]').textContent()).toMatch(/^\d+ W of 450 W · \d+ % of the power limit$/);
-    expect(await card0.locator('[data-figure="clocks"]').textContent()).toMatch(/^SM [\d,]+ MHz · memory 10,501 MHz$/);
-    expect(await card0.locator('[data-figure="mem"]').textContent()).toBe('21.3 of 24.0 GiB');
+    for (const f of ['power', 'util', 'fan', 'clocks', 'mem', 'temp']) expect(await card0.locator(`[data-gpu-figure="${f}"]`).textContent(), f).toMatch(/\d/);
+    expect(await card0.locator('[data-gpu-figure="power"]').textContent()).toMatch(/^\d+ W of 450 W · \d+ % of the power limit$/);
+    expect(await card0.locator('[data-gpu-figure="clocks"]').textContent()).toMatch(/^SM [\d,]+ MHz · memory 10,501 MHz$/);
+    expect(await card0.locator('[data-gpu-figure="mem"]').textContent()).toBe('21.3 of 24.0 GiB');
     // The fake's readings move every second: the card follows (the 1 Hz pace itself is the unit lane's test).
-    const first = await card0.locator('[data-figure="power"]').textContent();
-    await expect.poll(() => card0.locator('[data-figure="power"]').textContent(), { timeout: 30_000 }).not.toBe(first);
+    const first = await card0.locator('[data-gpu-figure="power"]').textContent();
+    await expect.poll(() => card0.locator('[data-gpu-figure="power"]').textContent(), { timeout: 30_000 }).not.toBe(first);
     // GPU 1 is power capped 3 s of every 6: the card says so in words while it lasts...
     const card1 = panel.locator('[data-testid="gpu-card"][data-gpu="1"]');
     await expect.poll(() => card1.getByTestId('gpu-throttle').textContent(), { timeout: 30_000 }).toBe('throttled: power cap');

@@ -1,5 +1,6 @@
 // The live per-GPU cards: each card's newest sample with its units, and the throttle reasons nvidia-smi
 // gives right now as words. Pure over the serve snapshot (the chart beside them is gpu-live-panel.tsx).
+// Figures are tagged data-gpu-figure, not data-figure: those name one figure per page, these repeat per card.
 import { THROTTLE_WORDS } from '../../../../shared/gpu-throttle.ts';
 import type { GpuPoint, GpuSeries } from '../../../../shared/serve.ts';
 import { toUnit } from '../../../../shared/series.ts';
@@ -47,22 +48,22 @@ function GpuCard({ g, now }: { g: GpuSeries; now: number }) {
       </div>
       <dl className="kv">
         <dt>Power</dt>
-        <dd data-figure="power">
+        <dd data-gpu-figure="power">
           {power.v}
           {power.sub && <span className="muted small"> · {power.sub}</span>}
         </dd>
         <dt>Utilisation</dt>
-        <dd data-figure="util">{whole(p.utilizationPct, '%')}</dd>
+        <dd data-gpu-figure="util">{whole(p.utilizationPct, '%')}</dd>
         <dt>Fan</dt>
-        <dd data-figure="fan">{p.fanPct === null || p.fanPct === undefined ? `${dash} (no fan reported)` : whole(p.fanPct, '%')}</dd>
+        <dd data-gpu-figure="fan">{p.fanPct === null || p.fanPct === undefined ? `${dash} (no fan reported)` : whole(p.fanPct, '%')}</dd>
         <dt>Clocks</dt>
-        <dd data-figure="clocks">
+        <dd data-gpu-figure="clocks">
           SM {whole(p.smClockMHz, 'MHz')} · memory {whole(p.memClockMHz, 'MHz')}
         </dd>
         <dt>Memory</dt>
-        <dd data-figure="mem">{memoryText(p)}</dd>
+        <dd data-gpu-figure="mem">{memoryText(p)}</dd>
         <dt>Temperature</dt>
-        <dd data-figure="temp">{whole(p.temperatureC, '°C')}</dd>
+        <dd data-gpu-figure="temp">{whole(p.temperatureC, '°C')}</dd>
       </dl>
       <div className="muted small" data-testid="gpu-sampled">
         sampled {ago(p.at, now)}
