@@ -93,7 +93,7 @@ describe('a managed serve on the Mine page (fake python + fake 2x4090, Chromium)
     await page.locator('[data-testid="logview"] .logline', { hasText: 'fired up and ready to roll' }).first().waitFor();
   });
 
-  it('shows each GPU live: figures that move at the watched pace, a power cap in words and marked on the chart', { timeout: 120_000 }, async () => {
+  it('shows each GPU live: figures that move, a power cap in words and marked on the chart', { timeout: 120_000 }, async () => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.getByRole('button', { name: 'Mine', exact: true }).click();
     const panel = page.getByTestId('gpu-live');
