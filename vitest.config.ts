@@ -12,7 +12,8 @@ export default defineConfig({
   test: {
     environment: 'node',
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // A ceiling, not a pace: helpers inside hooks give up first with a sentence (e.g. a headless start, 120 s).
+    hookTimeout: 180_000,
     // Fails a file whose child processes outlive it (and kills them).
     setupFiles: ['test/setup/children.ts'],
     // Two cores here and in CI: integration tests spawn real child processes.

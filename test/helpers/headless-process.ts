@@ -5,8 +5,8 @@ import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..', '..');
 const bin = join(root, 'bin', 'engy-panel.mjs');
-/** Generous (a loaded two-core machine starts the engine slowly) yet inside the 60 s hook timeout, so this wait, not vitest, gives up and kills. */
-const START_MS = 50_000;
+/** Generous (a loaded two-core machine starts the engine slowly) yet inside the 180 s hook timeout, so this wait, not vitest, gives up and kills. */
+const START_MS = 120_000;
 
 export interface HeadlessChild {
   url: string;

@@ -58,7 +58,7 @@ describe('no secret reaches the renderer, the logs or diagnostics', () => {
     delete process.env.BT_WALLET_PATH;
   });
 
-  it('a new hotkey or coldkey mnemonic and the miner key appear only where the user asked for them', { timeout: 120_000 }, async () => {
+  it('a new hotkey or coldkey mnemonic and the miner key appear only where the user asked for them', { timeout: 300_000 }, async () => {
     const created = await call('wallet.createHotkey', { wallet: 'w1', hotkey: 'h1' });
     expect(created.ok).toBe(true);
     const { mnemonic, ss58Address } = (created as { ok: true; value: { mnemonic: string; ss58Address: string } }).value;

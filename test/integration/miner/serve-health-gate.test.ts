@@ -90,7 +90,10 @@ describe('serve health gate on a 2-engine rig', () => {
     // request engine 0 got went over a new leg to the healthy serve; what it was sent between the
     // withdrawal and the close was refused with a 503 and never started on the serve.
     const toA = t.routed.filter((r) => r.workerId === a.workerId && r.sentAt > closedAt);
-    expect(toA.filter((r) => !r.result.response?.commitment).map((r) => r.result.response?.error)).toEqual([]);
+    // Said in full when it fails: a response's error, or a leg that closed under the request (a 504),
+    // with the leg and when it was sent relative to the close, so a failure names its cause.
+    const lostOnA = toA.filter((r) => !r.result.response?.commitment);
+    expect(lostOnA.map((r) => ({ error: r.result.response?.error ?? (r.result.response === null ? 'leg closed before an answer (504)' : 'no proof'), leg: r.result.leg, afterCloseMs: Math.round(r.sentAt - closedAt), chunks: r.result.chunks.length }))).toEqual([]);
     const afterWithdrawal = a.snapshot().recent.filter((r) => r.receivedAt > withdrawnAt);
     expect(afterWithdrawal.filter((r) => r.outcome !== 'ok' && r.cause?.startsWith('withdrawn: serve unhealthy') !== true)).toEqual([]);
     // Engine 1 never left.

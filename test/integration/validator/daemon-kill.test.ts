@@ -31,7 +31,7 @@ describe('engy-panel validate (child process)', () => {
 
     // First run: wait for its set_weights in the pool, include it, and kill -9 before it can record anything.
     const first = suite.start(args);
-    await killRightAfterInclusion(chain, first, 60_000);
+    await killRightAfterInclusion(chain, first, 150_000);
     expect(weightSets().filter((a) => a.error === null)).toHaveLength(1);
     const afterKill = readState(statePath);
     expect(afterKill.dropped).toEqual([]); // absent or whole: an atomic write never leaves half a file
@@ -76,5 +76,5 @@ describe('engy-panel validate (child process)', () => {
     } finally {
       db.close();
     }
-  }, 180_000);
+  }, 400_000);
 });
