@@ -11,6 +11,8 @@ export interface FakeRigEngine {
   token: string;
   /** Sends a miners snapshot with this many tokens per second to every client (the "live" figure). */
   push(tokensPerSecond: number): void;
+  /** Sends any topic's snapshot to every client (the fleet bench: a busy rig's serve and earnings). */
+  sendTopic(topic: string, data: unknown): void;
   close(): Promise<void>;
 }
 
@@ -55,6 +57,9 @@ export async function startFakeRigEngine(behave: FakeRigBehaviour, opts: { contr
     token,
     push(tps) {
       for (const ws of clients) send(ws, 'miners', [miner(tps)]);
+    },
+    sendTopic(topic, data) {
+      for (const ws of clients) send(ws, topic, data);
     },
     close: async () => {
       for (const ws of clients) ws.terminate();
