@@ -8,8 +8,8 @@
 // Reported: the time from a rig's change to the fleet snapshot carrying it (p50/p99), the panel's
 // memory per rig (RSS delta / rigs; the ssh tunnels summed separately), and the snapshot fan-in rate.
 // Every process started here (engines, sshd, ssh, the rigs child) is killed on every way out, SIGINT too.
-import { execFileSync, fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, fork, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -192,6 +192,11 @@ interface Change {
 }
 
 export async function bench(): Promise<void> {
+  for (const tool of ['/usr/sbin/sshd', 'ssh', 'ssh-keyscan']) {
+    if (tool.startsWith('/') ? !existsSync(tool) : spawnSync(tool, ['-V']).error) {
+      throw new Error(`the fleet bench reaches its rigs through a real OpenSSH server and client: ${tool} is missing (Debian: apt-get install openssh-server openssh-client, as .ci/run does)`);
+    }
+  }
   const cores = availableParallelism();
   const loadAtStart = loadavg()[0]!;
   const teardown = new Teardown();
