@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { SnapshotHub } from '../electron/contract/snapshot-hub.ts';
+import type { RigLinkView } from '../electron/engine/fleet/fleet-row.ts';
 import { FleetService } from '../electron/engine/fleet/fleet-service.ts';
 import { writeFileAtomic } from '../electron/engine/lib/atomic-file.ts';
 import { silentLogger } from '../electron/engine/lib/logger.ts';
@@ -188,7 +189,10 @@ interface Change {
   real: boolean;
   sentAt: number | null;
   seenAt: number | null;
+  /** When the rig's link applied the snapshot carrying it (the panel had it; the rest is the hub's wait). */
+  appliedAt: number | null;
   shows: (row: RigRow) => boolean;
+  applied: (view: RigLinkView) => boolean;
 }
 
 export async function bench(): Promise<void> {
@@ -306,6 +310,13 @@ export async function bench(): Promise<void> {
     // 1. A change on one rig every 100 ms, round-robin, timed until the published fleet snapshot shows it.
     const pending = new Set<Change>();
     const changes: Change[] = [];
+    const onApplied = fleet.onDidChange(() => {
+      const now = absNow();
+      for (const c of pending) {
+        if (c.appliedAt === null && c.applied(fleet.link(c.rigId)!.view())) c.appliedAt = now;
+      }
+    });
+    teardown.add('applied listener', () => onApplied.dispose());
     const sub = hub.onEvent((ev) => {
       if (ev.event !== 'snapshot' || pending.size === 0) return;
       const env = ev.payload as SnapshotEnvelope;
@@ -336,7 +347,7 @@ export async function bench(): Promise<void> {
           const n = nextRole.get(rig.cfg.id) ?? 0;
           nextRole.set(rig.cfg.id, n + 1);
           const role = roles[n % roles.length]!;
-          const c: Change = { rigId: rig.cfg.id, real: true, sentAt: absNow(), seenAt: null, shows: (row) => row.role === role };
+          const c: Change = { rigId: rig.cfg.id, real: true, sentAt: absNow(), seenAt: null, appliedAt: null, shows: (row) => row.role === role, applied: (v) => v.topics.settings?.role === role };
           pending.add(c);
           changes.push(c);
           void fleet
@@ -351,7 +362,7 @@ export async function bench(): Promise<void> {
         }
       } else {
         const tps = ++figure;
-        const c: Change = { rigId: rig.cfg.id, real: false, sentAt: null, seenAt: null, shows: (row) => row.tokensPerSecond === tps };
+        const c: Change = { rigId: rig.cfg.id, real: false, sentAt: null, seenAt: null, appliedAt: null, shows: (row) => row.tokensPerSecond === tps, applied: (v) => v.topics.miners?.[0]?.stats.tokensPerSecond === tps };
         pending.add(c);
         changes.push(c);
         // Never answered only when the rigs' process is gone (interrupted): the change then stays unseen.
@@ -367,6 +378,7 @@ export async function bench(): Promise<void> {
     const phaseCpu = process.cpuUsage(cpuBefore);
     const phaseWall = performance.now() - phaseStart;
     void sub.dispose();
+    void onApplied.dispose();
     const latency = (xs: Change[]) => xs.filter((c) => c.sentAt !== null && c.seenAt !== null).map((c) => c.seenAt! - c.sentAt!);
     const unseen = changes.filter((c) => c.seenAt === null);
     // A change never seen counts as the whole wait in the percentiles, never as a fast one.
@@ -376,6 +388,11 @@ export async function bench(): Promise<void> {
     console.log(`change on a rig -> the panel's fleet snapshot shows it (${changes.length} changes, one every ${CHANGE_EVERY_MS} ms round-robin):`);
     if (real.length > 0) console.log(`  real engines (settings.update over the tunnel): n ${real.length}, p50 ${ms(pct(real, 0.5))}, p99 ${ms(pct(real, 0.99))}, max ${ms(Math.max(...real))}`);
     console.log(`  fake rigs (a new figure pushed):               n ${fake.length}, p50 ${ms(pct(fake, 0.5))}, p99 ${ms(pct(fake, 0.99))}, max ${ms(Math.max(...fake))}`);
+    // Where the time went: reaching the panel (the rig, sshd, ssh, the socket) and then the hub's wait to publish.
+    const split = changes.filter((c) => c.sentAt !== null && c.appliedAt !== null && c.seenAt !== null);
+    const transit = split.map((c) => c.appliedAt! - c.sentAt!);
+    const hubWait = split.map((c) => c.seenAt! - c.appliedAt!);
+    console.log(`  of which: to the panel's link p50 ${ms(pct(transit, 0.5))}, p99 ${ms(pct(transit, 0.99))}; from there to the fleet snapshot p50 ${ms(pct(hubWait, 0.5))}, p99 ${ms(pct(hubWait, 0.99))}`);
     if (unseen.length > 0) console.log(`  ${unseen.length} change(s) not shown within ${SEEN_WITHIN_MS / 1000} s (counted as ${SEEN_WITHIN_MS / 1000} s)`);
     console.log(`  panel CPU over the phase: ${((cpuMs(phaseCpu) / phaseWall) * 100).toFixed(1)} % of a core; the fleet topic was asked to rebuild ${hub.stats.changes - hubBefore.changes} times, published ${hub.stats.published - hubBefore.published} times`);
 
