@@ -387,7 +387,7 @@ export async function bench(): Promise<void> {
     const fake = latency(changes.filter((c) => !c.real));
     console.log(`change on a rig -> the panel's fleet snapshot shows it (${changes.length} changes, one every ${CHANGE_EVERY_MS} ms round-robin):`);
     if (real.length > 0) console.log(`  real engines (settings.update over the tunnel): n ${real.length}, p50 ${ms(pct(real, 0.5))}, p99 ${ms(pct(real, 0.99))}, max ${ms(Math.max(...real))}`);
-    console.log(`  fake rigs (a new figure pushed):               n ${fake.length}, p50 ${ms(pct(fake, 0.5))}, p99 ${ms(pct(fake, 0.99))}, max ${ms(Math.max(...fake))}`);
+    if (fake.length > 0) console.log(`  fake rigs (a new figure pushed):               n ${fake.length}, p50 ${ms(pct(fake, 0.5))}, p99 ${ms(pct(fake, 0.99))}, max ${ms(Math.max(...fake))}`);
     // Where the time went: reaching the panel (the rig, sshd, ssh, the socket) and then the hub's wait to publish.
     const split = changes.filter((c) => c.sentAt !== null && c.appliedAt !== null && c.seenAt !== null);
     const transit = split.map((c) => c.appliedAt! - c.sentAt!);
@@ -414,29 +414,33 @@ export async function bench(): Promise<void> {
     console.log(`  (the busy rigs re-sent their serve snapshot ${busySent} times meanwhile)`);
 
     // 3. Fan-in: every fake rig sends FLOOD_PER_RIG snapshots as fast as it can; applied = the panel's change events.
-    let applied = 0;
-    const count = fleet.onDidChange(() => applied++);
-    teardown.add('fan-in counter', () => count.dispose());
-    let peakRss = rssAfter;
-    const sampler = setInterval(() => (peakRss = Math.max(peakRss, memoryKb(process.pid).rss)), 100);
-    teardown.add('rss sampler', () => clearInterval(sampler));
-    const tunnelCpuBefore = tunnels.reduce((s, p) => s + cpuSeconds(p), 0);
-    const floodCpu = process.cpuUsage();
-    const BASE = 1_000_000;
-    const flooded = (await ask(rigsChild, { cmd: 'flood', perRig: FLOOD_PER_RIG, base: BASE }, 'flooded')).flooded;
-    const fakeRigs = rigs.filter((x) => !x.real);
-    const done = () => fakeRigs.every((r) => fleet.link(r.cfg.id)?.view().topics.miners?.[0]?.stats.tokensPerSecond === BASE + r.index);
-    const floodDeadline = performance.now() + 300_000;
-    while (!done() && performance.now() < floodDeadline) await sleep(20);
-    const endedAt = absNow();
-    clearInterval(sampler);
-    void count.dispose();
-    const floodCpuMs = cpuMs(process.cpuUsage(floodCpu));
-    const tunnelCpu = tunnels.reduce((s, p) => s + cpuSeconds(p), 0) - tunnelCpuBefore;
-    if (!done()) console.log('  the flood was not fully applied in 300 s: the rate below is a lower bound');
-    const spanS = (endedAt - flooded.startedAt) / 1000;
-    console.log(`fan-in: ${flooded.sent} snapshots offered by ${fakeRigs.length} rigs in ${spanS.toFixed(1)} s; the panel applied ${applied} (${(applied / spanS).toFixed(0)} snapshots/s)`);
-    console.log(`  panel CPU ${(floodCpuMs / Math.max(1, applied) * 1000).toFixed(0)} us per snapshot applied; ssh tunnels ${(tunnelCpu / Math.max(1, applied) * 1e6).toFixed(0)} us each; panel peak RSS ${mb(peakRss).toFixed(0)} MB`);
+    if (REAL === RIGS) {
+      console.log('fan-in: not measured (the flood comes from the fake rigs; real engines publish at their own pace)');
+    } else {
+      let applied = 0;
+      const count = fleet.onDidChange(() => applied++);
+      teardown.add('fan-in counter', () => count.dispose());
+      let peakRss = rssAfter;
+      const sampler = setInterval(() => (peakRss = Math.max(peakRss, memoryKb(process.pid).rss)), 100);
+      teardown.add('rss sampler', () => clearInterval(sampler));
+      const tunnelCpuBefore = tunnels.reduce((s, p) => s + cpuSeconds(p), 0);
+      const floodCpu = process.cpuUsage();
+      const BASE = 1_000_000;
+      const flooded = (await ask(rigsChild, { cmd: 'flood', perRig: FLOOD_PER_RIG, base: BASE }, 'flooded')).flooded;
+      const fakeRigs = rigs.filter((x) => !x.real);
+      const done = () => fakeRigs.every((r) => fleet.link(r.cfg.id)?.view().topics.miners?.[0]?.stats.tokensPerSecond === BASE + r.index);
+      const floodDeadline = performance.now() + 300_000;
+      while (!done() && performance.now() < floodDeadline) await sleep(20);
+      const endedAt = absNow();
+      clearInterval(sampler);
+      void count.dispose();
+      const floodCpuMs = cpuMs(process.cpuUsage(floodCpu));
+      const tunnelCpu = tunnels.reduce((s, p) => s + cpuSeconds(p), 0) - tunnelCpuBefore;
+      if (!done()) console.log('  the flood was not fully applied in 300 s: the rate below is a lower bound');
+      const spanS = (endedAt - flooded.startedAt) / 1000;
+      console.log(`fan-in: ${flooded.sent} snapshots offered by ${fakeRigs.length} rigs in ${spanS.toFixed(1)} s; the panel applied ${applied} (${(applied / spanS).toFixed(0)} snapshots/s)`);
+      console.log(`  panel CPU ${(floodCpuMs / Math.max(1, applied) * 1000).toFixed(0)} us per snapshot applied; ssh tunnels ${(tunnelCpu / Math.max(1, applied) * 1e6).toFixed(0)} us each; panel peak RSS ${mb(peakRss).toFixed(0)} MB`);
+    }
     const offline = rows().filter((x) => x.link !== 'online');
     if (offline.length > 0) console.log(`  not online after the flood: ${offline.map((x) => `${x.name} (${x.detail})`).join('; ')}`);
 
@@ -447,7 +451,7 @@ export async function bench(): Promise<void> {
     const busy = loadAtStart > cores ? `load ${loadAtStart.toFixed(1)} on ${cores} cores before the bench began` : null;
     const label = REAL === RIGS ? `${RIGS} real engines` : `${REAL} real + ${RIGS - REAL} fake rigs`;
     goal(`fleet row shows a rig's change, p99 (${label} over SSH)`, pct(all, 0.99), 'ms', '<', GOAL_P99_MS, `p50 ${ms(pct(all, 0.5))}; up to the fleet snapshot sent to the window`, busy);
-    goal(`fleet panel memory per rig (${label}, the fake ones busy)`, perRig, 'MB', '<', GOAL_MB_PER_RIG, `ssh tunnels apart: ${(mb(tunnelPss) / Math.max(1, tunnels.length)).toFixed(1)} MB PSS each`);
+    goal(`fleet panel memory per rig (${label}${REAL < RIGS ? ', the fake ones busy' : ''})`, perRig, 'MB', '<', GOAL_MB_PER_RIG, `ssh tunnels apart: ${(mb(tunnelPss) / Math.max(1, tunnels.length)).toFixed(1)} MB PSS each`);
   } finally {
     await teardown.run();
     process.off('SIGINT', onSignal);
