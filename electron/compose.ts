@@ -40,10 +40,9 @@ import { wireApp } from './compose/app-module.ts';
 import { wireFleet } from './compose/fleet-module.ts';
 import type { FleetService } from './engine/fleet/fleet-service.ts';
 import { wireHealthLines } from './compose/health-module.ts';
-import { runMinerDaemon, wireMinerDaemon, wireValidatorDaemon, type MineConfig, type ValidateConfig } from './compose/daemon-modules.ts';
-import { runValidatorDaemon } from './engine/validator/daemon.ts';
 
 export type { Profile, ModuleName } from './compose/profiles.ts';
+import type { MineConfig, ValidateConfig } from './compose/daemon-modules.ts';
 export type { MineConfig, ValidateConfig } from './compose/daemon-modules.ts';
 
 export interface ComposeOptions {
@@ -174,6 +173,8 @@ function buildPanel(profile: Profile, w: Wiring, opts: ComposeOptions, stack: Di
 
 async function buildDaemon(profile: 'mine' | 'validate', w: Wiring, opts: ComposeOptions, stack: DisposableStack): Promise<DaemonEngine> {
   const { rt } = w;
+  // The daemons' services (the miner's tokenizer, the validator's polkadot-js) load only for a daemon profile.
+  const { runMinerDaemon, wireMinerDaemon, wireValidatorDaemon } = await import('./compose/daemon-modules.ts');
   const notifications = wireNotify(w, () => []);
   wireStorageWatch(w, notifications, profile === 'mine' ? 'miner' : 'validator');
   const common = { modules: w.modules, paths: rt.paths, logs: rt.logs, runtime: rt, notifications, dispose: () => stack.dispose() };
@@ -188,5 +189,6 @@ async function buildDaemon(profile: 'mine' | 'validate', w: Wiring, opts: Compos
   const svc = await wireValidatorDaemon(w, opts.validate);
   const pollS = opts.validate.config.pollS;
   wireHealthLines(w, { ticks: { onDidTick: (l) => svc.onDidTick(l), pollS: () => pollS } });
+  const { runValidatorDaemon } = await import('./engine/validator/daemon.ts');
   return { ...common, profile, run: (stopSignal) => runValidatorDaemon(svc, rt.logs.logger('validator'), stopSignal) };
 }

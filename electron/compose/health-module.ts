@@ -3,7 +3,7 @@
 import type { MinerSnapshot } from '../../shared/miner.ts';
 import type { Disposable } from '../engine/lib/disposable.ts';
 import { MinerStateLines } from '../engine/miner/miner-state-lines.ts';
-import { HealthLines } from '../engine/validator/daemon.ts';
+import { HealthLines } from '../engine/validator/health-lines.ts';
 import type { TickReport } from '../engine/validator/tick.ts';
 import type { Wiring } from './wiring.ts';
 

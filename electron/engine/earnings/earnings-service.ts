@@ -9,7 +9,6 @@ import type { Database } from '../store/database.ts';
 import { MINER_MIGRATIONS } from '../store/miner-tables.ts';
 import { fetchJsonCapped, type FetchFailure } from '../validator/payload-fetch.ts';
 import { describeChainError, describeNetworkError } from '../lib/network-words.ts';
-import { verifyPayload } from '../validator/payload-verify.ts';
 import { BLOCK_S } from '../validator/constants.ts';
 import { readBlockTimeMs, type BlockTimeSource } from '../chain/block-time.ts';
 import { localTokens } from '../store/request-totals.ts';
@@ -41,6 +40,9 @@ function providerCause(f: FetchFailure): string {
 }
 
 const EMPTY: LocalTokens = { requests: 0, promptTokens: 0, completionTokens: 0 };
+// Signature checks need polkadot-js (~150 MB resident): loaded at the first epoch to verify, never
+// by an engine with no hotkey chosen.
+const payloadVerify = () => import('../validator/payload-verify.ts');
 const KEEP_EPOCHS = 60;
 /** Missing epochs fetched by index per refresh (GET /epoch/{i}), so a gap after an outage fills in. */
 const BACKFILL_PER_REFRESH = 5;
@@ -145,6 +147,7 @@ export class EarningsService {
       this.fetchErrors.set(index, providerCause(fetched.error));
       return;
     }
+    const { verifyPayload } = await payloadVerify();
     const v = verifyPayload(fetched.value, { masterHotkey: cfg.masterHotkey, netuid: cfg.netuid });
     if (!v.ok || v.epochIndex !== index) {
       this.fetchErrors.set(index, v.ok ? `it answered epoch ${v.epochIndex} instead` : `refused (${v.reason}): ${v.detail}`);
@@ -196,6 +199,7 @@ export class EarningsService {
       const fetched = await fetchJsonCapped(`${cfg.providerUrl.replace(/\/$/, '')}/api/subnet/v1/epoch/latest`);
       if (fetched.ok) {
         this.provider.up(now);
+        const { verifyPayload } = await payloadVerify();
         const v = verifyPayload(fetched.value, { masterHotkey: cfg.masterHotkey, netuid: cfg.netuid });
         if (v.ok) {
           this.store.saveEpoch(hotkey, epochEarnings(v, hotkey, cfg.ownerHotkey));

@@ -16,7 +16,6 @@ import type { SettingsStore } from '../settings/settings-store.ts';
 import type { Database } from '../store/database.ts';
 import type { MinerKeyStore } from '../wallet/miner-key-store.ts';
 import { helloHw } from '../miner/hello-hw.ts';
-import { MinerService } from '../miner/miner-service.ts';
 import { createProofPort } from '../miner/proof-adapter.ts';
 import { GpuSampler } from '../serve/gpu-sampler.ts';
 import type { GpuWatch } from '../serve/gpu-watch.ts';
@@ -157,6 +156,8 @@ export class MiningController implements Disposable {
     }
     if (!this.d.minerKeys.status().present) throw new AppFailure('miner-key-missing', `Paste your miner key (from ${PROVIDER_HOST}, bound to your hotkey) in Setup > Miner key.`);
     const report = await this.d.hardware.get();
+    // The miner (its tokenizer and jinja engine) is loaded on the first Start, never by an idle engine.
+    const { MinerService } = await import('../miner/miner-service.ts');
     const gpuSampler = this.d.simulated || report.nvidiaSmi !== 'ok' ? null : new GpuSampler(this.d.gpuWatch ? { watch: this.d.gpuWatch } : {});
     // Serves a crashed app left running would hold the VRAM and the ports: end them first.
     const registry = new ProcessRegistry(join(this.d.paths.root, 'serve', 'engines.json'));

@@ -9,8 +9,7 @@ import type { DataPaths } from '../lib/paths.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
 import type { Database } from '../store/database.ts';
 import { SqliteValidatorHistory } from '../validator/history.ts';
-import { ValidatorService } from '../validator/validator-service.ts';
-import { defaultStatePath } from '../validator/daemon-config.ts';
+import type { ValidatorService } from '../validator/validator-service.ts';
 import type { TickReport } from '../validator/tick.ts';
 
 export interface ValidatingControllerDeps {
@@ -53,7 +52,13 @@ export class ValidatingController {
     const s = this.d.settings.get();
     if (s.role !== 'validate' && s.role !== 'both') throw new AppFailure('bad-request', 'Choose the Validate (or Both) role in Setup first.');
     if (!s.wallet.name || !s.wallet.hotkey) throw new AppFailure('wallet-not-found', 'Pick the wallet and hotkey the validator signs with (Setup > Hotkey).');
-    const { loadHotkeySigner } = await import('../wallet/hotkey-signer.ts');
+    // The validator (commit-reveal, timelock, polkadot-js) is loaded when first started, never by an idle engine.
+    const [{ loadHotkeySigner }, { ValidatorService }, { defaultStatePath }] = await Promise.all([
+      import('../wallet/hotkey-signer.ts'),
+      import('../validator/validator-service.ts'),
+      import('../validator/daemon-config.ts'),
+    ]);
+    if (this.service) return;
     let signer;
     try {
       signer = await loadHotkeySigner({ ...(s.wallet.path ? { walletPath: s.wallet.path } : {}), wallet: s.wallet.name, hotkey: s.wallet.hotkey, redactor: this.d.logs.redactor });

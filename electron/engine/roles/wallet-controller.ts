@@ -8,22 +8,20 @@ import type { ChainPort } from '../chain/ports.ts';
 import { Emitter } from '../lib/emitter.ts';
 import type { LogHub } from '../lib/logger.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
-import { createHotkey } from '../wallet/hotkey-create.ts';
 import { loadHotkeyAddress } from '../wallet/hotkey-address.ts';
 import type { MinerKeyStore } from '../wallet/miner-key-store.ts';
-import { RegistrationService } from '../wallet/registration-service.ts';
+import type { RegistrationService } from '../wallet/registration-service.ts';
 import { listWallets } from '../wallet/wallet-scan.ts';
 import { resolveWalletPath } from '../wallet/wallet-location.ts';
-import { signingPageColdkeySigner } from '../wallet/browser-signer.ts';
-import { openSigningPage } from '../wallet/browser-signing-session.ts';
-import { readColdkeyInfo } from '../wallet/coldkey.ts';
-import { createColdkey, publicKeyFromAddress, writeColdkeyPub } from '../wallet/coldkey-create.ts';
-import { sourceFromSecret } from '../wallet/key-source.ts';
 import type { KdfLimits } from '../wallet/nacl-keyfile.ts';
 import { checkMinerKey, type MinerKeyCheckOptions } from '../wallet/miner-key-check.ts';
 import { describeChainError, describeNetworkError } from '../lib/network-words.ts';
-import { encodeAddress } from '@polkadot/util-crypto';
 import { PROVIDER_HOST } from '../../../shared/network.ts';
+
+// Key creation, signing and registration need polkadot-js (~150 MB resident once loaded): they are
+// imported on first use, so an engine that only lists wallets and shows the miner key never loads them.
+const hotkeyCreate = () => import('../wallet/hotkey-create.ts');
+const coldkeyCreate = () => import('../wallet/coldkey-create.ts');
 
 export interface WalletControllerDeps {
   settings: SettingsStore;
@@ -75,6 +73,7 @@ export class WalletController {
   }
 
   async createHotkey(wallet: string, hotkey: string): Promise<{ ss58Address: string; mnemonic: string }> {
+    const { createHotkey } = await hotkeyCreate();
     const created = await createHotkey({ walletPath: this.walletPath(), wallet, hotkey, source: { kind: 'generate' }, redactor: this.d.logs.redactor });
     this.d.logs.logger('wallet').info(`created hotkey ${wallet}/${hotkey} (${created.ss58Address})`);
     this.list();
@@ -87,6 +86,7 @@ export class WalletController {
     const text = secret.trim();
     this.d.logs.redactor.register(text);
     const source = /^0x[0-9a-fA-F]{64}$/.test(text) ? { kind: 'seed' as const, seed: text } : { kind: 'mnemonic' as const, mnemonic: text };
+    const { createHotkey } = await hotkeyCreate();
     const created = await createHotkey({ walletPath: this.walletPath(), wallet, hotkey, source, redactor: this.d.logs.redactor });
     this.d.logs.logger('wallet').info(`imported hotkey ${wallet}/${hotkey} (${created.ss58Address})`);
     this.list();
@@ -95,6 +95,7 @@ export class WalletController {
 
   /** A new coldkey: 12 fresh words, sealed with the password in btcli's $NACL format, coldkeypub.txt beside it. */
   async createColdkey(wallet: string, password: string): Promise<CreatedColdkeyView> {
+    const { createColdkey } = await coldkeyCreate();
     const created = await createColdkey({ walletPath: this.walletPath(), wallet, source: { kind: 'generate' }, password, redactor: this.d.logs.redactor, ...(this.d.kdf ? { kdf: this.d.kdf } : {}) });
     this.d.logs.logger('wallet').info(`created coldkey for wallet ${wallet} (${created.ss58Address})`);
     this.list();
@@ -106,6 +107,7 @@ export class WalletController {
   async importColdkey(wallet: string, secret: string, password: string): Promise<CreatedColdkeyView> {
     const text = secret.trim();
     this.d.logs.redactor.register(text);
+    const [{ createColdkey }, { sourceFromSecret }] = await Promise.all([coldkeyCreate(), import('../wallet/key-source.ts')]);
     const created = await createColdkey({ walletPath: this.walletPath(), wallet, source: sourceFromSecret(text), password, redactor: this.d.logs.redactor, ...(this.d.kdf ? { kdf: this.d.kdf } : {}) });
     this.d.logs.logger('wallet').info(`imported coldkey for wallet ${wallet} (${created.ss58Address})`);
     this.list();
@@ -113,7 +115,8 @@ export class WalletController {
   }
 
   /** Only coldkeypub.txt, for a coldkey kept in a browser wallet: the panel then knows its address and balance. */
-  setColdkeyAddress(wallet: string, address: string): CreatedColdkeyView {
+  async setColdkeyAddress(wallet: string, address: string): Promise<CreatedColdkeyView> {
+    const { writeColdkeyPub } = await coldkeyCreate();
     const r = writeColdkeyPub({ walletPath: this.walletPath(), wallet, address });
     this.d.logs.logger('wallet').info(`wrote coldkeypub.txt for wallet ${wallet} (${r.ss58Address})`);
     this.list();
@@ -167,6 +170,7 @@ export class WalletController {
       throw new AppFailure('chain-unreachable', `Cannot reach the chain at ${s.validating.chainUrl}: ${describeChainError(e)}. Check the internet connection, or choose another chain endpoint in Settings, then check again.`);
     }
     try {
+      const { RegistrationService } = await import('../wallet/registration-service.ts');
       return await fn(new RegistrationService({ chain, netuid: s.validating.netuid, walletPath: this.walletPath(), logger: this.d.logs.logger('wallet'), redactor: this.d.logs.redactor }), chain);
     } finally {
       await chain.close();
@@ -195,6 +199,13 @@ export class WalletController {
   async registerWithBrowser(mode: 'register-limit' | 'burned-register', limitTao: string | null, coldkeyAddress?: string): Promise<RegistrationSuccess> {
     const sel = this.selected();
     if (mode === 'register-limit' && !limitTao) throw new AppFailure('bad-request', 'Set the most you agree to pay (the price cap) before registering.');
+    const [{ publicKeyFromAddress }, { readColdkeyInfo }, { openSigningPage }, { signingPageColdkeySigner }, { encodeAddress }] = await Promise.all([
+      coldkeyCreate(),
+      import('../wallet/coldkey.ts'),
+      import('../wallet/browser-signing-session.ts'),
+      import('../wallet/browser-signer.ts'),
+      import('@polkadot/util-crypto'),
+    ]);
     let preselect: string | null = coldkeyAddress ? encodeAddress(publicKeyFromAddress(coldkeyAddress), 42) : null;
     if (!preselect) {
       try {

@@ -3,7 +3,7 @@
 import type { KeySigner } from '../chain/ports.ts';
 import { HEARTBEAT_PATH } from './constants.ts';
 import type { FetchFn } from '../lib/fetch.ts';
-import { sha256Hex } from './payload-verify.ts';
+import { sha256Hex } from './digest.ts';
 
 export function apiMessage(netuid: number, method: string, path: string, ts: number, body: Uint8Array | string): string {
   return `engy-sn53:api:v1:${netuid}:${method.toUpperCase()}:${path}:${ts}:${sha256Hex(body)}`;

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from './digest.ts';
 import { decodeAddress, sr25519Verify } from '@polkadot/util-crypto';
 import type { HotkeyWeight, PayloadRejectReason } from '../../../shared/validator.ts';
 import { U16_MAX } from './constants.ts';
@@ -20,9 +20,7 @@ export function epochMessage(netuid: number, epochIndex: number, digestHex: stri
   return `engy-sn53:epoch:v1:${netuid}:${epochIndex}:${digestHex}`;
 }
 
-export function sha256Hex(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
-}
+export { sha256Hex };
 
 function isInt(v: unknown): v is number {
   // typeof excludes booleans, which JSON would otherwise let pass as 0/1 in looser checks.

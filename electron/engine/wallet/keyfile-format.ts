@@ -1,7 +1,6 @@
 // The btwallet keyfile: a JSON object written from a Rust HashMap (random key order, so always
 // parse), optionally wrapped in an encryption envelope recognised by its first bytes.
-import { u8aToHex, hexToU8a, isHex } from '@polkadot/util';
-import { encodeAddress } from '@polkadot/util-crypto';
+import { bytesToHex, encodeSs58, hexToBytes, isHex32 } from '../chain/ss58.ts';
 import type { KeyfileEncryption } from '../../../shared/wallet.ts';
 
 export interface KeyfileData {
@@ -46,7 +45,7 @@ export function parseKeyfile(data: Uint8Array | string): KeyfileData {
 export function keyfileAddress(k: KeyfileData): string | null {
   if (k.ss58Address) return k.ss58Address;
   const pub = k.publicKey ?? k.accountId;
-  if (pub && isHex(pub) && hexToU8a(pub).length === 32) return encodeAddress(pub, SS58_FORMAT);
+  if (isHex32(pub)) return encodeSs58(hexToBytes(pub), SS58_FORMAT);
   return null;
 }
 
@@ -60,12 +59,12 @@ export interface KeypairMaterial {
 
 /** What btwallet writes for a keypair (serialized_keypair_to_keyfile_data), with its private key converted to the canonical scalar. */
 export function serializeKeyfile(m: KeypairMaterial): string {
-  const pubHex = u8aToHex(m.publicKey);
+  const pubHex = bytesToHex(m.publicKey);
   const out: Record<string, string> = { accountId: pubHex, publicKey: pubHex };
-  if (m.secretKey) out.privateKey = u8aToHex(polkadotSecretToBtwallet(m.secretKey));
+  if (m.secretKey) out.privateKey = bytesToHex(polkadotSecretToBtwallet(m.secretKey));
   if (m.mnemonic) out.secretPhrase = m.mnemonic;
-  if (m.seed) out.secretSeed = u8aToHex(m.seed);
-  out.ss58Address = encodeAddress(m.publicKey, SS58_FORMAT);
+  if (m.seed) out.secretSeed = bytesToHex(m.seed);
+  out.ss58Address = encodeSs58(m.publicKey, SS58_FORMAT);
   return JSON.stringify(out);
 }
 
