@@ -6,6 +6,7 @@ import { Worker } from 'node:worker_threads';
 import { GenerateBodyError } from './body-error.ts';
 import type { FromWorker, ParsedGeneration, ToWorker } from './pool-protocol.ts';
 import { MINER_PROOF_PARAMS, type Bf16Rows, type ChunkVerification, type ProofParams } from './types.ts';
+import { systemClock, type Clock } from '../lib/clock.ts';
 import type { VerifyOptions } from './verify.ts';
 
 export type { ParsedGeneration } from './pool-protocol.ts';
@@ -17,6 +18,12 @@ export interface ProofPoolOptions {
   highWaterBytes?: number;
   /** The worker script (tests point this at a double); default proof-worker next to this module. */
   workerUrl?: URL;
+  /**
+   * A worker with nothing to do for this long is stopped (its thread and heap given back; the next job
+   * starts a new one, ~100 ms). Default 60 s: an idle engine holds no proof workers.
+   */
+  idleMs?: number;
+  clock?: Clock;
 }
 
 export interface ParseJobOptions {
@@ -35,6 +42,8 @@ interface Pending {
 interface Slot {
   worker: Worker;
   active: number;
+  /** The idle stop scheduled while `active` is 0. */
+  idleTimer: unknown;
 }
 
 // The worker runs from source (.ts, type-stripped) or from the build (.js), like this module.
@@ -48,21 +57,28 @@ export class ProofPool {
   private readonly jobs = new Map<number, ParseJob>();
   private nextId = 1;
   private disposed = false;
+  private readonly idleMs: number;
+  private readonly clock: Clock;
 
   constructor(options: ProofPoolOptions = {}) {
     const size = options.size ?? Math.min(4, Math.max(1, availableParallelism() - 1));
     this.slots = Array.from({ length: Math.max(1, size) }, () => null);
     this.highWater = options.highWaterBytes ?? 8 * 1024 * 1024;
     this.workerUrl = options.workerUrl ?? WORKER_URL;
+    this.idleMs = options.idleMs ?? 60_000;
+    this.clock = options.clock ?? systemClock;
+  }
+
+  /** Worker threads running now (none until the first job, none again after idleMs without one). */
+  get workers(): number {
+    return this.slots.filter((s) => s !== null).length;
   }
 
   /** Opens a streaming parse: push the body's chunks as they arrive, then end(). */
   openParse(options: ParseJobOptions = {}): ParseJob {
     const id = this.nextId++;
     const slot = this.pickSlot();
-    const job = new ParseJob(id, this.highWater, options.onTextDelta, (msg, transfer) => this.send(slot, msg, transfer), () => {
-      slot.active--;
-    });
+    const job = new ParseJob(id, this.highWater, options.onTextDelta, (msg, transfer) => this.send(slot, msg, transfer), () => this.done(slot));
     this.jobs.set(id, job);
     const result = new Promise<ParsedGeneration>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: never) => void, reject, slot });
@@ -110,6 +126,7 @@ export class ProofPool {
       p.reject(new Error('the proof pool was stopped'));
       this.pending.delete(id);
     }
+    for (const s of this.slots) if (s?.idleTimer) this.clock.clearTimeout(s.idleTimer);
     await Promise.all(this.slots.map((s) => s?.worker.terminate()));
   }
 
@@ -119,23 +136,36 @@ export class ProofPool {
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: never) => void, reject, slot });
       this.send(slot, make(id), transfer);
-    }).finally(() => {
-      slot.active--;
-    });
+    }).finally(() => this.done(slot));
+  }
+
+  /** One job fewer on the slot; the last one out starts its idle countdown. */
+  private done(slot: Slot): void {
+    slot.active--;
+    if (slot.active > 0 || this.disposed) return;
+    slot.idleTimer = this.clock.setTimeout(() => {
+      slot.idleTimer = null;
+      const index = this.slots.indexOf(slot);
+      if (slot.active > 0 || index < 0) return;
+      this.slots[index] = null;
+      void slot.worker.terminate();
+    }, this.idleMs);
   }
 
   private pickSlot(): Slot {
     if (this.disposed) throw new Error('the proof pool was stopped');
-    let best = -1;
-    for (let i = 0; i < this.slots.length; i++) {
-      const s = this.slots[i];
-      if (!s) {
-        best = i;
-        break;
-      }
-      if (best < 0 || s.active < this.slots[best]!.active) best = i;
+    // A running worker with nothing to do first (no new thread for it), then a new worker, then the least busy.
+    let best = this.slots.findIndex((s) => s !== null && s.active === 0);
+    if (best < 0) best = this.slots.findIndex((s) => s === null);
+    if (best < 0) {
+      best = 0;
+      for (let i = 1; i < this.slots.length; i++) if (this.slots[i]!.active < this.slots[best]!.active) best = i;
     }
     const slot = this.slots[best] ?? this.spawn(best);
+    if (slot.idleTimer !== null) {
+      this.clock.clearTimeout(slot.idleTimer);
+      slot.idleTimer = null;
+    }
     slot.active++;
     return slot;
   }
@@ -143,7 +173,7 @@ export class ProofPool {
   private spawn(index: number): Slot {
     const worker = new Worker(this.workerUrl);
     worker.unref();
-    const slot: Slot = { worker, active: 0 };
+    const slot: Slot = { worker, active: 0, idleTimer: null };
     this.slots[index] = slot;
     worker.on('message', (msg: FromWorker) => this.onMessage(msg));
     const lost = (why: string): void => {

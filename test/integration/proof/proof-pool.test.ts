@@ -7,6 +7,7 @@ import {
   verifyProofs,
 } from '../../../electron/engine/proof/index.ts';
 import { buildBody, buildSse } from '../../helpers/generate-bodies.ts';
+import { ManualClock } from '../../doubles/ops/update-driver-double.ts';
 
 const enc = new TextEncoder();
 const pool = new ProofPool({ size: 2, highWaterBytes: 4096 });
@@ -98,6 +99,44 @@ describe('ProofPool when a worker dies', () => {
       await expect(again.end()).rejects.toThrow(/stopped unexpectedly/);
     } finally {
       await crashing.dispose();
+    }
+  });
+});
+
+describe('ProofPool workers come and go with the work', () => {
+  it('starts no worker until the first job, stops them after idleMs without one, and starts again on the next job', async () => {
+    const clock = new ManualClock();
+    const lazy = new ProofPool({ size: 2, idleMs: 60_000, clock });
+    try {
+      expect(lazy.workers).toBe(0);
+      const b = buildBody({ hidden: 64, prefillRows: 1, decodeRows: 8, prefillShape: 'trimmed', seed: 2 });
+      const rows = { data: b.expectedRows, rowCount: 9, hiddenSize: 64 };
+      const expected = buildProofs(rows, MINER_PROOF_PARAMS);
+      expect(await lazy.buildProofs({ ...rows, data: rows.data.slice() })).toEqual(expected);
+      expect(lazy.workers).toBe(1);
+      // Idle but not yet for idleMs: the worker stays.
+      clock.advance(59_999);
+      expect(lazy.workers).toBe(1);
+      clock.advance(1);
+      expect(lazy.workers).toBe(0);
+      expect(clock.pending).toBe(0);
+      expect((await lazy.parse(chunked(enc.encode(b.json), 50), { prove: null })).body.rows.rowCount).toBe(9);
+      expect(lazy.workers).toBe(1);
+      // A job arriving during an idle countdown cancels it.
+      clock.advance(30_000);
+      const job = lazy.openParse({ prove: null });
+      clock.advance(60_000);
+      // The idle worker took the job (no second thread) and was not stopped under it.
+      expect(lazy.workers).toBe(1);
+      for await (const c of chunked(enc.encode(b.json), 50)) {
+        job.push(c);
+        await job.ready();
+      }
+      expect((await job.end()).body.rows.rowCount).toBe(9);
+      clock.advance(60_000);
+      expect(lazy.workers).toBe(0);
+    } finally {
+      await lazy.dispose();
     }
   });
 });
