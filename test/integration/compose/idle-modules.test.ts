@@ -32,7 +32,7 @@ describe('an idle headless engine', () => {
   async function report(): Promise<ModuleProbeReport> {
     rmSync(out, { force: true });
     engine.child.kill('SIGUSR2');
-    await expect.poll(() => existsSync(out), { timeout: 20_000, interval: 100 }).toBe(true);
+    await expect.poll(() => existsSync(out), { timeout: 60_000, interval: 100 }).toBe(true);
     return JSON.parse(readFileSync(out, 'utf8')) as ModuleProbeReport;
   }
 
@@ -41,10 +41,13 @@ describe('an idle headless engine', () => {
     ws.on('error', () => undefined);
     try {
       await new Promise((r, j) => (ws.once('open', r), ws.once('unexpected-response', () => j(new Error('upgrade refused')))));
-      return await new Promise((resolve) => {
+      return await new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`${method}: no answer in 60 s`)), 60_000);
         ws.on('message', (d: Buffer) => {
           const f = JSON.parse(String(d)) as { kind: string; id?: number; result?: { ok?: boolean; value?: unknown; error?: unknown } };
-          if (f.kind === 'result' && f.id === 1) resolve(f.result ?? {});
+          if (f.kind !== 'result' || f.id !== 1) return;
+          clearTimeout(timer);
+          resolve(f.result ?? {});
         });
         ws.send(JSON.stringify({ kind: 'invoke', id: 1, method, req }));
       });
@@ -58,14 +61,14 @@ describe('an idle headless engine', () => {
     out = join(dir, 'probe.json');
     // HOME in the temp dir: the default wallet path (~/.bittensor/wallets) is the test's own.
     engine = await startHeadlessChild({ ...process.env, HOME: dir, NODE_OPTIONS: `--import=${PROBE}`, ENGY_MODULE_PROBE_OUT: out }, [], join(dir, 'data'));
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await engine?.stop();
     rmSync(dir, { recursive: true, force: true });
-  }, 30_000);
+  });
 
-  it('has loaded no chain client, tokenizer, jinja, miner or validator, and started no proof worker', async () => {
+  it('has loaded no chain client, tokenizer, jinja, miner or validator, and started no proof worker', { timeout: 120_000 }, async () => {
     const r = await report();
     const urls = r.modules.map((m) => m.url);
     // The probe saw the engine itself load (so an empty list cannot pass).
@@ -77,7 +80,7 @@ describe('an idle headless engine', () => {
     expect(existsSync(`${out}.workers`)).toBe(false);
   });
 
-  it('loads polkadot-js when a key is first made, and the key is right', async () => {
+  it('loads polkadot-js when a key is first made, and the key is right', { timeout: 120_000 }, async () => {
     const made = await invoke('wallet.createHotkey', { wallet: 'idle', hotkey: 'first' });
     expect(made.ok, JSON.stringify(made)).toBe(true);
     const address = (made.value as { ss58Address: string }).ss58Address;
