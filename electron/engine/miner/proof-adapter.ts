@@ -13,11 +13,29 @@ function flatten(rows: Uint16Array[]): Bf16Rows {
   return { data, rowCount: rows.length, hiddenSize: hidden };
 }
 
+/**
+ * The rows as one run, for a hand-over to a worker: rows that already lie back to back in one
+ * buffer (one serve call's parse, the common case) are passed as a view of it, so a 4096-row
+ * request holds its 16 MiB of bf16 once instead of twice; rows from several calls are copied
+ * into one buffer. The buffer is transferred: the caller's row views are unusable afterwards.
+ */
+export function rowsForHandOver(rows: Uint16Array[]): Bf16Rows {
+  const first = rows[0];
+  if (!first) return flatten(rows);
+  const h = first.length;
+  const step = h * Uint16Array.BYTES_PER_ELEMENT;
+  for (let i = 1; i < rows.length; i++) {
+    const r = rows[i]!;
+    if (r.buffer !== first.buffer || r.length !== h || r.byteOffset !== first.byteOffset + i * step) return flatten(rows);
+  }
+  return { data: new Uint16Array(first.buffer, first.byteOffset, rows.length * h), rowCount: rows.length, hiddenSize: h };
+}
+
 export function createProofPort(pool?: ProofPool): ProofPort {
   if (pool) {
     return {
       openBodyParser: (kind) => poolSession(pool, kind),
-      buildProofs: (rows, topk, batching) => pool.buildProofs(flatten(rows), { topk, decodeBatchingSize: batching, skipPrefill: true }),
+      buildProofs: (rows, topk, batching) => pool.buildProofs(rowsForHandOver(rows), { topk, decodeBatchingSize: batching, skipPrefill: true }),
       verifyProofs: async (proofs, rows, topk, batching) => summarise(await pool.verifyProofs(flatten(rows), proofs, { topk, decodeBatchingSize: batching, skipPrefill: true }), topk),
     };
   }

@@ -38,6 +38,7 @@ export interface ProofVerifyResult {
 
 export interface ProofPort {
   openBodyParser(kind: 'json' | 'sse'): BodyParseSession;
+  /** The rows' memory may be handed to a worker (transferred): do not read the rows afterwards. */
   buildProofs(rows: Uint16Array[], topk: number, batching: number): Promise<string[]>;
   verifyProofs(proofs: string[], rows: Uint16Array[], topk: number, batching: number): Promise<ProofVerifyResult>;
 }

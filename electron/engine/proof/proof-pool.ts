@@ -13,7 +13,10 @@ export type { ParsedGeneration } from './pool-protocol.ts';
 export interface ProofPoolOptions {
   /** Worker threads; default: cores - 1, at least 1, at most 4. */
   size?: number;
-  /** Bytes a job may have in flight to its worker before ready() waits. Default 8 MiB. */
+  /**
+   * Bytes a job may have in flight to its worker before ready() waits. Default 2 MiB: every byte
+   * of it is resident per request in flight, and a worker parses 2 MiB in a few ms.
+   */
   highWaterBytes?: number;
   /** The worker script (tests point this at a double); default proof-worker next to this module. */
   workerUrl?: URL;
@@ -52,7 +55,7 @@ export class ProofPool {
   constructor(options: ProofPoolOptions = {}) {
     const size = options.size ?? Math.min(4, Math.max(1, availableParallelism() - 1));
     this.slots = Array.from({ length: Math.max(1, size) }, () => null);
-    this.highWater = options.highWaterBytes ?? 8 * 1024 * 1024;
+    this.highWater = options.highWaterBytes ?? 2 * 1024 * 1024;
     this.workerUrl = options.workerUrl ?? WORKER_URL;
   }
 
@@ -68,7 +71,7 @@ export class ProofPool {
       this.pending.set(id, { resolve: resolve as (v: never) => void, reject, slot });
     });
     job.attach(result, () => this.settle(id, new Error('the parse was aborted')));
-    this.send(slot, { type: 'open', id, format: options.format ?? 'auto', prove: options.prove === undefined ? MINER_PROOF_PARAMS : options.prove });
+    this.send(slot, { type: 'open', id, format: options.format ?? 'auto', prove: options.prove === undefined ? MINER_PROOF_PARAMS : options.prove, text: options.onTextDelta !== undefined });
     return job;
   }
 
