@@ -3,6 +3,7 @@
 // Bodies stream in chunk by chunk (bounded in flight); rows and proofs come back as transfers.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { threadSlices } from '../lib/thread-slices.ts';
 import { GenerateBodyError } from './body-error.ts';
 import type { FromWorker, ParsedGeneration, ToWorker } from './pool-protocol.ts';
 import { MINER_PROOF_PARAMS, type Bf16Rows, type ChunkVerification, type ProofParams } from './types.ts';
@@ -27,6 +28,8 @@ export interface ParseJobOptions {
   /** Build proofs over the rows in the worker (default: the miner's parameters); null to skip. */
   prove?: ProofParams | null;
   onTextDelta?: (delta: string) => void;
+  /** Rows the body is expected to hold (the call's max_new_tokens): sized once in the worker. */
+  expectRows?: number;
 }
 
 interface Pending {
@@ -71,7 +74,7 @@ export class ProofPool {
       this.pending.set(id, { resolve: resolve as (v: never) => void, reject, slot });
     });
     job.attach(result, () => this.settle(id, new Error('the parse was aborted')));
-    this.send(slot, { type: 'open', id, format: options.format ?? 'auto', prove: options.prove === undefined ? MINER_PROOF_PARAMS : options.prove, text: options.onTextDelta !== undefined });
+    this.send(slot, { type: 'open', id, format: options.format ?? 'auto', prove: options.prove === undefined ? MINER_PROOF_PARAMS : options.prove, text: options.onTextDelta !== undefined, expectRows: options.expectRows ?? 0 });
     return job;
   }
 
@@ -92,10 +95,10 @@ export class ProofPool {
 
   /** Proofs for rows (the rows' buffer is transferred to the worker: do not use it afterwards). */
   buildProofs(rows: Bf16Rows, params: ProofParams = MINER_PROOF_PARAMS, prefill?: Uint16Array): Promise<string[]> {
-    return this.call<string[]>(
+    return threadSlices.run('proof hand-off', () => this.call<string[]>(
       (id) => ({ type: 'build', id, rows, params, prefill: prefill ?? null }),
       transferables(rows.data, prefill),
-    );
+    ));
   }
 
   /** Verification per proof (the rows' buffer is transferred to the worker). */
@@ -175,6 +178,10 @@ export class ProofPool {
   }
 
   private onMessage(msg: FromWorker): void {
+    threadSlices.run(msg.type === 'parsed' ? 'parse result in' : msg.type === 'built' ? 'proofs in' : 'proof pool message', () => this.handle(msg));
+  }
+
+  private handle(msg: FromWorker): void {
     if (msg.type === 'text') {
       this.jobs.get(msg.id)?.textDelta(msg.delta);
       return;
@@ -254,6 +261,10 @@ export class ParseJob {
    * then await ready() before the next push.
    */
   push(chunk: Uint8Array): boolean {
+    return threadSlices.run('parser chunk hand-off', () => this.pushNow(chunk));
+  }
+
+  private pushNow(chunk: Uint8Array): boolean {
     if (this.closed) return false;
     // A copy into a fresh ArrayBuffer of its own, whatever the chunk is: Buffer#slice() returns a
     // view (of a socket's or of Node's shared Buffer pool memory), which must not be transferred.

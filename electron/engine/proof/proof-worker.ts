@@ -31,11 +31,28 @@ function fail(id: number, e: unknown): void {
  * a 4096-row request holds 16 MiB, and a busy miner has many in flight. transfer(0) detaches the
  * buffer, which drops its memory; the buffers came in as transfers, so nothing else holds them.
  */
-function release(...arrays: (Uint16Array | null | undefined)[]): void {
+function release(...arrays: (Uint8Array | Uint16Array | null | undefined)[]): void {
   for (const a of arrays) {
     const buffer = a?.buffer as (ArrayBuffer & { transfer?: (n: number) => ArrayBuffer; detached?: boolean }) | undefined;
     if (buffer && typeof buffer.transfer === 'function' && buffer.detached === false) buffer.transfer(0);
   }
+}
+
+/**
+ * Parsed bytes are acknowledged once per turn of this worker's loop, summed per job: the caller's
+ * thread then handles one message per batch of chunks instead of one per chunk.
+ */
+const acks = new Map<number, number>();
+let ackScheduled = false;
+function ack(id: number, bytes: number): void {
+  acks.set(id, (acks.get(id) ?? 0) + bytes);
+  if (ackScheduled) return;
+  ackScheduled = true;
+  setImmediate(() => {
+    ackScheduled = false;
+    for (const [job, n] of acks) post({ type: 'consumed', id: job, bytes: n });
+    acks.clear();
+  });
 }
 
 port.on('message', (msg: ToWorker) => {
@@ -45,7 +62,7 @@ port.on('message', (msg: ToWorker) => {
       case 'open':
         jobs.set(id, {
           // Without a listener the parser keeps the text to itself: no message per event to the caller's thread.
-          parser: new GenerateBodyParser({ format: msg.format, onTextDelta: msg.text ? (delta) => post({ type: 'text', id, delta }) : undefined }),
+          parser: new GenerateBodyParser({ format: msg.format, onTextDelta: msg.text ? (delta) => post({ type: 'text', id, delta }) : undefined, expectRows: msg.expectRows }),
           prove: msg.prove,
         });
         return;
@@ -53,7 +70,10 @@ port.on('message', (msg: ToWorker) => {
         const job = jobs.get(id);
         if (!job) return; // aborted or already failed
         job.parser.push(msg.bytes);
-        post({ type: 'consumed', id, bytes: msg.bytes.byteLength });
+        const bytes = msg.bytes.byteLength;
+        // Parsed: its memory goes now, not when this worker next collects garbage.
+        release(msg.bytes);
+        ack(id, bytes);
         return;
       }
       case 'end': {
