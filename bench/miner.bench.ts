@@ -327,9 +327,14 @@ export async function longBodies(): Promise<void> {
     stalls.start();
     const lag = new LoopLagProbe(() => LONG_CONCURRENT, 20);
     lag.start();
-    const rss0 = process.memoryUsage().rss;
+    const m0 = process.memoryUsage();
+    const rss0 = m0.rss;
     let peak = rss0;
-    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+    let atPeak = m0;
+    const sampler = setInterval(() => {
+      const m = process.memoryUsage();
+      if (m.rss > peak) [peak, atPeak] = [m.rss, m];
+    }, 20);
     const t0 = performance.now();
     const rows = await Promise.all(
       Array.from({ length: LONG_CONCURRENT }, async (_, i) => {
@@ -363,6 +368,8 @@ export async function longBodies(): Promise<void> {
     console.log(`\n${LONG_CONCURRENT} concurrent ${LONG}-token bodies (${rows.join(', ')} rows) parsed and proven in ${wall.toFixed(1)} s: loop lag p99 ${h.lagP99Ms} ms, max ${h.lagMaxMs} ms`);
     const perRequest = (peak - rss0) / LONG_CONCURRENT / 2 ** 20;
     console.log(`resident memory per request in flight: ${perRequest.toFixed(1)} MiB (peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB over ${(rss0 / 2 ** 20).toFixed(0)} MiB with the pool's workers started; main thread + proof workers)`);
+    const mib = (k: 'heapTotal' | 'external' | 'arrayBuffers') => `${((atPeak[k] - m0[k]) / 2 ** 20).toFixed(1)} MiB`;
+    console.log(`  at the peak, this thread's growth: V8 heap ${mib('heapTotal')}, external ${mib('external')} (ArrayBuffers ${mib('arrayBuffers')}); the rest of the RSS growth is the workers and native buffers`);
     goal(`resident memory per ${LONG}-row request in flight`, perRequest, 'MiB', '<', 20, 'peak RSS over the warm baseline / requests; the proof workers count');
     const load = loadavg()[0]!;
     const overloaded = load > availableParallelism() ? `machine load ${load.toFixed(1)} on ${availableParallelism()} cores` : null;
