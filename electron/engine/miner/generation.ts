@@ -154,7 +154,8 @@ async function callGenerate(o: GenerationOptions, inputIds: number[], maxNew: nu
       (bytes) => {
         o.onBytes?.();
         o.job.check();
-        if (scanner) threadSlices.run('SSE text scan', () => scanner.push(bytes));
+        if (scanner && threadSlices.enabled) threadSlices.run('SSE text scan', () => scanner.push(bytes));
+        else scanner?.push(bytes);
         if (!session.push(bytes)) return session.ready();
       },
       { timeoutMs: o.timeoutMs, signal: o.job.controller.signal },

@@ -178,6 +178,7 @@ export class ProofPool {
   }
 
   private onMessage(msg: FromWorker): void {
+    if (!threadSlices.enabled) return this.handle(msg);
     threadSlices.run(msg.type === 'parsed' ? 'parse result in' : msg.type === 'built' ? 'proofs in' : 'proof pool message', () => this.handle(msg));
   }
 
@@ -261,7 +262,8 @@ export class ParseJob {
    * then await ready() before the next push.
    */
   push(chunk: Uint8Array): boolean {
-    return threadSlices.run('parser chunk hand-off', () => this.pushNow(chunk));
+    // Per chunk: no closure at all unless the bench records slices.
+    return threadSlices.enabled ? threadSlices.run('parser chunk hand-off', () => this.pushNow(chunk)) : this.pushNow(chunk);
   }
 
   private pushNow(chunk: Uint8Array): boolean {
