@@ -39,7 +39,7 @@ function record(i: number): MinerRequestRecord {
   };
 }
 
-interface Way {
+export interface Way {
   perRequest(i: number): void;
   close(): void;
 }
@@ -72,7 +72,7 @@ function oldWay(dir: string): Way {
   };
 }
 
-function newWay(dir: string): Way {
+export function newWay(dir: string): Way {
   const logs = new LogHub({ dir });
   const log = logs.logger('miner');
   const db = new Database(join(dir, 'new.sqlite'));

@@ -2,6 +2,7 @@ import type { EventMap, EventName, SnapshotEnvelope, SnapshotTopic, SnapshotTopi
 import type { LogLine } from '../../shared/logs.ts';
 import { Emitter } from '../engine/lib/emitter.ts';
 import { toDisposable, type Disposable } from '../engine/lib/disposable.ts';
+import { threadSlices } from '../engine/lib/thread-slices.ts';
 
 export interface OutboundEvent<E extends EventName = EventName> {
   event: E;
@@ -48,6 +49,10 @@ export class SnapshotHub {
 
   /** Publish now, unless equal to what was last published. Returns whether an event went out. */
   publish<T extends SnapshotTopic>(topic: T, data: SnapshotTopics[T]): boolean {
+    return threadSlices.run('snapshot publish', () => this.publishNow(topic, data));
+  }
+
+  private publishNow<T extends SnapshotTopic>(topic: T, data: SnapshotTopics[T]): boolean {
     this.cancelPending(topic);
     this.builtAt.set(topic, this.now());
     const json = JSON.stringify(data) ?? 'null';

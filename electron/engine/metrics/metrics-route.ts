@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { METRICS_CONTENT_TYPE } from './engy-metrics.ts';
 import { errorMessage } from '../../../shared/errors.ts';
+import { threadSlices } from '../lib/thread-slices.ts';
 
 /**
  * A GET /metrics handler for the headless server's `routes` table (which checks the token first).
@@ -10,7 +11,8 @@ export function metricsRoute(render: () => Promise<string> | string): (res: Serv
   return async (res) => {
     let body: string;
     try {
-      body = await render();
+      // The scrape's synchronous part is the slice of the thread it takes.
+      body = await threadSlices.run('metrics scrape', render);
     } catch (e) {
       res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
       res.end(`metrics failed: ${errorMessage(e)}\n`);

@@ -7,6 +7,7 @@ import type { Agent } from 'node:http';
 import { CancelledError, type Job } from './job.ts';
 import type { GenerateCallParse, ProofPort } from './proof-port.ts';
 import { postGenerate } from './serve-http.ts';
+import { threadSlices } from '../lib/thread-slices.ts';
 import { SseTextScanner } from './sse-text.ts';
 
 export interface GenerationResult {
@@ -136,7 +137,7 @@ async function callGenerate(o: GenerationOptions, inputIds: number[], maxNew: nu
     return_logprob: true,
   };
   if (stream) body.stream = true;
-  const session = o.proof.openBodyParser(stream ? 'sse' : 'json');
+  const session = o.proof.openBodyParser(stream ? 'sse' : 'json', maxNew);
   let streamError: string | null = null;
   const scanner = stream
     ? new SseTextScanner((e) => {
@@ -153,7 +154,8 @@ async function callGenerate(o: GenerationOptions, inputIds: number[], maxNew: nu
       (bytes) => {
         o.onBytes?.();
         o.job.check();
-        scanner?.push(bytes);
+        if (scanner && threadSlices.enabled) threadSlices.run('SSE text scan', () => scanner.push(bytes));
+        else scanner?.push(bytes);
         if (!session.push(bytes)) return session.ready();
       },
       { timeoutMs: o.timeoutMs, signal: o.job.controller.signal },

@@ -3,6 +3,7 @@
 // With a ProofPool all of it runs in worker threads, so the thread answering the gateway never
 // parses a body or builds a proof; without one (tests, tools) it runs on the calling thread.
 import { buildProofs, GenerateBodyParser, NO_HIDDEN_STATES_MESSAGE, verifyProofs, type Bf16Rows, type ChunkVerification, type GenerateBody } from '../proof/index.ts';
+import { threadSlices } from '../lib/thread-slices.ts';
 import type { ProofPool } from '../proof/proof-pool.ts';
 import type { BodyParseSession, GenerateCallParse, ProofPort, ProofVerifyResult } from './proof-port.ts';
 
@@ -13,16 +14,34 @@ function flatten(rows: Uint16Array[]): Bf16Rows {
   return { data, rowCount: rows.length, hiddenSize: hidden };
 }
 
+/**
+ * The rows as one run, for a hand-over to a worker: rows that already lie back to back in one
+ * buffer (one serve call's parse, the common case) are passed as a view of it, so a 4096-row
+ * request holds its 16 MiB of bf16 once instead of twice; rows from several calls are copied
+ * into one buffer. The buffer is transferred: the caller's row views are unusable afterwards.
+ */
+export function rowsForHandOver(rows: Uint16Array[]): Bf16Rows {
+  const first = rows[0];
+  if (!first) return flatten(rows);
+  const h = first.length;
+  const step = h * Uint16Array.BYTES_PER_ELEMENT;
+  for (let i = 1; i < rows.length; i++) {
+    const r = rows[i]!;
+    if (r.buffer !== first.buffer || r.length !== h || r.byteOffset !== first.byteOffset + i * step) return flatten(rows);
+  }
+  return { data: new Uint16Array(first.buffer, first.byteOffset, rows.length * h), rowCount: rows.length, hiddenSize: h };
+}
+
 export function createProofPort(pool?: ProofPool): ProofPort {
   if (pool) {
     return {
-      openBodyParser: (kind) => poolSession(pool, kind),
-      buildProofs: (rows, topk, batching) => pool.buildProofs(flatten(rows), { topk, decodeBatchingSize: batching, skipPrefill: true }),
+      openBodyParser: (kind, expectRows) => poolSession(pool, kind, expectRows),
+      buildProofs: (rows, topk, batching) => pool.buildProofs(rowsForHandOver(rows), { topk, decodeBatchingSize: batching, skipPrefill: true }),
       verifyProofs: async (proofs, rows, topk, batching) => summarise(await pool.verifyProofs(flatten(rows), proofs, { topk, decodeBatchingSize: batching, skipPrefill: true }), topk),
     };
   }
   return {
-    openBodyParser: (kind) => parserSession(kind),
+    openBodyParser: (kind, expectRows) => parserSession(kind, expectRows),
     buildProofs: async (rows, topk, batching) => buildProofs(flatten(rows), { topk, decodeBatchingSize: batching, skipPrefill: true }),
     verifyProofs: async (proofs, rows, topk, batching) => summarise(verifyProofs(flatten(rows), proofs, { topk, decodeBatchingSize: batching, skipPrefill: true }), topk),
   };
@@ -34,8 +53,8 @@ function summarise(checks: ChunkVerification[], topk: number): ProofVerifyResult
   return { score: mean / topk, chunks: checks.length, unusable, mismatches: checks.map((c) => c.expMismatches) };
 }
 
-function poolSession(pool: ProofPool, kind: 'json' | 'sse'): BodyParseSession {
-  const job = pool.openParse({ format: kind, prove: null });
+function poolSession(pool: ProofPool, kind: 'json' | 'sse', expectRows?: number): BodyParseSession {
+  const job = pool.openParse({ format: kind, prove: null, expectRows });
   return {
     // ParseJob copies the chunk (the socket may reuse its Buffer). False past the pool's
     // high-water mark: the caller then awaits ready() before reading more (postGenerate pauses
@@ -43,12 +62,15 @@ function poolSession(pool: ProofPool, kind: 'json' | 'sse'): BodyParseSession {
     push: (chunk) => job.push(chunk),
     ready: () => job.ready(),
     discard: () => job.abort(),
-    end: async () => fromBody((await job.end()).body),
+    end: async () => {
+      const { body } = await job.end();
+      return threadSlices.run('row views', () => fromBody(body));
+    },
   };
 }
 
-function parserSession(kind: 'json' | 'sse'): BodyParseSession {
-  let parser: GenerateBodyParser | null = new GenerateBodyParser({ format: kind });
+function parserSession(kind: 'json' | 'sse', expectRows?: number): BodyParseSession {
+  let parser: GenerateBodyParser | null = new GenerateBodyParser({ format: kind, expectRows });
   return {
     push: (chunk) => {
       parser?.push(chunk);

@@ -37,7 +37,9 @@ export interface ProofVerifyResult {
 }
 
 export interface ProofPort {
-  openBodyParser(kind: 'json' | 'sse'): BodyParseSession;
+  /** expectRows: the call's max_new_tokens, so the row buffer is sized once. */
+  openBodyParser(kind: 'json' | 'sse', expectRows?: number): BodyParseSession;
+  /** The rows' memory may be handed to a worker (transferred): do not read the rows afterwards. */
   buildProofs(rows: Uint16Array[], topk: number, batching: number): Promise<string[]>;
   verifyProofs(proofs: string[], rows: Uint16Array[], topk: number, batching: number): Promise<ProofVerifyResult>;
 }

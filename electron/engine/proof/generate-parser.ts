@@ -42,6 +42,8 @@ export interface GenerateParserOptions {
   onTextDelta?: (delta: string) => void;
   /** Cap on the values read whole (text, finish_reason, counters). Default 64 MiB. */
   maxCaptureBytes?: number;
+  /** Rows expected (the call's max_new_tokens): the row buffer is sized once, not doubled. */
+  expectRows?: number;
 }
 
 export class GenerateBodyParser {
@@ -58,6 +60,8 @@ export class GenerateBodyParser {
     this.onTextDelta = options.onTextDelta;
     this.doc = new GenerateDocument((t) => this.textArrived(t), options.maxCaptureBytes ?? 64 * 1024 * 1024);
     this.sse = new SseFramer(this.doc);
+    const expect = options.expectRows;
+    if (typeof expect === 'number' && Number.isSafeInteger(expect) && expect > 0) this.doc.rows.expectRows = expect;
     if (options.format === 'json' || options.format === 'sse') this.setFormat(options.format);
   }
 

@@ -11,11 +11,19 @@ import { isTokenByte, literalToBf16, scanNumberToBf16, scanResult, SCAN_INCOMPLE
 import type { Bf16Rows } from './types.ts';
 
 const MAX_TOKEN = 400;
+/** The most values a row-count hint may reserve (a hint is a request's max_new_tokens; 128 MiB). */
+const MAX_RESERVE = 64 * 1024 * 1024;
 
 export class HiddenRowSink {
   private data: Uint16Array = new Uint16Array(1 << 16);
   private written = 0;
   hiddenSize = 0;
+  /**
+   * Rows the body is expected to hold (the call's max_new_tokens), or 0: once the first row gives
+   * the row size, the buffer is sized for them in one step, instead of doubling up to it (which
+   * holds the old and the new buffer at once: 24 MiB for a 16 MiB 4096-row request).
+   */
+  expectRows = 0;
   rowCount = 0;
   rowOffset = 0;
   /** Per-row parse state. */
@@ -166,8 +174,10 @@ export class HiddenRowSink {
       this.emptyElement();
       return pos;
     }
-    if (this.hiddenSize === 0) this.hiddenSize = n;
-    else if (n !== this.hiddenSize)
+    if (this.hiddenSize === 0) {
+      this.hiddenSize = n;
+      this.reserve(n);
+    } else if (n !== this.hiddenSize)
       throw new GenerateBodyError(`malformed /generate body: hidden-state rows differ in size (${n} after ${this.hiddenSize})`);
     this.written += n;
     this.rowCount++;
@@ -205,6 +215,14 @@ export class HiddenRowSink {
       this.carry[this.carryLen++] = buf[pos++]!;
     }
     return pos;
+  }
+
+  private reserve(hidden: number): void {
+    const want = this.expectRows * hidden;
+    if (!(want > this.data.length && want <= MAX_RESERVE)) return;
+    const sized = new Uint16Array(want);
+    sized.set(this.data.subarray(0, this.written + hidden));
+    this.data = sized;
   }
 
   private grow(): Uint16Array {

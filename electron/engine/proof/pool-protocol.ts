@@ -4,7 +4,8 @@ import type { Bf16Rows, ChunkVerification, ProofParams } from './types.ts';
 import type { VerifyOptions } from './verify.ts';
 
 export type ToWorker =
-  | { type: 'open'; id: number; format: 'auto' | 'json' | 'sse'; prove: ProofParams | null }
+  /** text: whether the caller listens for text deltas (each one is a message to its thread). */
+  | { type: 'open'; id: number; format: 'auto' | 'json' | 'sse'; prove: ProofParams | null; text: boolean; expectRows: number }
   | { type: 'chunk'; id: number; bytes: Uint8Array }
   | { type: 'end'; id: number }
   | { type: 'abort'; id: number }

@@ -3,6 +3,7 @@
 // Bodies stream in chunk by chunk (bounded in flight); rows and proofs come back as transfers.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { threadSlices } from '../lib/thread-slices.ts';
 import { GenerateBodyError } from './body-error.ts';
 import type { FromWorker, ParsedGeneration, ToWorker } from './pool-protocol.ts';
 import { MINER_PROOF_PARAMS, type Bf16Rows, type ChunkVerification, type ProofParams } from './types.ts';
@@ -14,7 +15,10 @@ export type { ParsedGeneration } from './pool-protocol.ts';
 export interface ProofPoolOptions {
   /** Worker threads; default: cores - 1, at least 1, at most 4. */
   size?: number;
-  /** Bytes a job may have in flight to its worker before ready() waits. Default 8 MiB. */
+  /**
+   * Bytes a job may have in flight to its worker before ready() waits. Default 2 MiB: every byte
+   * of it is resident per request in flight, and a worker parses 2 MiB in a few ms.
+   */
   highWaterBytes?: number;
   /** The worker script (tests point this at a double); default proof-worker next to this module. */
   workerUrl?: URL;
@@ -31,6 +35,8 @@ export interface ParseJobOptions {
   /** Build proofs over the rows in the worker (default: the miner's parameters); null to skip. */
   prove?: ProofParams | null;
   onTextDelta?: (delta: string) => void;
+  /** Rows the body is expected to hold (the call's max_new_tokens): sized once in the worker. */
+  expectRows?: number;
 }
 
 interface Pending {
@@ -63,7 +69,7 @@ export class ProofPool {
   constructor(options: ProofPoolOptions = {}) {
     const size = options.size ?? Math.min(4, Math.max(1, availableParallelism() - 1));
     this.slots = Array.from({ length: Math.max(1, size) }, () => null);
-    this.highWater = options.highWaterBytes ?? 8 * 1024 * 1024;
+    this.highWater = options.highWaterBytes ?? 2 * 1024 * 1024;
     this.workerUrl = options.workerUrl ?? WORKER_URL;
     this.idleMs = options.idleMs ?? 60_000;
     this.clock = options.clock ?? systemClock;
@@ -84,7 +90,7 @@ export class ProofPool {
       this.pending.set(id, { resolve: resolve as (v: never) => void, reject, slot });
     });
     job.attach(result, () => this.settle(id, new Error('the parse was aborted')));
-    this.send(slot, { type: 'open', id, format: options.format ?? 'auto', prove: options.prove === undefined ? MINER_PROOF_PARAMS : options.prove });
+    this.send(slot, { type: 'open', id, format: options.format ?? 'auto', prove: options.prove === undefined ? MINER_PROOF_PARAMS : options.prove, text: options.onTextDelta !== undefined, expectRows: options.expectRows ?? 0 });
     return job;
   }
 
@@ -105,10 +111,10 @@ export class ProofPool {
 
   /** Proofs for rows (the rows' buffer is transferred to the worker: do not use it afterwards). */
   buildProofs(rows: Bf16Rows, params: ProofParams = MINER_PROOF_PARAMS, prefill?: Uint16Array): Promise<string[]> {
-    return this.call<string[]>(
+    return threadSlices.run('proof hand-off', () => this.call<string[]>(
       (id) => ({ type: 'build', id, rows, params, prefill: prefill ?? null }),
       transferables(rows.data, prefill),
-    );
+    ));
   }
 
   /** Verification per proof (the rows' buffer is transferred to the worker). */
@@ -202,6 +208,11 @@ export class ProofPool {
   }
 
   private onMessage(msg: FromWorker): void {
+    if (!threadSlices.enabled) return this.handle(msg);
+    threadSlices.run(msg.type === 'parsed' ? 'parse result in' : msg.type === 'built' ? 'proofs in' : 'proof pool message', () => this.handle(msg));
+  }
+
+  private handle(msg: FromWorker): void {
     if (msg.type === 'text') {
       this.jobs.get(msg.id)?.textDelta(msg.delta);
       return;
@@ -281,6 +292,11 @@ export class ParseJob {
    * then await ready() before the next push.
    */
   push(chunk: Uint8Array): boolean {
+    // Per chunk: no closure at all unless the bench records slices.
+    return threadSlices.enabled ? threadSlices.run('parser chunk hand-off', () => this.pushNow(chunk)) : this.pushNow(chunk);
+  }
+
+  private pushNow(chunk: Uint8Array): boolean {
     if (this.closed) return false;
     // A copy into a fresh ArrayBuffer of its own, whatever the chunk is: Buffer#slice() returns a
     // view (of a socket's or of Node's shared Buffer pool memory), which must not be transferred.

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { AppFailure, errorMessage } from '../../../shared/errors.ts';
 import { Emitter } from '../lib/emitter.ts';
+import { threadSlices } from '../lib/thread-slices.ts';
 
 /**
  * Migrations are numbered per domain (`miner`, `validator`, `serve`...), so each engine owns its
@@ -125,6 +126,10 @@ export class Database {
 
   /** Commit every queued write now, in one transaction. */
   flushWrites(): void {
+    threadSlices.run('DB batch', () => this.commitQueued());
+  }
+
+  private commitQueued(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     pending.delete(this);
