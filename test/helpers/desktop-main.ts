@@ -116,9 +116,9 @@ export function desktopEnv(root: string, extra: NodeJS.ProcessEnv = {}): NodeJS.
   return env;
 }
 
-/** The renderer the window loads: `npm test` builds it first; a lone run builds it once here. */
+/** The renderer the window loads and the signing page beside it: `npm test` builds them first; a lone run builds them once here. */
 export async function ensureRendererBuilt(): Promise<void> {
-  if (existsSync(join(REPO, 'dist-renderer', 'index.html'))) return;
+  if (existsSync(join(REPO, 'dist-renderer', 'index.html')) && existsSync(join(REPO, 'dist-renderer', 'signing', 'sign.js'))) return;
   execFileSync(process.execPath, [join(REPO, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], { cwd: REPO, stdio: 'inherit' });
 }
 

@@ -1,7 +1,7 @@
 // What the installers ship, computed from electron-builder.yml with electron-builder's own matcher
 // (app-builder-lib): shared by test/unit/ops/packaging.test.ts (which proves the lists) and the
 // packaged boot test (which lays an installed app out from them and runs it). Never lay files out by hand.
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
@@ -102,10 +102,20 @@ export function extraResourceMatchers(platform: Platform, dest: string): FileMat
   return m;
 }
 
-/** Where each extraResources source file lands (absolute source -> absolute destination). */
-export function extraResourceFiles(platform: Platform, dest: string): Array<{ from: string; to: string }> {
+/** The extraResources sources a build writes (the rest are checked in): absent until `npm run build:renderer`. */
+export const BUILT_EXTRA_RESOURCES = [join(REPO, 'dist-renderer', 'signing')];
+
+/**
+ * Where each extraResources source file lands (absolute source -> absolute destination). A built source
+ * that is not built yet throws, unless `skipUnbuilt` (the packaging unit test, which runs before any build).
+ */
+export function extraResourceFiles(platform: Platform, dest: string, skipUnbuilt = false): Array<{ from: string; to: string }> {
   const out: Array<{ from: string; to: string }> = [];
   for (const m of extraResourceMatchers(platform, dest)) {
+    if (BUILT_EXTRA_RESOURCES.includes(m.from) && !existsSync(m.from)) {
+      if (skipUnbuilt) continue;
+      throw new Error(`${m.from} is not built: run npm run build:renderer first`);
+    }
     if (statSync(m.from).isDirectory()) {
       for (const rel of packed(m, sourceFiles(m.from, []))) out.push({ from: join(m.from, rel), to: join(m.to, rel) });
     } else {

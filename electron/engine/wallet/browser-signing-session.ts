@@ -1,7 +1,8 @@
 // "Sign in your browser" (CHAIN.md 5, option b): Electron cannot host the user's own wallet extension,
 // so the engine serves a one-shot page on 127.0.0.1 under a random token, the app opens it in the
-// user's browser, the page asks the extension (window.injectedWeb3) to sign the SignerPayloadJSON, and
-// posts the signature back. The engine then submits. One request, one signature, then the server closes.
+// user's browser, the page asks the extension (through @polkadot/extension-dapp) to sign the
+// SignerPayloadJSON, and posts the signature back. The page is a Vite entry (renderer/sign.html), built by
+// `npm run build:renderer` into dist-renderer/signing and shipped as extraResources/signing. The engine then submits. One request, one signature, then the server closes.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -22,7 +23,7 @@ export interface BrowserSigningRequest {
   /** Checks the returned signature (e.g. rebuild the ExtrinsicPayload and sr25519-verify); false refuses it. */
   verify?: (signatureHex: `0x${string}`) => boolean;
   timeoutMs?: number;
-  /** Folder with sign.html / sign.js / sign.css; defaults to resources/signing. */
+  /** Folder with sign.html / sign.js / sign.css; defaults to signingPageDir(). */
   pageDir?: string;
 }
 
@@ -71,18 +72,21 @@ export interface SigningPage {
   cancel(): void;
 }
 
+/** The three files the signing page build emits (vite.config.ts, signingPageConfig), by the path the page asks. */
 const PAGE_FILES: Record<string, string> = { '': 'sign.html', 'sign.js': 'sign.js', 'sign.css': 'sign.css' };
+const PAGE_NAMES = Object.values(PAGE_FILES);
 const TYPES: Record<string, string> = { 'sign.html': 'text/html; charset=utf-8', 'sign.js': 'text/javascript; charset=utf-8', 'sign.css': 'text/css; charset=utf-8' };
 const MAX_BODY = 16 * 1024;
 
-/** The signing page's folder: sign.html, sign.js and sign.css. */
+/** The built signing page's folder: sign.html, sign.js and sign.css. */
 export function signingPageDir(): string {
   // The packaged app: extraResources put signing/ in process.resourcesPath (ENGY_RESOURCES_DIR).
-  // Sources: electron/engine/wallet -> repo root; a tsc build adds dist/ in front.
+  // A checkout: `npm run build:renderer` writes dist-renderer/signing (from electron/engine/wallet up to
+  // the repo root; a tsc build adds dist/ in front).
   const env = process.env.ENGY_RESOURCES_DIR;
-  const candidates = [...(env ? [join(env, 'signing')] : []), ...['../../../resources/signing', '../../../../resources/signing'].map((up) => fileURLToPath(new URL(up, import.meta.url)))];
-  for (const dir of candidates) if (existsSync(join(dir, 'sign.html'))) return dir;
-  throw new Error('resources/signing is missing from this build');
+  const candidates = [...(env ? [join(env, 'signing')] : []), ...['../../../dist-renderer/signing', '../../../../dist-renderer/signing'].map((up) => fileURLToPath(new URL(up, import.meta.url)))];
+  for (const dir of candidates) if (PAGE_NAMES.every((f) => existsSync(join(dir, f)))) return dir;
+  throw new AppFailure('internal', 'The browser signing page is not built: run `npm run build:renderer` in the panel\'s folder (an installed app carries it in resources/signing).');
 }
 
 function send(res: ServerResponse, status: number, body: string, type = 'text/plain; charset=utf-8'): void {

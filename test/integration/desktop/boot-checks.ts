@@ -86,7 +86,10 @@ export async function assertBootedApp(m: DesktopMain, expectedRendererDir: strin
   const python = await m.call<string>('app.resolve', { module: 'dist/electron/engine/serve/trim-module.js', fn: 'trimModuleDir' });
   expect(existsSync(join(python, 'engy_trim', '__init__.py')), python).toBe(true);
   const signing = await m.call<string>('app.resolve', { module: 'dist/electron/engine/wallet/browser-signing-session.js', fn: 'signingPageDir' });
+  // The Vite-built page (renderer/sign.html): its script uses @polkadot/extension-dapp, not a hand-written injectedWeb3 walk.
   for (const f of ['sign.html', 'sign.js', 'sign.css']) expect(existsSync(join(signing, f)), join(signing, f)).toBe(true);
+  expect(readFileSync(join(signing, 'sign.html'), 'utf8')).toMatch(/<script type="module"[^>]*src="\.\/sign\.js"/);
+  expect(readFileSync(join(signing, 'sign.js'), 'utf8')).toContain('web3Enable');
 }
 
 /** Close-to-tray, reopen from the tray, then Quit from the tray: the process ends as Electron's quit does (code 0). */

@@ -1,6 +1,7 @@
 // The whole "sign in your browser" path against the dev chain: @polkadot/api builds register_limit, the
-// browserColdkeySigner serves the real page to Chromium, a wallet-extension double signs the
-// SignerPayloadJSON as polkadot{.js} does, and the dev chain's pool verifies the signature and registers.
+// browserColdkeySigner serves the real (Vite-built) page to Chromium, the wallet-extension double
+// (test/doubles/wallet-extension.ts) signs the SignerPayloadJSON as polkadot{.js} does, and the dev chain's
+// pool verifies the signature and registers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { Keyring } from '@polkadot/keyring';
@@ -11,7 +12,9 @@ import { PolkadotChainClient } from '../../../electron/engine/chain/polkadot-cha
 import { signingMessage } from '../../../electron/engine/chain/key-signer.ts';
 import { browserColdkeySigner } from '../../../electron/engine/wallet/browser-signer.ts';
 import { startDevChain, type RunningDevChain } from '../../doubles/dev-chain/index.ts';
+import { installWalletExtension } from '../../doubles/wallet-extension.ts';
 import { launchBrowser } from '../../helpers/browser.ts';
+import { ensureRendererBuilt } from '../../helpers/desktop-main.ts';
 
 const TAO = 1_000_000_000n;
 let dev: RunningDevChain;
@@ -25,10 +28,13 @@ beforeAll(async () => {
   const keyring = new Keyring({ type: 'sr25519', ss58Format: 42 });
   coldkey = keyring.addFromUri('//EngyBrowserColdkey');
   hotkey = keyring.addFromUri('//EngyBrowserHotkey');
-  dev = await startDevChain({ port: 0, blockMs: 40, startBlocks: 2, seed: { subnets: [{ netuid: 53, burnRao: TAO }], balances: { [coldkey.address]: 2n * TAO } } });
+  // 500 ms blocks: the transaction is mortal (about 64 blocks), and a page on a loaded machine may take
+  // seconds to sign; at 40 ms blocks its era would end before the signature comes back ("bad signature").
+  dev = await startDevChain({ port: 0, blockMs: 500, startBlocks: 2, seed: { subnets: [{ netuid: 53, burnRao: TAO }], balances: { [coldkey.address]: 2n * TAO } } });
   client = await PolkadotChainClient.connect({ endpoint: dev.url, connectTimeoutMs: 10_000, submitTimeoutMs: 15_000 });
   browser = await launchBrowser();
-});
+  await ensureRendererBuilt();
+}, 300_000);
 afterAll(async () => {
   await browser?.close();
   await client?.close();
@@ -40,22 +46,8 @@ describe('browser-wallet registration on the dev chain', () => {
     const { registry } = client.api;
     const context = await browser.newContext();
     try {
-      // WALLET EXTENSION DOUBLE (Node side): signs the payload the way polkadot{.js} extension-base does.
-      await context.exposeFunction('extensionDoubleSign', (payload: SignerPayloadJSON) =>
-        registry.createType('ExtrinsicPayload', payload, { version: payload.version }).sign(coldkey).signature,
-      );
-      await context.addInitScript((address: string) => {
-        type Sign = (p: unknown) => Promise<string>;
-        (window as unknown as { injectedWeb3: unknown }).injectedWeb3 = {
-          'polkadot-js': {
-            version: '0.63.1',
-            enable: async () => ({
-              accounts: { get: async () => [{ address, name: 'coldkey' }] },
-              signer: { signPayload: async (p: unknown) => ({ id: 1, signature: await (window as unknown as { extensionDoubleSign: Sign }).extensionDoubleSign(p) }) },
-            }),
-          },
-        };
-      }, coldkey.address);
+      // The chain's own registry: the double signs exactly the payload subtensor checks.
+      await installWalletExtension(context, { accounts: [{ pair: coldkey, name: 'coldkey' }], registry });
       const page = await context.newPage();
       const signer = browserColdkeySigner({
         address: coldkey.address,

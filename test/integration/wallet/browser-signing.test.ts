@@ -1,16 +1,20 @@
-// The one-shot "sign in your browser" page: HTTP guards over a real socket, then the real page in Chromium
-// with a wallet-extension double injected as window.injectedWeb3 (signing with a real sr25519 key in Node).
+// The one-shot "sign in your browser" page: HTTP guards over a real socket, then the real (Vite-built) page
+// in Chromium with the wallet-extension double (test/doubles/wallet-extension.ts, a real sr25519 key in Node).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { Keyring } from '@polkadot/keyring';
-import { stringToU8a, u8aConcat, u8aToHex } from '@polkadot/util';
+import { TypeRegistry } from '@polkadot/types';
+import { u8aToHex } from '@polkadot/util';
 import { cryptoWaitReady, signatureVerify } from '@polkadot/util-crypto';
 import type { KeyringPair } from '@polkadot/keyring/types';
 import type { SignerPayloadJSON } from '@polkadot/types/types';
 import { openSigningPage, startBrowserSigningSession } from '../../../electron/engine/wallet/browser-signing-session.ts';
 import { browserColdkeySigner, browserPayloadSigner, isPayloadKeySigner, signingPageColdkeySigner } from '../../../electron/engine/wallet/browser-signer.ts';
+import { signingMessage } from '../../../electron/engine/chain/key-signer.ts';
 import { AppFailure } from '../../../shared/errors.ts';
+import { installWalletExtension } from '../../doubles/wallet-extension.ts';
 import { launchBrowser } from '../../helpers/browser.ts';
+import { ensureRendererBuilt } from '../../helpers/desktop-main.ts';
 
 let coldkey: KeyringPair;
 let other: KeyringPair;
@@ -21,7 +25,9 @@ beforeAll(async () => {
   coldkey = new Keyring({ type: 'sr25519', ss58Format: 42 }).addFromUri('//EngyBrowserColdkey');
   other = new Keyring({ type: 'sr25519', ss58Format: 42 }).addFromUri('//EngyBrowserOther');
   browser = await launchBrowser();
-});
+  // The page the engine serves is the built one (dist-renderer/signing).
+  await ensureRendererBuilt();
+}, 300_000);
 afterAll(async () => {
   await browser?.close();
 });
@@ -41,8 +47,13 @@ const payloadFor = (address: string): SignerPayloadJSON => ({
   signedExtensions: ['CheckNonce'],
   version: 4,
 });
-/** What the extension double signs: the payload JSON, so the test can verify it (a real extension signs the SCALE payload). */
-const signable = (p: unknown) => stringToU8a(JSON.stringify(p));
+/** Checks a signature the way the chain does: over the SCALE ExtrinsicPayload the extension signed. */
+function verifies(p: SignerPayloadJSON, signature: string, address: string): boolean {
+  const registry = new TypeRegistry();
+  registry.setSignedExtensions(p.signedExtensions);
+  const bytes = registry.createType('ExtrinsicPayload', p, { version: p.version }).toU8a({ method: true });
+  return signatureVerify(signingMessage(bytes), signature, address).isValid;
+}
 
 describe('browser signing session', () => {
   it('serves only its token path on its own Host, checks Origin, and closes after one signature', async () => {
@@ -79,34 +90,16 @@ describe('browser signing session', () => {
   it('signs through the real page in Chromium with an injected wallet extension', async () => {
     const context = await browser.newContext();
     try {
-      // MultiSignature = variant 1 (Sr25519) ‖ 64 bytes, as extensions return it.
-      await context.exposeFunction('extensionDoubleSign', (payload: unknown) => u8aToHex(u8aConcat(new Uint8Array([1]), coldkey.sign(signable(payload)))));
-      await context.addInitScript((address: string) => {
-        // WALLET EXTENSION DOUBLE: the injectedWeb3 shape polkadot{.js} / Talisman / SubWallet expose.
-        (window as unknown as { injectedWeb3: unknown }).injectedWeb3 = {
-          'polkadot-js': {
-            version: '0.63.1',
-            enable: async () => ({
-              accounts: { get: async () => [{ address, name: 'coldkey' }] },
-              signer: {
-                signPayload: async (p: unknown) => ({
-                  id: 1,
-                  signature: await (window as unknown as { extensionDoubleSign: (p: unknown) => Promise<string> }).extensionDoubleSign(p),
-                }),
-              },
-            }),
-          },
-        };
-      }, coldkey.address);
+      await installWalletExtension(context, { accounts: [{ pair: coldkey, name: 'coldkey' }] });
       const page = await context.newPage();
       const signer = browserPayloadSigner({
         address: coldkey.address,
         describe: () => 'Register hotkey 5F… on subnet 53 for at most 1 τ',
         open: (url) => void page.goto(url),
-        verify: (payload, sig) => signatureVerify(signable(payload), sig, coldkey.address).isValid,
+        verify: (payload, sig) => verifies(payload, sig, coldkey.address),
       });
       const { signature } = await signer.signPayload(payloadFor(coldkey.address));
-      expect(signatureVerify(signable(payloadFor(coldkey.address)), signature, coldkey.address).isValid).toBe(true);
+      expect(verifies(payloadFor(coldkey.address), signature, coldkey.address)).toBe(true);
       await page.waitForSelector('#status.ok');
       expect(await page.textContent('#description')).toBe('Register hotkey 5F… on subnet 53 for at most 1 τ');
     } finally {
@@ -115,32 +108,9 @@ describe('browser signing session', () => {
   });
 });
 
-/** WALLET EXTENSION DOUBLE with two accounts: each signature is made in Node by the key of payload.address. */
+/** The extension holds both keys and shows them under another SS58 prefix (as polkadot{.js} set to Polkadot does). */
 async function twoAccountExtension(context: import('playwright-core').BrowserContext, accounts: KeyringPair[], shownPrefix: number): Promise<void> {
-  const keys = new Map(accounts.map((k) => [k.address, k]));
-  await context.exposeFunction('extensionDoubleSign', (payload: { address: string }) => {
-    const key = [...keys.values()].find((k) => new Keyring({ type: 'sr25519', ss58Format: 42 }).encodeAddress(k.publicKey, 42) === payload.address);
-    if (!key) throw new Error(`no such account ${payload.address}`);
-    return u8aToHex(u8aConcat(new Uint8Array([1]), key.sign(signable(payload))));
-  });
-  // The extension shows addresses under another SS58 prefix (as polkadot{.js} set to Polkadot does).
-  const shown = accounts.map((k, i) => ({ address: new Keyring({ type: 'sr25519', ss58Format: shownPrefix }).encodeAddress(k.publicKey, shownPrefix), name: `account ${i + 1}` }));
-  await context.addInitScript((list: { address: string; name: string }[]) => {
-    (window as unknown as { injectedWeb3: unknown }).injectedWeb3 = {
-      'polkadot-js': {
-        version: '0.63.1',
-        enable: async () => ({
-          accounts: { get: async () => list },
-          signer: {
-            signPayload: async (p: unknown) => ({
-              id: 1,
-              signature: await (window as unknown as { extensionDoubleSign: (p: unknown) => Promise<string> }).extensionDoubleSign(p),
-            }),
-          },
-        }),
-      },
-    };
-  }, shown);
+  await installWalletExtension(context, { accounts: accounts.map((pair, i) => ({ pair, name: `account ${i + 1}`, ss58Prefix: shownPrefix })) });
 }
 
 describe('signing page where the user picks the account', () => {
@@ -167,9 +137,9 @@ describe('signing page where the user picks the account', () => {
       await tab.click('text=Sign with this account');
       const chosen = await page.account;
       expect(chosen).toBe(coldkey.address);
-      const signer = signingPageColdkeySigner(page, chosen, (p, sig) => signatureVerify(signable(p), sig, chosen).isValid);
+      const signer = signingPageColdkeySigner(page, chosen, (p, sig) => verifies(p, sig, chosen));
       const { signature } = await signer.signPayload(payloadFor(chosen));
-      expect(signatureVerify(signable(payloadFor(chosen)), signature, coldkey.address).isValid).toBe(true);
+      expect(verifies(payloadFor(chosen), signature, coldkey.address)).toBe(true);
       await tab.waitForSelector('#status.ok');
       // One signature per page.
       await expect(page.sign(payloadFor(chosen))).rejects.toThrow();

@@ -13,6 +13,8 @@ const { validateConfiguration } = require('app-builder-lib/out/util/config/confi
   validateConfiguration(config: object, debug: { isEnabled: boolean }): Promise<void>;
 };
 const DEST = '/app';
+/** What the signing page build (vite.config.ts, signingPageConfig) writes into dist-renderer/signing. */
+const SIGNING_BUILD = ['sign.html', 'sign.js', 'sign.css'];
 
 /** What `npm run build` adds: tsc mirrors electron/ and shared/ into dist/ (.ts -> .js, .cts -> .cjs), vite writes dist-renderer/. */
 function buildOutputs(src: readonly string[]): string[] {
@@ -26,6 +28,7 @@ function buildOutputs(src: readonly string[]): string[] {
   }
   out.push('dist/electron/main.js', 'dist/electron/preload.cjs', 'dist/electron/cli/main.js');
   out.push('dist-renderer/index.html', 'dist-renderer/assets/index-3f2a1b.js', 'dist-renderer/assets/index-3f2a1b.js.map', 'dist-renderer/assets/index-9c8d7e.css', 'dist-renderer/favicon.svg');
+  out.push(...SIGNING_BUILD.map((f) => `dist-renderer/signing/${f}`));
   return [...new Set(out)];
 }
 
@@ -94,6 +97,8 @@ describe('electron-builder.yml', () => {
           /^(electron-builder\.yml|package-lock\.json|tsconfig.*\.json|vite\.config\.ts|vitest\.config\.ts|eslint\.config\.js)$/.test(f),
       );
       expect(bad).toEqual([]);
+      // The signing page ships once, beside the app (extraResources), not inside app.asar as well.
+      expect(included.filter((f) => f.startsWith('dist-renderer/signing'))).toEqual([]);
       // Every built engine module ships (nothing under dist/electron or dist/shared silently dropped).
       const expectedJs = buildOutputs(src).filter((f) => /^dist\/(electron|shared)\/.*\.(js|cjs)$/.test(f));
       expect(expectedJs.filter((f) => !included.includes(f))).toEqual([]);
@@ -116,8 +121,12 @@ describe('electron-builder.yml', () => {
     expect(statSync(join(REPO, 'resources', 'models.json')).isFile()).toBe(true);
 
     // The browser-wallet signing page and the tray icon: the engine and main read them from disk.
-    const landed = extraResourceFiles('linux', '/res').map((f) => f.to);
-    expect(landed).toEqual(expect.arrayContaining(['/res/signing/sign.html', '/res/signing/sign.js', '/res/signing/sign.css', '/res/icons/tray.png']));
+    // The page is the Vite build's output (built or not yet): exactly its three files land in signing/.
+    const signing = matchers.find((m) => m.from === join(REPO, 'dist-renderer', 'signing'))!;
+    expect(signing.to).toBe('/res/signing');
+    expect(packed(signing, [...SIGNING_BUILD, 'sign.js.map', 'index.html', 'assets/x.js', '.env']).sort()).toEqual([...SIGNING_BUILD].sort());
+    const landed = extraResourceFiles('linux', '/res', true).map((f) => f.to);
+    expect(landed).toEqual(expect.arrayContaining(['/res/icons/tray.png']));
   });
 
   it('unpacks native modules from the asar and keeps only the platform\'s tokenizers binary', () => {
