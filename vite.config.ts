@@ -5,11 +5,11 @@ import react from '@vitejs/plugin-react';
 const RENDERER = resolve(import.meta.dirname, 'renderer');
 
 /**
- * @polkadot/extension-dapp needs only the SS58 codec from @polkadot/util-crypto; the package root also
- * starts its WebAssembly at import, which a page without 'wasm-unsafe-eval' in its CSP refuses (the
- * signing page's CSP has none). Its address module alone does the same in plain JS.
+ * @polkadot/extension-dapp uses only the SS58 codec from @polkadot/util-crypto, which would bring 225 kB of
+ * WebAssembly (refused by the signing page's CSP, heavy over a tunnel): renderer/src/lib/ss58.ts is the
+ * same codec in plain JS (test/unit/renderer/ss58.test.ts proves it against util-crypto).
  */
-const UTIL_CRYPTO_ADDRESS_ONLY = { find: /^@polkadot\/util-crypto$/, replacement: '@polkadot/util-crypto/address' };
+const SS58_IN_PLAIN_JS = { find: /^@polkadot\/util-crypto$/, replacement: resolve(RENDERER, 'src', 'lib', 'ss58.ts') };
 
 /**
  * The browser-wallet signing page (renderer/sign.html), built beside the UI into `<outDir>/signing/`
@@ -23,13 +23,12 @@ export function signingPageConfig(outDir: string): InlineConfig {
     base: './',
     publicDir: false,
     logLevel: 'warn',
-    resolve: { alias: [UTIL_CRYPTO_ADDRESS_ONLY] },
+    resolve: { alias: [SS58_IN_PLAIN_JS] },
     build: {
       outDir,
       emptyOutDir: true,
       sourcemap: false,
-      // @polkadot/util-crypto carries its WebAssembly inline: one self-contained page, never split.
-      chunkSizeWarningLimit: 2500,
+      // One self-contained script: the engine serves exactly sign.html, sign.js and sign.css.
       modulePreload: false,
       rollupOptions: {
         input: resolve(RENDERER, 'sign.html'),
@@ -60,6 +59,7 @@ export default defineConfig({
   root: 'renderer',
   base: './',
   plugins: [react(), signingPage()],
+  resolve: { alias: [SS58_IN_PLAIN_JS] },
   build: {
     outDir: '../dist-renderer',
     emptyOutDir: true,

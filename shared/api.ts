@@ -70,6 +70,11 @@ export interface InvokeMap {
   'wallet.register': { req: { mode: RegistrationMode; limitTao: string | null; password: string }; res: RegistrationSuccess };
   /** The coldkey signs in a browser wallet extension: the engine serves a one-shot loopback signing page (see WalletView.signingUrl). */
   'wallet.registerWithBrowser': { req: { mode: RegistrationMode; limitTao: string | null; coldkey?: string }; res: RegistrationSuccess };
+  /**
+   * The open browser-wallet request (WalletView.signing) answered by a UI running in a browser with a wallet
+   * extension, instead of the loopback page: the paying account, then the extension's signature, or a refusal.
+   */
+  'wallet.answerSigning': { req: { account: string } | { signature: string } | { decline: string }; res: null };
   'history.requests': { req: { outcome?: 'ok' | 'error' | 'cancelled'; limit?: number; offset?: number; since?: number; until?: number }; res: MinerRequestRecord[] };
   /** How many requests match the same filters (the pager's total). */
   'history.count': { req: { outcome?: 'ok' | 'error' | 'cancelled'; since?: number; until?: number }; res: { total: number } };
@@ -145,6 +150,7 @@ export const INVOKE_METHODS: readonly InvokeMethod[] = [
   'wallet.registration',
   'wallet.register',
   'wallet.registerWithBrowser',
+  'wallet.answerSigning',
   'history.requests',
   'history.count',
   'history.series',
@@ -177,6 +183,41 @@ export const INVOKE_METHODS: readonly InvokeMethod[] = [
   'fleet.control',
 ];
 
+/** What a wallet extension's signer.signPayload takes (@polkadot/types' SignerPayloadJSON, field for field). */
+export interface SigningPayloadView {
+  address: string;
+  blockHash: string;
+  blockNumber: string;
+  era: string;
+  genesisHash: string;
+  method: string;
+  nonce: string;
+  specVersion: string;
+  tip: string;
+  transactionVersion: string;
+  signedExtensions: string[];
+  version: number;
+  mode?: number;
+  metadataHash?: string;
+  assetId?: unknown;
+  withSignedTransaction?: boolean;
+}
+
+/** An open browser-wallet signing request: pick the paying account, wait for the transaction, sign it. */
+export interface BrowserSigningView {
+  phase: 'pick' | 'wait' | 'sign';
+  /** One line: what is signed, e.g. "Register hotkey 5F… on subnet 53 for at most 1 τ". */
+  description: string;
+  /** The current cost with its unit ("0.5000 τ"), when known. */
+  costTao: string | null;
+  /** Pick phase: the account to check first (SS58, prefix 42). */
+  preselect: string | null;
+  /** The signing account, once fixed or picked (SS58, prefix 42). */
+  address: string | null;
+  /** Sign phase: what the extension signs. */
+  payload: SigningPayloadView | null;
+}
+
 /** The wallet as the UI sees it: addresses and statuses, never a secret. */
 export interface WalletView {
   listing: WalletListing | null;
@@ -185,6 +226,8 @@ export interface WalletView {
   registrationError: string | null;
   /** While a browser-wallet registration waits for its signature: the one-shot loopback page to open. */
   signingUrl: string | null;
+  /** The same request, for a UI in a browser with a wallet extension to sign in place (wallet.answerSigning). */
+  signing: BrowserSigningView | null;
   /** The gateway's verdict on the stored miner key (null until checked, or after the key changed). */
   minerKeyCheck: MinerKeyVerification | null;
 }

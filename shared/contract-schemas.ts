@@ -53,6 +53,15 @@ export const REQUEST_SCHEMAS = {
   'wallet.registration': none,
   'wallet.register': fields({ mode, limitTao, password: v.pipe(v.string('must be text'), v.maxLength(1024, 'must be at most 1024 characters')) }),
   'wallet.registerWithBrowser': fields({ mode, limitTao, coldkey: v.optional(ss58) }),
+  'wallet.answerSigning': v.union(
+    [
+      fields({ account: ss58 }),
+      // A MultiSignature as extensions return it: variant byte and 64 (sr25519/ed25519) or 65 (ecdsa) bytes.
+      fields({ signature: v.pipe(v.string('must be a signature'), v.regex(/^0x[0-9a-fA-F]{128,200}$/, 'must be a hex signature (0x and 128 to 200 hex digits)')) }),
+      fields({ decline: text(200) }),
+    ],
+    'must be exactly one of { account }, { signature } or { decline }',
+  ),
   'history.requests': fields({ outcome: v.optional(outcome), limit: v.optional(int(1, 10_000)), offset: v.optional(int(0, 100_000_000)), since: v.optional(epochMs), until: v.optional(epochMs) }),
   'history.count': fields({ outcome: v.optional(outcome), since: v.optional(epochMs), until: v.optional(epochMs) }),
   'history.series': fields({

@@ -39,6 +39,7 @@ export function wireWallet(w: Wiring, d: WalletDeps): { wallet: WalletController
     'wallet.registration': () => wallet.refreshRegistration(),
     'wallet.register': (req) => wallet.register(req.mode, req.limitTao, req.password),
     'wallet.registerWithBrowser': (req) => wallet.registerWithBrowser(req.mode, req.limitTao, req.coldkey),
+    'wallet.answerSigning': (req) => wallet.answerSigning(req),
     'wallet.createColdkey': (req) => wallet.createColdkey(req.wallet, req.password),
     'wallet.importColdkey': (req) => wallet.importColdkey(req.wallet, req.secret, req.password),
     'wallet.setColdkeyAddress': (req) => wallet.setColdkeyAddress(req.wallet, req.address),

@@ -1,6 +1,6 @@
 // The wallet as the UI sees it: btcli listing, the miner key status, registration on netuid 53.
 // Secrets stay here: the snapshot carries addresses and masked keys only.
-import type { WalletView } from '../../../shared/api.ts';
+import type { InvokeRequest, WalletView } from '../../../shared/api.ts';
 import { AppFailure } from '../../../shared/errors.ts';
 import type { CreatedColdkeyView, MinerKeyStatus, MinerKeyVerification, RegistrationStatusSnapshot, RegistrationSuccess, WalletListing } from '../../../shared/wallet.ts';
 import { formatTao, parseTao } from '../../../shared/wallet.ts';
@@ -13,6 +13,8 @@ import type { MinerKeyStore } from '../wallet/miner-key-store.ts';
 import type { RegistrationService } from '../wallet/registration-service.ts';
 import { listWallets } from '../wallet/wallet-scan.ts';
 import { resolveWalletPath } from '../wallet/wallet-location.ts';
+// Types only: the page's module itself is imported on first use (registerWithBrowser).
+import type { SigningPage } from '../wallet/browser-signing-session.ts';
 import type { KdfLimits } from '../wallet/nacl-keyfile.ts';
 import { checkMinerKey, type MinerKeyCheckOptions } from '../wallet/miner-key-check.ts';
 import { describeChainError, describeNetworkError } from '../lib/network-words.ts';
@@ -41,6 +43,7 @@ export class WalletController {
   private registration: RegistrationStatusSnapshot | null = null;
   private registrationError: string | null = null;
   private signingUrl: string | null = null;
+  private signingPage: SigningPage | null = null;
   private minerKeyCheck: MinerKeyVerification | null = null;
   private keyCheckRun = 0;
   private readonly changes = new Emitter<void>();
@@ -57,7 +60,7 @@ export class WalletController {
   }
 
   snapshot(): WalletView {
-    return { listing: this.listing, minerKey: this.d.minerKeys.status(), registration: this.registration, registrationError: this.registrationError, signingUrl: this.signingUrl, minerKeyCheck: this.currentKeyCheck() };
+    return { listing: this.listing, minerKey: this.d.minerKeys.status(), registration: this.registration, registrationError: this.registrationError, signingUrl: this.signingUrl, signing: this.signingPage?.view() ?? null, minerKeyCheck: this.currentKeyCheck() };
   }
 
   /** A verdict about another key than the one stored now is not shown. */
@@ -226,8 +229,10 @@ export class WalletController {
             const free = await chain.freeBalance(address);
             return { balanceTao: formatTao(free), enough: costRao === null ? null : free >= costRao };
           },
+          onChange: () => this.changes.fire(),
         });
         this.signingUrl = page.url;
+        this.signingPage = page;
         this.changes.fire();
         this.d.openExternal?.(page.url);
         try {
@@ -244,8 +249,22 @@ export class WalletController {
       return result;
     } finally {
       this.signingUrl = null;
+      this.signingPage = null;
       this.changes.fire();
     }
+  }
+
+  /**
+   * The open browser-wallet request answered by the UI itself (a browser with a wallet extension, e.g. the
+   * headless UI over a tunnel, where the loopback page is out of reach): same checks as the page's answers.
+   */
+  answerSigning(req: InvokeRequest<'wallet.answerSigning'>): null {
+    const page = this.signingPage;
+    if (!page?.view()) throw new AppFailure('bad-request', 'No browser-wallet signing is waiting: start the registration with "Sign in a browser wallet" first.');
+    if ('account' in req) page.choose(req.account.trim());
+    else if ('signature' in req) page.submit(req.signature);
+    else page.decline(req.decline);
+    return null;
   }
 
   async register(mode: 'register-limit' | 'burned-register', limitTao: string | null, password: string): Promise<RegistrationSuccess> {

@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { decodeAddress, encodeAddress } from '@polkadot/util-crypto';
+import type { BrowserSigningView } from '../../../shared/api.ts';
 import { AppFailure } from '../../../shared/errors.ts';
 import type { SignerPayloadJSON } from '@polkadot/types/types';
 
@@ -54,6 +55,8 @@ export interface SigningPageOptions {
   fundsOf?: (address: string) => Promise<AccountFunds | null>;
   timeoutMs?: number;
   pageDir?: string;
+  /** Called whenever the request moves (account chosen, payload ready, closed): the engine republishes its view. */
+  onChange?: () => void;
 }
 
 /**
@@ -70,6 +73,12 @@ export interface SigningPage {
   /** Ends the page with a sentence it shows (e.g. the coldkey cannot pay); pending promises reject with it. */
   fail(error: AppFailure): void;
   cancel(): void;
+  /** The request as a UI that signs in place sees it; null once closed. */
+  view(): BrowserSigningView | null;
+  /** In-process answers, checked exactly as the page's POSTs are (a refusal throws an AppFailure). */
+  choose(address: string): void;
+  submit(signature: string): void;
+  decline(message: string): void;
 }
 
 /** The three files the signing page build emits (vite.config.ts, signingPageConfig), by the path the page asks. */
@@ -176,6 +185,7 @@ export async function openSigningPage(o: SigningPageOptions): Promise<SigningPag
       settleAccount.reject(outcome.error);
       settleSig?.reject(outcome.error);
     }
+    o.onChange?.();
   };
 
   const lookupFunds = (address: string): Promise<AccountFunds | null> => {
@@ -185,6 +195,42 @@ export async function openSigningPage(o: SigningPageOptions): Promise<SigningPag
       funds.set(address, p);
     }
     return p;
+  };
+
+  // One set of answers for the page's POSTs and a UI that signs in place: each refusal has the HTTP status
+  // the page gets and the sentence both get; an accepted answer is settled after the page has its reply.
+  type Refusal = { status: 400 | 404 | 409 | 422; why: string } | null;
+  let settle: () => void = () => undefined;
+  const takeAccount = (value: unknown): Refusal => {
+    if (done) return { status: 404, why: 'this signing request is closed' };
+    if (account) return { status: 409, why: 'the account is already chosen' };
+    const chosen = normalAccount(value);
+    if (!chosen) return { status: 400, why: 'not an SS58 address' };
+    account = chosen;
+    settle = () => {
+      settleAccount.resolve(chosen);
+      o.onChange?.();
+    };
+    return null;
+  };
+  const takeDecline = (message: unknown): Refusal => {
+    if (done) return { status: 404, why: 'this signing request is closed' };
+    const why = typeof message === 'string' ? message.slice(0, 200) : 'cancelled';
+    settle = () => finish({ error: new AppFailure('wallet-locked', `The browser wallet did not sign (${why}): nothing was sent; try again or use the btcli coldkey.`) });
+    return null;
+  };
+  const takeSignature = (sig: unknown): Refusal => {
+    if (done) return { status: 404, why: 'this signing request is closed' };
+    if (!payload) return { status: 409, why: 'nothing to sign yet' };
+    if (typeof sig !== 'string' || !/^0x[0-9a-fA-F]{128,200}$/.test(sig)) return { status: 400, why: 'bad signature' };
+    if (verify && !verify(sig as `0x${string}`)) return { status: 422, why: 'the signature does not match the request' };
+    settle = () => finish({ signature: sig as `0x${string}` });
+    return null;
+  };
+  /** In-process answers: a refusal is thrown as an AppFailure with its sentence; an accepted one settles at once. */
+  const answer = (refused: Refusal): void => {
+    if (refused) throw new AppFailure(refused.status === 422 ? 'wallet-locked' : 'bad-request', `The signing request refused this answer: ${refused.why}.`);
+    settle();
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -231,26 +277,11 @@ export async function openSigningPage(o: SigningPageOptions): Promise<SigningPag
       if (req.headers.origin !== origin) return send(res, 403, 'wrong origin');
       const body = (await readJson(req)) as { signature?: unknown; message?: unknown; address?: unknown } | null;
       if (body === null || typeof body !== 'object') return send(res, 400, 'bad request');
-      if (rest === 'account') {
-        if (account) return send(res, 409, 'the account is already chosen');
-        const chosen = normalAccount(body.address);
-        if (!chosen) return send(res, 400, 'not an SS58 address');
-        account = chosen;
-        send(res, 200, JSON.stringify({ address: chosen }), 'application/json');
-        settleAccount.resolve(chosen);
-        return;
-      }
-      if (rest === 'error') {
-        send(res, 200, '{}', 'application/json');
-        const why = typeof body.message === 'string' ? body.message.slice(0, 200) : 'cancelled';
-        return finish({ error: new AppFailure('wallet-locked', `The browser wallet did not sign (${why}): nothing was sent; try again or use the btcli coldkey.`) });
-      }
-      if (!payload) return send(res, 409, 'nothing to sign yet');
-      const sig = body.signature;
-      if (typeof sig !== 'string' || !/^0x[0-9a-fA-F]{128,200}$/.test(sig)) return send(res, 400, 'bad signature');
-      if (verify && !verify(sig as `0x${string}`)) return send(res, 422, 'the signature does not match the request');
-      send(res, 200, '{}', 'application/json');
-      return finish({ signature: sig as `0x${string}` });
+      const refused = rest === 'account' ? takeAccount(body.address) : rest === 'error' ? takeDecline(body.message) : takeSignature(body.signature);
+      if (refused) return send(res, refused.status, refused.why);
+      send(res, 200, rest === 'account' ? JSON.stringify({ address: account }) : '{}', 'application/json');
+      settle();
+      return;
     }
     return send(res, 405, 'method not allowed');
   }
@@ -278,10 +309,16 @@ export async function openSigningPage(o: SigningPageOptions): Promise<SigningPag
       payload = p;
       verify = check;
       answerWaiters();
+      o.onChange?.();
       return result;
     },
     fail: (error) => finish({ error }),
     cancel: () => finish({ error: new AppFailure('wallet-locked', 'Browser signing was cancelled: nothing was sent.') }),
+    view: () =>
+      done ? null : { phase: payload ? 'sign' : account ? 'wait' : 'pick', description: o.description, costTao: o.costTao ?? null, preselect, address: account, payload },
+    choose: (address) => answer(takeAccount(address)),
+    submit: (signature) => answer(takeSignature(signature)),
+    decline: (message) => answer(takeDecline(message)),
   };
 }
 

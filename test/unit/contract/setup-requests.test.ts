@@ -12,6 +12,10 @@ describe('setup requests', () => {
     expect(validateRequest('wallet.setColdkeyAddress', { wallet: 'default', address: ADDR }).ok).toBe(true);
     expect(validateRequest('wallet.registerWithBrowser', { mode: 'register-limit', limitTao: '1.5' }).ok).toBe(true);
     expect(validateRequest('wallet.registerWithBrowser', { mode: 'register-limit', limitTao: '1.5', coldkey: ADDR }).ok).toBe(true);
+    // Answers to an open browser-wallet request, from a UI that signs in place: exactly one of three.
+    expect(validateRequest('wallet.answerSigning', { account: ADDR }).ok).toBe(true);
+    expect(validateRequest('wallet.answerSigning', { signature: `0x01${'ab'.repeat(64)}` }).ok).toBe(true);
+    expect(validateRequest('wallet.answerSigning', { decline: 'Cancelled' }).ok).toBe(true);
     expect(validateRequest('serve.detectRuntimes', { refresh: true }).ok).toBe(true);
     expect(validateRequest('checkpoint.checkFolder', { dir: null }).ok).toBe(true);
     for (const m of ['wallet.verifyMinerKey', 'hardware.alternatives', 'serve.installSglang', 'serve.cancelSglangInstall', 'diagnostics.download'] as const) expect(validateRequest(m, null).ok).toBe(true);
@@ -32,6 +36,16 @@ describe('setup requests', () => {
       ['wallet.setColdkeyAddress', { wallet: 'w', address: ADDR.repeat(50) }],
       ['wallet.registerWithBrowser', { mode: 'register-limit', limitTao: '1', coldkey: ['x'] }],
       ['wallet.registerWithBrowser', { mode: 'register-limit' }],
+      ['wallet.answerSigning', {}],
+      ['wallet.answerSigning', null],
+      ['wallet.answerSigning', { account: ADDR, signature: `0x01${'ab'.repeat(64)}` }],
+      ['wallet.answerSigning', { account: 'not base58 0OIl' }],
+      ['wallet.answerSigning', { signature: 'ab'.repeat(65) }],
+      ['wallet.answerSigning', { signature: `0x${'ab'.repeat(500)}` }],
+      ['wallet.answerSigning', { decline: secret }],
+      ['wallet.answerSigning', { decline: 42 }],
+      ['wallet.answerSigning', JSON.parse(`{"__proto__":{"account":"${ADDR}"}}`)],
+      ['wallet.answerSigning', [ADDR]],
       ['serve.detectRuntimes', { refresh: 'yes' }],
       ['serve.installSglang', { python: '/bin/sh' }],
       ['checkpoint.checkFolder', { dir: 'x'.repeat(5000) }],

@@ -6,6 +6,7 @@ import { engineApi } from '../../stores/engine-store.ts';
 import { currentRegistration, selectedWallet } from './wallet-steps.tsx';
 import { ActionError, useAction } from '../common/use-action.tsx';
 import { SecretInput } from '../common/secret-input.tsx';
+import { BrowserWalletInPlace } from './browser-wallet-in-place.tsx';
 
 /** The burn moves every block: while the step is open the quote is refreshed this often. */
 const LIVE_QUOTE_MS = 24_000;
@@ -131,8 +132,9 @@ export function RegistrationStep({ wallet, settings }: { wallet: WalletView; set
               </a>
             )}
           </div>
+          {wallet.signing && <BrowserWalletInPlace signing={wallet.signing} />}
           <p className="muted small">
-            With a coldkey file, its password unlocks it inside the engine for this one registration and is then dropped (never stored or logged). With a browser wallet (polkadot.js, Talisman, SubWallet), no file is needed: the engine serves a one-shot page on this machine that lists the extension's accounts with their balance against the cost; you pick the one that pays and the extension signs.
+            With a coldkey file, its password unlocks it inside the engine for this one registration and is then dropped (never stored or logged). With a browser wallet (polkadot.js, Talisman, SubWallet), no file is needed: the engine serves a one-shot page on its machine that lists the extension's accounts with their balance against the cost; you pick the one that pays and the extension signs. When this panel is open in a browser with the extension (the headless UI over a tunnel), you can sign right here instead.
           </p>
         </div>
       )}
