@@ -96,9 +96,9 @@ export function BrowserWalletInPlace({ signing }: { signing: BrowserSigningView 
           <>
             <div role="radiogroup" aria-label="Accounts of this browser's wallet extensions" className="stack" style={{ gap: 6 }}>
               {accounts.map((a, i) => (
-                <label key={`${a.source}:${a.address}`} className="row small">
+                <label key={`${a.source}:${a.address}`} className="row small" style={{ flexWrap: 'nowrap', alignItems: 'start' }}>
                   <input type="radio" name="in-place-account" checked={picked === i} onChange={() => setPicked(i)} />
-                  <span>
+                  <span style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
                     {a.name || 'Account'} ({a.source}) <span className="mono">{a.address}</span>
                   </span>
                 </label>
