@@ -198,6 +198,43 @@ describe('signing page where the user picks the account', () => {
   });
 });
 
+describe('answers from a UI that signs in place (SigningPage.choose/submit/decline)', () => {
+  it('moves the same request as the page does, with the same refusals, and shows it in view()', async () => {
+    let changes = 0;
+    const page = await openSigningPage({ description: 'Register', costTao: '1 τ', preselect: other.address, onChange: () => (changes += 1) });
+    expect(page.view()).toMatchObject({ phase: 'pick', address: null, payload: null, preselect: other.address, costTao: '1 τ' });
+    expect(() => page.submit(u8aToHex(new Uint8Array(65)))).toThrow(expect.objectContaining({ code: 'bad-request', message: expect.stringMatching(/nothing to sign yet/) }));
+    for (const junk of ['not-an-address', '', 'x'.repeat(5000), '__proto__']) expect(() => page.choose(junk), junk).toThrow(/not an SS58 address/);
+    // Another prefix is the same account: normalized to 42.
+    page.choose(new Keyring({ type: 'sr25519', ss58Format: 0 }).encodeAddress(coldkey.publicKey, 0));
+    expect(await page.account).toBe(coldkey.address);
+    expect(page.view()).toMatchObject({ phase: 'wait', address: coldkey.address });
+    expect(() => page.choose(other.address)).toThrow(/already chosen/);
+    const signed = page.sign(payloadFor(coldkey.address), (sig) => verifies(payloadFor(coldkey.address), sig, coldkey.address));
+    expect(page.view()).toMatchObject({ phase: 'sign', payload: payloadFor(coldkey.address) });
+    expect(() => page.submit('0x1234')).toThrow(/bad signature/);
+    // Signed by the wrong key: refused, and the request keeps waiting.
+    const wrong = new TypeRegistry();
+    wrong.setSignedExtensions(payloadFor(coldkey.address).signedExtensions);
+    const byOther = wrong.createType('ExtrinsicPayload', payloadFor(coldkey.address), { version: 4 }).sign(other).signature;
+    expect(() => page.submit(byOther)).toThrow(expect.objectContaining({ code: 'wallet-locked', message: expect.stringMatching(/does not match/) }));
+    const good = wrong.createType('ExtrinsicPayload', payloadFor(coldkey.address), { version: 4 }).sign(coldkey).signature;
+    page.submit(good);
+    expect(await signed).toBe(good);
+    expect(page.view()).toBeNull();
+    expect(() => page.decline('too late')).toThrow(/closed/);
+    expect(changes).toBeGreaterThanOrEqual(3);
+  });
+
+  it('a decline ends the request with the sentence the UI shows', async () => {
+    const page = await openSigningPage({ description: 'Register', address: coldkey.address });
+    const signed = page.sign(payloadFor(coldkey.address));
+    page.decline('declined in polkadot-js');
+    await expect(signed).rejects.toMatchObject({ code: 'wallet-locked', message: expect.stringMatching(/did not sign \(declined in polkadot-js\): nothing was sent/) });
+    expect(page.view()).toBeNull();
+  });
+});
+
 describe('browserColdkeySigner', () => {
   it('is a KeySigner the chain client can recognise, and refuses raw signing', () => {
     const k = browserColdkeySigner({ address: coldkey.address, describe: () => 'x', open: () => undefined });
