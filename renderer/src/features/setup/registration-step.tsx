@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import type { WalletView } from '../../../../shared/api.ts';
 import type { Settings } from '../../../../shared/settings.ts';
 import { formatTao } from '../../../../shared/wallet.ts';
@@ -6,7 +6,9 @@ import { engineApi } from '../../stores/engine-store.ts';
 import { currentRegistration, selectedWallet } from './wallet-steps.tsx';
 import { ActionError, useAction } from '../common/use-action.tsx';
 import { SecretInput } from '../common/secret-input.tsx';
-import { BrowserWalletInPlace } from './browser-wallet-in-place.tsx';
+
+/** Signing in place loads with its wallet library, only while a browser-wallet request is open. */
+const BrowserWalletInPlace = lazy(() => import('./browser-wallet-in-place.tsx').then((m) => ({ default: m.BrowserWalletInPlace })));
 
 /** The burn moves every block: while the step is open the quote is refreshed this often. */
 const LIVE_QUOTE_MS = 24_000;
@@ -132,7 +134,11 @@ export function RegistrationStep({ wallet, settings }: { wallet: WalletView; set
               </a>
             )}
           </div>
-          {wallet.signing && <BrowserWalletInPlace signing={wallet.signing} />}
+          {wallet.signing && (
+            <Suspense fallback={<p className="muted small">Looking for a wallet extension in this browser…</p>}>
+              <BrowserWalletInPlace signing={wallet.signing} />
+            </Suspense>
+          )}
           <p className="muted small">
             With a coldkey file, its password unlocks it inside the engine for this one registration and is then dropped (never stored or logged). With a browser wallet (polkadot.js, Talisman, SubWallet), no file is needed: the engine serves a one-shot page on its machine that lists the extension's accounts with their balance against the cost; you pick the one that pays and the extension signs. When this panel is open in a browser with the extension (the headless UI over a tunnel), you can sign right here instead.
           </p>
