@@ -193,7 +193,9 @@ async function main(): Promise<void> {
   el('description').textContent = request.description;
   if (request.phase === 'failed') return status(request.error ?? 'This signing request has ended.', 'err');
   if (request.costTao) el('cost').textContent = `Registration costs ${request.costTao} right now (burned, not refundable), paid by the account that signs.`;
+  // No account yet (pick mode): the line appears once one is fixed.
   if (request.address) el('address').textContent = request.address;
+  else el('account-line').hidden = true;
   const ext = await connectWalletExtensions();
   if (ext.sources.length === 0) {
     status(
