@@ -123,8 +123,8 @@ export const layerConfig = [
             ELECTRON_PATTERN('shared/ is imported by both sides: no electron.'),
             { regex: NODE_BUILTINS_REGEX, message: 'shared/ is imported by both sides: no Node module.' },
             { group: ['react', 'react-dom'], message: 'shared/ is imported by both sides: no react.' },
-            // Packages too: only the schema library is shared by both sides.
-            { regex: '^(?![./]|valibot$)', message: 'shared/ imports only shared/ (and valibot for its schemas).' },
+            // Packages too: only the schema library and the pure-JS hashes (the one SS58 codec) are shared by both sides.
+            { regex: '^(?![./]|valibot$|@noble/hashes/)', message: 'shared/ imports only shared/ (valibot for its schemas, @noble/hashes for the SS58 codec).' },
           ],
         },
       ],

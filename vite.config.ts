@@ -6,10 +6,10 @@ const RENDERER = resolve(import.meta.dirname, 'renderer');
 
 /**
  * @polkadot/extension-dapp uses only the SS58 codec from @polkadot/util-crypto, which would bring 225 kB of
- * WebAssembly (refused by the signing page's CSP, heavy over a tunnel): renderer/src/lib/ss58.ts is the
+ * WebAssembly (refused by the signing page's CSP, heavy over a tunnel): shared/ss58.ts is the
  * same codec in plain JS (test/unit/renderer/ss58.test.ts proves it against util-crypto).
  */
-const SS58_IN_PLAIN_JS = { find: /^@polkadot\/util-crypto$/, replacement: resolve(RENDERER, 'src', 'lib', 'ss58.ts') };
+const SS58_IN_PLAIN_JS = { find: /^@polkadot\/util-crypto$/, replacement: resolve(import.meta.dirname, 'shared', 'ss58.ts') };
 
 /**
  * The browser-wallet signing page (renderer/sign.html), built beside the UI into `<outDir>/signing/`

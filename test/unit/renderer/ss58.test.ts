@@ -1,8 +1,8 @@
-// The browser bundles' SS58 codec (renderer/src/lib/ss58.ts, what @polkadot/extension-dapp gets instead
+// The browser bundles' SS58 codec (shared/ss58.ts, what @polkadot/extension-dapp gets instead
 // of @polkadot/util-crypto) against util-crypto itself: same addresses, same keys, same refusals.
 import { describe, expect, it } from 'vitest';
 import { decodeAddress as refDecode, encodeAddress as refEncode } from '@polkadot/util-crypto';
-import { decodeAddress, encodeAddress } from '../../../renderer/src/lib/ss58.ts';
+import { decodeAddress, encodeAddress } from '../../../shared/ss58.ts';
 
 /** Deterministic pseudo-random keys: the test needs no RNG to be reproducible. */
 function key(seed: number, length = 32): Uint8Array {

@@ -1,5 +1,6 @@
 // SS58 addresses (base58 of prefix ‖ public key ‖ blake2b-512("SS58PRE" ‖ prefix ‖ key)[0..2]) in plain
-// JS for the browser bundles. vite.config.ts points @polkadot/extension-dapp's `@polkadot/util-crypto`
+// JS, the one codec of both sides: the engine lists wallets with it while idle (loading polkadot-js for
+// that alone costs ~150 MB, docs/performance.md), and for the browser bundles vite.config.ts points @polkadot/extension-dapp's `@polkadot/util-crypto`
 // import here: the package would bring 225 kB of WebAssembly for these two functions, and WebAssembly
 // needs 'wasm-unsafe-eval', which the signing page's CSP does not grant. The names and arguments follow
 // util-crypto's; test/unit/renderer/ss58.test.ts proves the same output.
