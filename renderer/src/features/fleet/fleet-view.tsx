@@ -170,7 +170,7 @@ export function FleetView({ fleet, openSettings, openRig }: { fleet: FleetSnapsh
                   </td>
                   <th scope="row" title={r.target}>
                     {openRig && r.link === 'online' ? (
-                      <button className="link" onClick={() => openRig(r)} aria-label={`Open ${r.name}'s full panel`} data-testid={`rig-open-${r.name}`}>
+                      <button className="rig-open" onClick={() => openRig(r)} aria-label={`Open ${r.name}'s full panel`} data-testid={`rig-open-${r.name}`}>
                         {r.name}
                       </button>
                     ) : (
