@@ -147,12 +147,12 @@ function buildPanel(profile: Profile, w: Wiring, opts: ComposeOptions, stack: Di
   const { validating, feed: validatorFeed } = wireValidating(w, { settings, preflight, notifications, openChain });
   const renderMetrics = wireMetrics(w, mining, miningFeed, validatorFeed);
   wireHistory(w, miningFeed);
-  wireWebhook(w, notifications);
+  const webhook = wireWebhook(w, notifications);
   wireStorageWatch(w, notifications, 'app');
   wireEarnings(w, { settings, notifications, openChain, simulated });
   const shell = opts.shell ?? (profile === 'desktop' ? 'electron' : 'headless');
   const { info, updates } = wireApp(w, { shell, settings, hardware, mining, validating, wallet });
-  const fleet = wireFleet(w);
+  const fleet = wireFleet(w, { webhook, muted: () => settings.get().mutedNotifications });
   if (PROFILE_MODULES[profile].includes('health-lines')) {
     wireHealthLines(w, {
       miners: (l) => miningFeed.onDidView((v) => l(v.miners)),

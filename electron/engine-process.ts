@@ -94,6 +94,8 @@ async function start(m: Extract<MainToEngine, { kind: 'start' }>): Promise<void>
   e.hub.onEvent((ev) => post({ kind: 'event', event: ev.event, payload: ev.payload }));
   e.mining.onDidChange(() => post({ kind: 'busy', busy: e.mining.busy() }));
   e.notifications.onNotification((n) => post({ kind: 'notify', title: n.title, body: n.body }));
+  // A rig's new alert pops from the tray too, named for its rig (the Alerts page lists it under the rig).
+  e.fleet.onRigAlert(({ alert }) => post({ kind: 'notify', title: `${alert.rigName}: ${alert.title}`, body: alert.body }));
   // Everything already published, so main can show a window at once; live events follow.
   for (const payload of e.hub.current()) post({ kind: 'event', event: 'snapshot', payload });
   post({ kind: 'ready' });

@@ -37,7 +37,7 @@ export const EngineToMainSchema = v.variant('kind', [
   v.object({ kind: v.literal('ready') }),
   v.object({ kind: v.literal('boot-failed'), message: v.pipe(v.string(), v.maxLength(4000)) }),
   v.object({ kind: v.literal('result'), id, result: v.unknown() }),
-  v.object({ kind: v.literal('event'), event: v.picklist(['snapshot', 'logs']), payload: v.unknown() }),
+  v.object({ kind: v.literal('event'), event: v.picklist(['snapshot', 'logs', 'rig']), payload: v.unknown() }),
   v.object({ kind: v.literal('busy'), busy: v.boolean() }),
   v.object({ kind: v.literal('notify'), title: v.pipe(v.string(), v.maxLength(500)), body: v.pipe(v.string(), v.maxLength(4000)) }),
   v.object({ kind: v.literal('open-external'), url: v.pipe(v.string(), v.maxLength(2000)) }),

@@ -1,6 +1,6 @@
 // The one contract between engine and UI. Method and event names live here and nowhere else.
 import type { EarningsSnapshot } from './earnings.ts';
-import type { FleetSnapshot, RigAction, RigActionResult, RigConfig } from './fleet.ts';
+import type { FleetSnapshot, RigAction, RigActionResult, RigConfig, RigRelayEvent } from './fleet.ts';
 import type { HardwareAlternative, HardwareReport } from './hardware.ts';
 import type { LogLine } from './logs.ts';
 import type { AlertWebhookStatus, NotificationsSnapshot } from './notifications.ts';
@@ -126,6 +126,10 @@ export interface InvokeMap {
   'fleet.retry': { req: { id: string }; res: null };
   /** Start / stop / drain mining (or validating), or start a rig's engine service, on each rig named. */
   'fleet.control': { req: { ids: string[]; action: RigAction }; res: RigActionResult[] };
+  /** Keeps a rig's full panel open for about a minute (renewed while it shows): its snapshots arrive on the `rig` event. */
+  'fleet.watch': { req: { id: string; fresh?: boolean }; res: null };
+  /** One invoke on a rig's engine, relayed by the panel (the token never leaves it); the rig answers and checks it. */
+  'fleet.rigInvoke': { req: { id: string; method: string; req: unknown }; res: unknown };
 }
 
 export type InvokeMethod = keyof InvokeMap;
@@ -181,6 +185,8 @@ export const INVOKE_METHODS: readonly InvokeMethod[] = [
   'fleet.acceptHostKey',
   'fleet.retry',
   'fleet.control',
+  'fleet.watch',
+  'fleet.rigInvoke',
 ];
 
 /** What a wallet extension's signer.signPayload takes (@polkadot/types' SignerPayloadJSON, field for field). */
@@ -275,6 +281,8 @@ export interface EventMap {
   logs: LogLine[];
   /** Desktop only: the engine process stopped and is restarting, or is back. */
   engine: EngineProcessState;
+  /** A watched rig's snapshots and logs, relayed by the panel (fleet.watch). */
+  rig: RigRelayEvent;
 }
 export type EventName = keyof EventMap;
 

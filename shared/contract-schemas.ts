@@ -3,9 +3,9 @@
 // so a request shape is written once. Every message says what is allowed and never echoes the value
 // (a password or mnemonic must not come back in a refusal); validate.ts adds the field's name.
 import * as v from 'valibot';
-import type { InvokeMethod, InvokeRequest } from './api.ts';
+import { INVOKE_METHODS, type InvokeMethod, type InvokeRequest } from './api.ts';
 import type { SettingsPatch } from './settings.ts';
-import { RIG_ACTIONS } from './fleet.ts';
+import { isRelayableMethod, RIG_ACTIONS } from './fleet.ts';
 
 const isPlainObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
@@ -77,6 +77,9 @@ export const REQUEST_SCHEMAS = {
   'fleet.acceptHostKey': fields({ id: rigId, fingerprints: v.pipe(v.array(text(200), 'must be a list of fingerprints'), v.minLength(1, 'must name at least one fingerprint'), v.maxLength(16, 'must name at most 16 fingerprints')) }),
   'fleet.retry': fields({ id: rigId }),
   'fleet.control': fields({ ids: v.pipe(v.array(rigId, 'must be a list of rig ids'), v.minLength(1, 'must name at least one rig'), v.maxLength(64, 'must name at most 64 rigs')), action: v.picklist(RIG_ACTIONS, `must be one of ${RIG_ACTIONS.join(', ')}`) }),
+  'fleet.watch': fields({ id: rigId, fresh: v.optional(bool) }),
+  // The request itself is the rig's to check (it runs the same schemas); the panel checks the method.
+  'fleet.rigInvoke': fields({ id: rigId, method: v.pipe(text(64), v.check((m) => (INVOKE_METHODS as readonly string[]).includes(m) && isRelayableMethod(m), 'must be a method a rig answers (not fleet.*)')), req: v.unknown() }),
   'history.audits': fields({ limit: v.optional(int(1, 10_000)) }),
   'checkpoint.refresh': none,
   'checkpoint.download': none,

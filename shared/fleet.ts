@@ -1,3 +1,5 @@
+import type { SnapshotEnvelope } from './api.ts';
+import type { LogLine } from './logs.ts';
 import type { Role } from './settings.ts';
 
 // The fleet: the rigs this panel reaches over SSH (electron/engine/fleet) and one row per rig for the
@@ -109,3 +111,16 @@ export interface RigActionResult {
   ok: boolean;
   message: string;
 }
+
+/**
+ * What the panel relays from one rig's engine while a window has that rig's full panel open
+ * (fleet.watch): its snapshots and log lines exactly as the rig sent them, and whether the relay is
+ * up. The rig's token stays in the panel's engine; the renderer only ever names the rig by id.
+ */
+export type RigRelayEvent =
+  | { rigId: string; kind: 'state'; state: 'open' | 'closed'; detail: string }
+  | { rigId: string; kind: 'snapshot'; payload: SnapshotEnvelope }
+  | { rigId: string; kind: 'logs'; payload: LogLine[] };
+
+/** Methods a scoped panel may not relay to a rig: the rig's own fleet is its business, and relays never chain. */
+export const isRelayableMethod = (method: string): boolean => !method.startsWith('fleet.');

@@ -23,7 +23,7 @@ export function wireStorageWatch(w: Wiring, notifications: NotificationService, 
 }
 
 /** New alerts also go to the user's webhook, if one is set: a rig nobody looks at can still say it stopped. */
-export function wireWebhook(w: Wiring, notifications: NotificationService): void {
+export function wireWebhook(w: Wiring, notifications: NotificationService): AlertWebhook {
   w.module('webhook');
   const { paths, logs } = w.rt;
   const webhook = w.add(new AlertWebhook({ store: new AlertWebhookStore({ secretsDir: paths.secrets, redactor: logs.redactor }), log: logs.logger('alerts'), rig: hostname() }));
@@ -40,4 +40,5 @@ export function wireWebhook(w: Wiring, notifications: NotificationService): void
     'alerts.setWebhook': (req) => webhook.set(req.url),
     'alerts.testWebhook': () => webhook.test(),
   });
+  return webhook;
 }

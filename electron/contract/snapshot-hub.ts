@@ -1,4 +1,5 @@
 import type { EventMap, EventName, SnapshotEnvelope, SnapshotTopic, SnapshotTopics } from '../../shared/api.ts';
+import type { RigRelayEvent } from '../../shared/fleet.ts';
 import type { LogLine } from '../../shared/logs.ts';
 import { Emitter } from '../engine/lib/emitter.ts';
 import { toDisposable, type Disposable } from '../engine/lib/disposable.ts';
@@ -72,6 +73,11 @@ export class SnapshotHub {
 
   logs(batch: LogLine[]): void {
     if (batch.length > 0) this.events.fire({ event: 'logs', payload: batch });
+  }
+
+  /** A watched rig's relayed snapshot, logs or relay state (fleet.watch): passed on, never kept here. */
+  rig(ev: RigRelayEvent): void {
+    this.events.fire({ event: 'rig', payload: ev });
   }
 
   /** Every topic's latest snapshot; changes still waiting for their slot are published first. */

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket, type RawData } from 'ws';
 import type { ServerFrame, SnapshotEnvelope } from '../../shared/api.ts';
+import type { RigRelayEvent } from '../../shared/fleet.ts';
 import type { HandlerTable } from '../contract/handler-table.ts';
 import { dispatch } from '../contract/handler-table.ts';
 import type { SnapshotHub } from '../contract/snapshot-hub.ts';
@@ -89,6 +90,7 @@ export class WsTransport implements Disposable {
       const text = JSON.stringify({ kind: 'event', event, payload } satisfies ServerFrame);
       for (const c of this.clients) {
         if (event === 'snapshot') this.sendSnapshot(c, (payload as SnapshotEnvelope).topic, text);
+        else if (event === 'rig') this.sendRig(c, payload as RigRelayEvent, text);
         else this.sendLogs(c, text, Array.isArray(payload) ? payload.length : 1);
       }
     });
@@ -215,6 +217,12 @@ export class WsTransport implements Disposable {
     }
     this.flush(c);
     this.send(c, text);
+  }
+
+  /** A rig's relayed snapshots and relay state wait like the panel's own (latest per rig and topic); its logs are best effort. */
+  private sendRig(c: Client, ev: RigRelayEvent, text: string): void {
+    if (ev.kind === 'logs') this.sendLogs(c, text, ev.payload.length);
+    else this.sendSnapshot(c, `rig:${ev.rigId}:${ev.kind === 'state' ? ':state' : ev.payload.topic}`, text);
   }
 
   private sendLogs(c: Client, text: string, lines: number): void {

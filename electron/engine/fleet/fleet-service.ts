@@ -3,13 +3,17 @@
 // hangs, floods or lies only changes its own row.
 import { randomBytes } from 'node:crypto';
 import { AppFailure } from '../../../shared/errors.ts';
-import type { FleetSnapshot, RigAction, RigActionResult, RigConfig } from '../../../shared/fleet.ts';
+import { isRelayableMethod, type FleetSnapshot, type RigAction, type RigActionResult, type RigConfig, type RigRelayEvent } from '../../../shared/fleet.ts';
+import { err, type Result } from '../../../shared/result.ts';
 import { Emitter } from '../lib/emitter.ts';
 import { systemClock, type Clock } from '../lib/clock.ts';
 import type { Disposable } from '../lib/disposable.ts';
 import type { Logger } from '../lib/logger.ts';
 import { fleetSnapshot, rigAlerts, rigRow } from './fleet-row.ts';
-import { RigLink, type RigLinkLimits } from './rig-link.ts';
+import { DEFAULT_RIG_LIMITS, RigLink, type RigLinkLimits } from './rig-link.ts';
+import { RigAlertTracker, type RigAlertEvent } from './rig-alerts.ts';
+import { RigRelay } from './rig-relay.ts';
+import type { RigNotification } from './rig-topics.ts';
 import { fleetPaths, loadRigs, MAX_RIGS, saveRigs } from './rig-registry.ts';
 import { checkRemotePath, parseRemoteCommand, parseRigTarget } from './rig-target.ts';
 import type { SshTools } from './ssh.ts';
@@ -33,6 +37,11 @@ export interface AddRigRequest {
 
 /** How long a drain waits for the rig's requests in flight to finish before stopping anyway. */
 const DRAIN_LIMIT_MS = 15 * 60_000;
+/** A window keeps a rig's full panel open by renewing its watch; one that went away stops costing after this. */
+export const WATCH_LEASE_MS = 60_000;
+/** A relayed invoke may start a serve or a registration on the rig: long, but never forever. */
+const RELAYED_INVOKE_MS = 15 * 60_000;
+
 
 export class FleetService implements Disposable {
   private rigs: RigConfig[];
@@ -44,6 +53,15 @@ export class FleetService implements Disposable {
   private readonly clock: Clock;
   private readonly opts: FleetServiceOptions;
   private disposed = false;
+  private readonly relayEvents = new Emitter<RigRelayEvent>();
+  /** A watched rig's snapshots, logs and relay state, for the `rig` event. */
+  readonly onRelay = this.relayEvents.event;
+  private readonly alertEvents = new Emitter<RigAlertEvent>();
+  /** Each alert a rig raises while the panel watches it, once (never the ones open when the panel first read the rig). */
+  readonly onRigAlert = this.alertEvents.event;
+  private readonly alertTracker = new RigAlertTracker();
+  private readonly watches = new Map<string, { until: number; relay: RigRelay }>();
+  private sweepTimer: unknown = null;
 
   constructor(opts: FleetServiceOptions) {
     this.opts = opts;
@@ -61,7 +79,19 @@ export class FleetService implements Disposable {
   }
 
   private startLink(cfg: RigConfig): void {
-    const link = new RigLink({ config: cfg, tools: this.tools, clock: this.clock, log: this.opts.log, onChange: () => this.changes.fire(), ...(this.opts.limits ? { limits: this.opts.limits } : {}) });
+    const link = new RigLink({
+      config: cfg,
+      tools: this.tools,
+      clock: this.clock,
+      log: this.opts.log,
+      onChange: () => {
+        this.changes.fire();
+        // A watched rig that came (back) online gets its relay (re)opened.
+        this.watches.get(cfg.id)?.relay.ensure();
+      },
+      onNotifications: (rig, recent, rigWebhook) => this.rigNotifications(rig, recent, rigWebhook),
+      ...(this.opts.limits ? { limits: this.opts.limits } : {}),
+    });
     this.links.set(cfg.id, link);
     link.start();
   }
@@ -117,6 +147,8 @@ export class FleetService implements Disposable {
 
   remove(id: string): void {
     const { cfg, link } = this.find(id);
+    this.unwatch(id);
+    this.alertTracker.forget(id);
     link.dispose();
     this.links.delete(id);
     this.rigs = this.rigs.filter((r) => r.id !== id);
@@ -131,6 +163,70 @@ export class FleetService implements Disposable {
 
   retry(id: string): void {
     this.find(id).link.retryNow();
+  }
+
+  /**
+   * Keeps the rig's full panel open for WATCH_LEASE_MS more: a relay to its engine forwards its
+   * snapshots and logs as `rig` events (the first open replays every current snapshot). `fresh`: a
+   * window that just opened the rig gets a new relay, so the rig's replay refills its store.
+   */
+  watch(id: string, fresh = false): void {
+    const { cfg, link } = this.find(id);
+    if (fresh) this.unwatch(id);
+    let w = this.watches.get(id);
+    if (!w) {
+      const limits = { ...DEFAULT_RIG_LIMITS, ...this.opts.limits };
+      const relay = new RigRelay({
+        rigId: id,
+        name: cfg.name,
+        access: () => link.relayAccess(),
+        emit: (ev) => this.relayEvents.fire(ev),
+        clock: this.clock,
+        maxFrameBytes: limits.maxFrameBytes,
+        connectTimeoutMs: limits.invokeTimeoutMs,
+      });
+      w = { until: 0, relay };
+      this.watches.set(id, w);
+      this.opts.log.info(`${cfg.name}: its full panel was opened`);
+    }
+    w.until = this.clock.now() + WATCH_LEASE_MS;
+    w.relay.ensure();
+    this.scheduleSweep();
+  }
+
+  /** Rigs whose full panel is open now (tests and the bench). */
+  watched(): string[] {
+    return [...this.watches.keys()];
+  }
+
+  private unwatch(id: string): void {
+    const w = this.watches.get(id);
+    if (!w) return;
+    this.watches.delete(id);
+    w.relay.close();
+  }
+
+  private scheduleSweep(): void {
+    if (this.sweepTimer !== null || this.disposed) return;
+    this.sweepTimer = this.clock.setTimeout(() => {
+      this.sweepTimer = null;
+      const now = this.clock.now();
+      for (const [id, w] of [...this.watches]) if (w.until <= now) this.unwatch(id);
+      if (this.watches.size > 0) this.scheduleSweep();
+    }, WATCH_LEASE_MS / 4);
+  }
+
+  /** One invoke on a rig's engine for its full panel: over its relay when open, else over the row's link. */
+  async rigInvoke(id: string, method: string, req: unknown): Promise<Result<unknown>> {
+    if (!isRelayableMethod(method)) return err('bad-request', `${method} is the panel's own action: it is not sent to a rig.`);
+    const { link } = this.find(id);
+    const relay = this.watches.get(id)?.relay;
+    return relay?.open ? relay.invoke(method, req, RELAYED_INVOKE_MS) : link.invoke(method, req, RELAYED_INVOKE_MS);
+  }
+
+  /** New alerts only, once each (RigAlertTracker says which). */
+  private rigNotifications(cfg: RigConfig, recent: readonly RigNotification[], rigWebhook: boolean | null): void {
+    for (const ev of this.alertTracker.take(cfg, recent, rigWebhook)) this.alertEvents.fire(ev);
   }
 
   /** One action on several rigs at once, each on its own: one rig failing never holds the others. */
@@ -175,6 +271,9 @@ export class FleetService implements Disposable {
 
   dispose(): void {
     this.disposed = true;
+    if (this.sweepTimer !== null) this.clock.clearTimeout(this.sweepTimer);
+    this.sweepTimer = null;
+    for (const id of [...this.watches.keys()]) this.unwatch(id);
     for (const l of this.links.values()) l.dispose();
     this.links.clear();
   }

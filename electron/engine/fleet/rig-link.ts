@@ -16,6 +16,7 @@ import type { Clock } from '../lib/clock.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { RigLinkView } from './fleet-row.ts';
 import { acceptHostKey, describeHostKey } from './host-keys.ts';
+import type { RelayAccess } from './rig-relay.ts';
 import { isRigTopic, parseRigTopic, rigTopicIssue, type RigNotification, type RigTopics } from './rig-topics.ts';
 import { checkRemotePath, parseRemoteCommand, parseRigTarget, type RigAddress } from './rig-target.ts';
 import { classifySshError, runCapped, sshOptions, type SshTools } from './ssh.ts';
@@ -51,8 +52,8 @@ export interface RigLinkOptions {
   clock: Clock;
   log: Logger;
   onChange: () => void;
-  /** The rig's notifications snapshot, each time a valid one arrives (alerts tagged with the rig). */
-  onNotifications?: (rig: RigConfig, recent: readonly RigNotification[]) => void;
+  /** The rig's notifications snapshot, each time a valid one arrives; `rigWebhook`: whether the rig posts to a webhook of its own (null: it does not say). */
+  onNotifications?: (rig: RigConfig, recent: readonly RigNotification[], rigWebhook: boolean | null) => void;
   limits?: Partial<RigLinkLimits>;
 }
 
@@ -119,6 +120,8 @@ export class RigLink {
   private readonly pending = new Map<number, { resolve: (r: Result<unknown>) => void; timer: unknown }>();
   private pingTimer: ReturnType<typeof setInterval> | null = null;
   private lastPong = 0;
+  /** The rig's token, read over SSH: engine memory only, for this link and the scoped panel's relay. */
+  private token: string | null = null;
 
   constructor(opts: RigLinkOptions) {
     this.opts = opts;
@@ -225,6 +228,7 @@ export class RigLink {
     try {
       await this.openTunnel(access.port, gen);
       if (stale()) return;
+      this.token = access.token;
       await this.openSocket(access.token, gen);
     } catch (e) {
       if (!stale()) this.down('unreachable', errorMessage(e), true);
@@ -307,6 +311,11 @@ export class RigLink {
 
   /** The local end of the tunnel (tests and the scoped panel read it; never shown with the token). */
   localPort: number | null = null;
+
+  /** Where the scoped panel's relay reaches the rig's engine, while this link is online. */
+  relayAccess(): RelayAccess | null {
+    return this.link === 'online' && this.localPort !== null && this.token !== null ? { port: this.localPort, token: this.token } : null;
+  }
 
   private openSocket(token: string, gen: number): Promise<void> {
     return new Promise((resolve, reject) => {
@@ -403,7 +412,8 @@ export class RigLink {
     this.updatedAt = this.opts.clock.now();
     if (topic === 'notifications' && this.opts.onNotifications) {
       try {
-        this.opts.onNotifications(this.config, (parsed.value as NonNullable<RigTopics['notifications']>).recent);
+        const n = parsed.value as NonNullable<RigTopics['notifications']>;
+        this.opts.onNotifications(this.config, n.recent, n.webhook ? n.webhook.configured : null);
       } catch (e) {
         this.opts.log.warn(`alerts from ${this.name} could not be taken: ${errorMessage(e)}`);
       }

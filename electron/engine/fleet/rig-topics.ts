@@ -36,7 +36,7 @@ export const RIG_TOPIC_SCHEMAS = {
     onChain: v.nullable(v.looseObject({ uid: num })),
     totals: v.looseObject({ day: tauTotal, week: tauTotal }),
   }),
-  notifications: v.looseObject({ recent: v.array(v.looseObject({ id: num, active: v.boolean(), severity: v.string(), title: v.pipe(v.string(), v.maxLength(500)), body: v.pipe(v.string(), v.maxLength(4000)), at: num, kind: v.string() })) }),
+  notifications: v.looseObject({ webhook: v.optional(v.looseObject({ configured: v.boolean() })), recent: v.array(v.looseObject({ id: num, active: v.boolean(), severity: v.string(), title: v.pipe(v.string(), v.maxLength(500)), body: v.pipe(v.string(), v.maxLength(4000)), at: num, kind: v.string() })) }),
 } as const;
 
 export type RigTopic = keyof typeof RIG_TOPIC_SCHEMAS;

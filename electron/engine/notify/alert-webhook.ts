@@ -135,8 +135,11 @@ export class AlertWebhook {
     return this.status();
   }
 
-  /** Posts a new alert in the background, one at a time, in order; a failure is recorded and logged, never thrown. */
-  notify(n: AppNotification): void {
+  /**
+   * Posts a new alert in the background, one at a time, in order; a failure is recorded and logged,
+   * never thrown. `rig` names another rig the alert came from (a fleet rig's, forwarded by this panel).
+   */
+  notify(n: Postable, rig: string = this.o.rig): void {
     if (this.o.store.get() === null || this.disposed) return;
     // A webhook down for hours while alerts keep coming must not grow a backlog without end.
     if (this.pending >= MAX_PENDING) {
@@ -144,7 +147,7 @@ export class AlertWebhook {
       return;
     }
     this.pending++;
-    this.queue = this.queue.then(() => this.deliver(n)).finally(() => this.pending--).then(
+    this.queue = this.queue.then(() => this.deliver(n, true, rig)).finally(() => this.pending--).then(
       () => undefined,
       (e: unknown) => this.o.log.warn(`alerts: the webhook post failed unexpectedly: ${String(e)}`),
     );
@@ -159,12 +162,12 @@ export class AlertWebhook {
     return this.status();
   }
 
-  private async deliver(n: Postable, retry = true): Promise<boolean> {
+  private async deliver(n: Postable, retry = true, rig: string = this.o.rig): Promise<boolean> {
     const url = this.o.store.get();
     if (url === null) return false;
     const delays = retry ? (this.o.retryDelaysMs ?? [5_000, 30_000]) : [];
     const sleep = this.o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref()));
-    const body = JSON.stringify(webhookPayload(n, this.o.rig));
+    const body = JSON.stringify(webhookPayload(n, rig));
     let outcome = { ok: false, text: '', retryable: false };
     for (let attempt = 0; attempt <= delays.length; attempt++) {
       if (attempt > 0) await sleep(delays[attempt - 1]!);

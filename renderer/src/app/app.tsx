@@ -1,5 +1,6 @@
 import { Component, useEffect, useState, type ReactNode } from 'react';
-import { useEngine, useSnapshot } from '../stores/engine-store.ts';
+import { closeRig, useEngine, usePanelSnapshot, useScope, useSnapshot } from '../stores/engine-store.ts';
+import { RigBanner } from '../features/fleet/rig-banner.tsx';
 import { PAGES, useUi, type Page } from '../stores/ui-store.ts';
 import { PageIcon } from './icons.tsx';
 import { SetupPage } from '../features/setup/setup-page.tsx';
@@ -65,7 +66,8 @@ class PageBoundary extends Component<{ children: ReactNode; page: Page }, { erro
 }
 
 function useTheme() {
-  const settings = useSnapshot('settings');
+  // This panel's theme, whichever rig is open: a rig's own setting never repaints the panel.
+  const settings = usePanelSnapshot('settings');
   useEffect(() => {
     const pref = settings?.theme ?? 'system';
     const apply = () => {
@@ -104,8 +106,14 @@ export function App() {
   useTabTitle(page);
   const simulated = settings?.network === 'simulated';
   const fleet = useSnapshot('fleet');
+  const scoped = useScope((s) => s.rig);
   // Open alerts here and on every rig of the fleet (those are tagged with their rig on the Alerts page).
   const alerts = (notifications?.recent.filter((n) => n.active).length ?? 0) + (fleet?.alerts.length ?? 0);
+  // The Fleet is this panel's: from a rig's full panel, its nav item goes back to it.
+  const goPage = (p: Page) => {
+    if (scoped && p === 'fleet') closeRig();
+    go(p);
+  };
   return (
     <div className={`shell${simulated ? ' with-banner' : ''}${sidebarOpen ? ' sidebar-open' : ''}`}>
       {simulated && (
@@ -128,7 +136,7 @@ export function App() {
           <span aria-hidden="true">{sidebarOpen ? '«' : '»'}</span>
         </button>
         {PAGES.map((p) => (
-          <button key={p} className="nav-item" aria-current={page === p ? 'page' : undefined} onClick={() => go(p)} title={LABELS[p]}>
+          <button key={p} className="nav-item" aria-current={page === p ? 'page' : undefined} onClick={() => goPage(p)} title={LABELS[p]}>
             <PageIcon page={p} />
             <span className="nav-label">
               {LABELS[p]}
@@ -149,6 +157,7 @@ export function App() {
         </div>
       </nav>
       <main className="main" id="main">
+        {scoped && <RigBanner rig={scoped} />}
         <ConnectionBanner />
         <Toasts />
         <fieldset className="engine-gate" disabled={connection !== 'open'}>

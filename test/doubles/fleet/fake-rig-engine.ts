@@ -1,6 +1,7 @@
 // TEST DOUBLE, never shipped: a rig's engine as the fleet sees it through the tunnel: a WebSocket on
 // 127.0.0.1 that checks the bearer token, answers app.info, and sends snapshots. `behave` makes it
-// hostile (malformed or oversized snapshots, never answering) for the broken-rig tests.
+// hostile (malformed or oversized snapshots, never answering) for the broken-rig tests. It records the
+// invokes it gets and can send any topic (the relay and rig-alert tests).
 import { createServer, type Server } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
 
@@ -11,8 +12,14 @@ export interface FakeRigEngine {
   token: string;
   /** Sends a miners snapshot with this many tokens per second to every client (the "live" figure). */
   push(tokensPerSecond: number): void;
-  /** Sends any topic's snapshot to every client (the fleet bench: a busy rig's serve and earnings). */
+  /** Sends any topic's snapshot to every client (the fleet bench: a busy rig's serve and earnings; the relay tests). */
   sendTopic(topic: string, data: unknown): void;
+  /** Sends a raw text frame to every client (a hostile rig on the relay). */
+  pushRaw(text: string): void;
+  /** Every invoke received, in order (app.info included). */
+  invoked: Array<{ method: string; req: unknown }>;
+  /** Open WebSocket clients (the row's link, plus a relay while a full panel is open). */
+  clientCount(): number;
   close(): Promise<void>;
 }
 
@@ -22,7 +29,8 @@ const miner = (tps: number) => ({
   targets: { ttftP99Ms: 100_000, tpotP99Ms: 200, acceptance: 0.95 },
 });
 
-export async function startFakeRigEngine(behave: FakeRigBehaviour, opts: { contract?: number; oversizeBytes?: number } = {}): Promise<FakeRigEngine> {
+export async function startFakeRigEngine(behave: FakeRigBehaviour, opts: { contract?: number; oversizeBytes?: number; replay?: Record<string, unknown> } = {}): Promise<FakeRigEngine> {
+  const invoked: Array<{ method: string; req: unknown }> = [];
   const token = `fake${'t'.repeat(28)}`;
   const server: Server = createServer((_, res) => res.writeHead(404).end());
   const wss = new WebSocketServer({ noServer: true });
@@ -35,9 +43,11 @@ export async function startFakeRigEngine(behave: FakeRigBehaviour, opts: { contr
       clients.add(ws);
       ws.on('close', () => clients.delete(ws));
       ws.on('message', (raw) => {
-        const f = JSON.parse(raw.toString()) as { id: number; method: string };
+        const f = JSON.parse(raw.toString()) as { id: number; method: string; req: unknown };
+        invoked.push({ method: f.method, req: f.req });
         if (behave === 'silent') return;
         if (f.method === 'app.info') ws.send(JSON.stringify({ kind: 'result', id: f.id, result: { ok: true, value: { version: '0.1.0', contract: opts.contract ?? 1 } } }));
+        else if (f.method === 'mining.rehearse') ws.send(JSON.stringify({ kind: 'result', id: f.id, result: { ok: false, error: { code: 'conflict', message: 'No serve is running: start mining first.' } } }));
         else ws.send(JSON.stringify({ kind: 'result', id: f.id, result: { ok: true, value: null } }));
       });
       if (behave === 'malformed') {
@@ -49,6 +59,7 @@ export async function startFakeRigEngine(behave: FakeRigBehaviour, opts: { contr
       }
       if (behave === 'oversized') ws.send(JSON.stringify({ kind: 'event', event: 'snapshot', payload: { topic: 'miners', version: 1, data: 'x'.repeat(opts.oversizeBytes ?? 1_000_000) } }));
       if (behave !== 'silent') send(ws, 'settings', { role: 'mine' });
+      if (behave !== 'silent') for (const [topic, data] of Object.entries(opts.replay ?? {})) send(ws, topic, data);
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
@@ -61,6 +72,11 @@ export async function startFakeRigEngine(behave: FakeRigBehaviour, opts: { contr
     sendTopic(topic, data) {
       for (const ws of clients) send(ws, topic, data);
     },
+    pushRaw(text) {
+      for (const ws of clients) ws.send(text);
+    },
+    invoked,
+    clientCount: () => clients.size,
     close: async () => {
       for (const ws of clients) ws.terminate();
       wss.close();

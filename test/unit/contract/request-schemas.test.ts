@@ -78,4 +78,21 @@ describe('contract request schemas', () => {
     expect(validateRequest('settings.update', { theme: 'dark' }).ok).toBe(true);
     expect(refusal('settings.update', ['theme'])).toMatch(/expected an object of settings to change/);
   });
+
+  it('a rig full panel: watch takes a rig id and a flag; rigInvoke only a method a rig answers (never fleet.*), the request is the rig\'s to check', () => {
+    const id = 'abcdef012345';
+    expect(validateRequest('fleet.watch', { id }).ok).toBe(true);
+    expect(validateRequest('fleet.watch', { id, fresh: true }).ok).toBe(true);
+    expect(refusal('fleet.watch', { id: '../../etc' })).toMatch(/field "id" must be a rig id/);
+    expect(refusal('fleet.watch', { id, fresh: 'yes' })).toMatch(/field "fresh" must be true or false/);
+    expect(refusal('fleet.watch', JSON.parse(`{"id":"${id}","__proto__":{"fresh":true}}`))).toMatch(/unexpected field "__proto__"/);
+    expect(refusal('fleet.watch', null)).toMatch(/expected an object/);
+    expect(validateRequest('fleet.rigInvoke', { id, method: 'mining.stop', req: null }).ok).toBe(true);
+    expect(validateRequest('fleet.rigInvoke', { id, method: 'settings.update', req: { theme: 'dark' } }).ok).toBe(true);
+    for (const method of ['fleet.addRig', 'fleet.rigInvoke', 'fleet.watch', 'constructor', '__proto__', 'no.such', 'x'.repeat(100), 42]) {
+      expect(refusal('fleet.rigInvoke', { id, method, req: null })).toMatch(/field "method" must be/);
+    }
+    expect(refusal('fleet.rigInvoke', { id, method: 'mining.stop' })).toMatch(/field "req" is missing/);
+    expect(refusal('fleet.rigInvoke', { id, method: 'mining.stop', req: null, token: 'x' })).toMatch(/unexpected field "token"/);
+  });
 });

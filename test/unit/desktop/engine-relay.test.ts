@@ -68,6 +68,8 @@ describe('relay messages', () => {
     const bad = [null, 'ready', 42, [], { kind: 'nope' }, { kind: 'result' }, { kind: 'result', id: -1, result: null }, { kind: 'notify', title: 'x'.repeat(501), body: '' }, { kind: 'event', event: 'other', payload: 1 }, JSON.parse('{"__proto__": {"kind": "ready"}}') as unknown, { kind: 'update-call', id: 1, op: 'rm -rf' }];
     for (const m of bad) expect(v.safeParse(EngineToMainSchema, m).success, JSON.stringify(m)).toBe(false);
     expect(v.safeParse(EngineToMainSchema, { kind: 'result', id: 3, result: { ok: true, value: 1 } }).success).toBe(true);
+    // A rig's full panel: the panel engine's relayed rig events reach the window on the desktop too.
+    expect(v.safeParse(EngineToMainSchema, { kind: 'event', event: 'rig', payload: { rigId: 'abcdef012345', kind: 'state', state: 'open', detail: '' } }).success).toBe(true);
   });
 
   it('the engine accepts only known shapes from main', () => {

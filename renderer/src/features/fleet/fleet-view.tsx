@@ -52,8 +52,8 @@ function ShareChart({ rigs, total }: { rigs: RigRow[]; total: number }) {
   );
 }
 
-/** The page on a given snapshot (tests render it without an engine); `openSettings` goes to Settings > Rigs. */
-export function FleetView({ fleet, openSettings }: { fleet: FleetSnapshot | undefined; openSettings: () => void }) {
+/** The page on a given snapshot (tests render it without an engine); `openSettings` goes to Settings > Rigs, `openRig` to a rig's full panel. */
+export function FleetView({ fleet, openSettings, openRig }: { fleet: FleetSnapshot | undefined; openSettings: () => void; openRig?: (r: RigRow) => void }) {
   const now = useNow(1000);
   const [selected, setSelected] = useState<string[]>([]);
   const [confirm, setConfirm] = useState<RigAction | null>(null);
@@ -169,7 +169,13 @@ export function FleetView({ fleet, openSettings }: { fleet: FleetSnapshot | unde
                     <input type="checkbox" aria-label={`Select ${r.name}`} checked={selected.includes(r.id)} onChange={() => toggle(r.id)} />
                   </td>
                   <th scope="row" title={r.target}>
-                    {r.name}
+                    {openRig && r.link === 'online' ? (
+                      <button className="rig-open" onClick={() => openRig(r)} aria-label={`Open ${r.name}'s full panel`} data-testid={`rig-open-${r.name}`}>
+                        {r.name}
+                      </button>
+                    ) : (
+                      r.name
+                    )}
                   </th>
                   <td>{r.role ?? '—'}</td>
                   <td data-testid={`rig-state-${r.name}`} title={r.detail}>
@@ -197,7 +203,7 @@ export function FleetView({ fleet, openSettings }: { fleet: FleetSnapshot | unde
             </tbody>
           </table>
         </div>
-        <p className="muted small">Figures over each rig's {win !== null ? windowLabel(win) : 'stats window'}; gates from each rig's model. τ is projected from the signed epoch results each rig reads; a rig that is away keeps its last τ.</p>
+        <p className="muted small">Click an online rig's name to open its full panel (every page, scoped to it). Figures over each rig's {win !== null ? windowLabel(win) : 'stats window'}; gates from each rig's model. τ is projected from the signed epoch results each rig reads; a rig that is away keeps its last τ.</p>
       </section>
       <section className="card stack" aria-labelledby="chart-h">
         <h2 id="chart-h">Share of today's τ</h2>

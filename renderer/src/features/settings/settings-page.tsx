@@ -1,5 +1,5 @@
 import { NOTIFICATION_KINDS, type NotificationKind, type SettingsPatch, type ThemePref } from '../../../../shared/settings.ts';
-import { useEngine, useSnapshot } from '../../stores/engine-store.ts';
+import { useEngine, useScope, useSnapshot } from '../../stores/engine-store.ts';
 import { ActionError, useAction } from '../common/use-action.tsx';
 import { RigSettings } from './rig-settings.tsx';
 import { ProfitSettings } from './profit-settings.tsx';
@@ -25,6 +25,8 @@ const KIND_LABEL: Record<NotificationKind, string> = {
 export function SettingsPage() {
   const s = useSnapshot('settings');
   const info = useEngine((x) => x.info);
+  // A rig's full panel shows its settings; the rigs themselves are this panel's (Settings > Rigs here).
+  const scopedRig = useScope((x) => x.rig);
   const notifications = useSnapshot('notifications');
   const { invoke, error } = useAction();
   const update = (patch: SettingsPatch) => void invoke('settings.update', patch);
@@ -51,7 +53,7 @@ export function SettingsPage() {
         </label>
       </section>
       <RigSettings s={s} />
-      <RigsCard />
+      {!scopedRig && <RigsCard />}
       <ProfitSettings s={s} />
       <section className="card stack">
         <h2>Notifications</h2>

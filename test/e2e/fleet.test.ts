@@ -1,0 +1,211 @@
+// The Fleet end to end: a panel (a headless engine; Chromium drives its UI) adds three rigs through a
+// REAL local sshd (test/helpers/sshd.ts) in Settings > Rigs; each rig is a real headless engine on the
+// simulated network (copies of one demo profile, so all three read the same hotkey's τ). The host key is
+// accepted as shown; the Fleet page shows the rigs; rig-a is started and stopped from the panel after a
+// confirmation naming it; each rig's full panel (opened from its row, its name in the banner) shows its
+// own Earnings, and the fleet's τ today is their sum; rig-c's engine is killed and its row says
+// "unreachable since". Fleet and Settings > Rigs: axe in both themes, captured at 1280 and 800 px
+// (test-results/fleet-*.png). Needs the built renderer (npm run build:renderer).
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, screenshotPath } from '../helpers/browser.ts';
+import { startHeadlessChild, type HeadlessChild } from '../helpers/headless-process.ts';
+import { blankProfile } from '../helpers/setup-steps.ts';
+import { startTestSshd, type TestSshd } from '../helpers/sshd.ts';
+import { startSimulatedNetwork, type SimulatedNetwork } from '../doubles/sim-network/sim-network.ts';
+
+const bin = join(import.meta.dirname, '..', '..', 'bin', 'engy-panel.mjs');
+const RIGS = ['rig-a', 'rig-b', 'rig-c'] as const;
+// The shared machine may be many times over its cores: every wait is generous, none is a speed claim.
+const STARTUP_MS = 180_000;
+const WAIT = { timeout: 180_000 };
+
+/** "1.2345 τ" as a number ("—" is no figure yet). */
+const tauOf = (text: string | null): number | null => {
+  const m = /(-?\d+(?:\.\d+)?)\s*τ/.exec(text ?? '');
+  return m ? Number(m[1]) : null;
+};
+
+describe('the Fleet: three rigs over a real sshd, driven from the panel in Chromium', () => {
+  const root = mkdtempSync(join(tmpdir(), 'engy-fleet-e2e-'));
+  let sshd: TestSshd;
+  let net: SimulatedNetwork;
+  const rigs = new Map<string, HeadlessChild>();
+  let panel: HeadlessChild;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    sshd = await startTestSshd();
+    net = await startSimulatedNetwork({ dataDir: join(root, 'sim'), epochMs: 8_000, blockMs: 250, pollSeconds: 2, log: () => undefined });
+    // Each rig: the demo profile's settings, wallet and miner key, in its own data dir.
+    for (const name of RIGS) {
+      const dir = join(root, name);
+      cpSync(net.dataDir, dir, { recursive: true });
+      rigs.set(name, await startHeadlessChild({ PATH: process.env.PATH, HOME: process.env.HOME }, [], dir, STARTUP_MS));
+    }
+    // The panel: the same simulated network, blank (no role, wallet or miner key of its own).
+    const panelDir = join(root, 'panel');
+    cpSync(net.dataDir, panelDir, { recursive: true });
+    blankProfile(panelDir);
+    panel = await startHeadlessChild({ PATH: process.env.PATH, HOME: process.env.HOME, ENGY_FLEET_SSH_CONFIG: sshd.clientConfig }, [], panelDir, STARTUP_MS);
+    browser = await launchBrowser();
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    await page.goto(`${panel.url}#/settings`);
+    await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor({ timeout: 120_000 });
+  }, 900_000);
+
+  afterAll(async () => {
+    await browser?.close().catch(() => undefined);
+    await panel?.stop();
+    for (const r of rigs.values()) await r.stop();
+    await net?.stop();
+    await sshd?.stop();
+    rmSync(root, { recursive: true, force: true });
+  }, 120_000);
+
+  const row = (name: string) => page.getByTestId(`rig-row-${name}`);
+  const openPage = async (hash: string, heading: string | RegExp) => {
+    await page.goto(`${panel.url.replace(/\?.*$/, '')}#/${hash}`);
+    await page.getByRole('heading', { level: 1, name: heading }).first().waitFor({ timeout: 120_000 });
+  };
+
+  /** axe in both themes (the profile follows the system theme), then captures at 1280 and 800 px. */
+  const check = async (name: string, failures: string[]) => {
+    for (const scheme of ['dark', 'light'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.waitForFunction((want) => document.documentElement.dataset.theme === want, scheme, { timeout: 10_000 });
+      await page.setViewportSize({ width: 1280, height: 900 });
+      const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+      for (const v of axe.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')) failures.push(`${name} ${scheme}: ${v.id} (${v.nodes.length}) ${v.nodes[0]?.target.join(' ')}`);
+      for (const width of [1280, 800]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.waitForTimeout(300);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        expect(overflow, `${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(1);
+        const h = await page.evaluate(() => (document.querySelector('main')?.scrollHeight ?? 900) + (document.querySelector('.banner-sim')?.clientHeight ?? 0));
+        await page.setViewportSize({ width, height: Math.min(Math.max(900, h), 5000) });
+        await page.waitForTimeout(200);
+        await page.screenshot({ path: screenshotPath(`fleet-${name}-${width}-${scheme}`) });
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.emulateMedia({ colorScheme: 'dark' });
+  };
+
+  it('adds the three rigs in Settings > Rigs; the host key is accepted as shown; the Fleet page shows them online', { timeout: 900_000 }, async () => {
+    const card = page.getByTestId('rigs-card');
+    for (const name of RIGS) {
+      await card.getByTestId('rig-target').fill(sshd.target);
+      await card.getByTestId('rig-name').fill(name);
+      await card.getByTestId('rig-command').fill(`${process.execPath} ${bin}`);
+      await card.getByTestId('rig-data-dir').fill(rigs.get(name)!.dataDir);
+      await card.getByRole('button', { name: 'Add rig' }).click();
+      await card.getByTestId(`rig-setting-${name}`).waitFor({ timeout: 30_000 });
+    }
+    // Unknown host key: its fingerprint is shown, and accepted only by the user, rig by rig.
+    for (const name of RIGS) {
+      const shown = card.getByTestId(`fingerprint-${name}`);
+      await shown.waitFor(WAIT);
+      expect(await shown.textContent()).toMatch(/^SHA256:\S+ \(ED25519\)/);
+      await card.getByRole('button', { name: `Accept this key for ${name}` }).click();
+      await card.getByTestId(`hostkey-${name}`).waitFor({ state: 'detached', timeout: 180_000 });
+    }
+    await openPage('fleet', 'Fleet');
+    for (const name of RIGS) await expect.poll(() => row(name).getAttribute('data-link'), WAIT).toBe('online');
+    await expect.poll(() => page.getByTestId('fleet-online').textContent(), WAIT).toMatch(/3 of 3/);
+  });
+
+  it('starts rig-a from the panel (the confirmation names it) and it mines; it stops and starts again the same way', { timeout: 900_000 }, async () => {
+    const act = async (button: RegExp, verb: string) => {
+      await page.getByRole('checkbox', { name: 'Select rig-a' }).check();
+      await page.getByRole('toolbar').getByRole('button', { name: button }).click();
+      const confirm = page.getByTestId('fleet-confirm');
+      await expect.poll(() => confirm.textContent(), WAIT).toMatch(new RegExp(`${verb} mining on rig-a\\?`));
+      expect(await confirm.textContent()).not.toMatch(/rig-b|rig-c/);
+      await confirm.getByRole('button', { name: new RegExp(`^${verb} 1 rig$`) }).click();
+      // Start rehearses on the rig first: on a loaded machine the answer may come after the panel's 60 s (the state below tells).
+      await expect.poll(() => page.getByTestId('fleet-results').textContent(), WAIT).toMatch(verb === 'Start' ? /rig-a: (started|.*did not answer)/ : /rig-a: stopped/);
+      await page.getByRole('checkbox', { name: 'Select rig-a' }).uncheck();
+    };
+    await act(/^Start mining$/, 'Start');
+    // Mining once qualified (a stop mid-probe would fail the probe, and the gateway would deny the key).
+    await expect.poll(() => page.getByTestId('rig-state-rig-a').textContent(), { timeout: 300_000 }).toMatch(/^mining/);
+    await act(/^Stop mining$/, 'Stop');
+    await expect.poll(() => page.getByTestId('rig-state-rig-a').textContent(), WAIT).toMatch(/^stopped/);
+    await act(/^Start mining$/, 'Start');
+    await expect.poll(() => page.getByTestId('rig-state-rig-a').textContent(), { timeout: 300_000 }).toMatch(/^mining/);
+    // rig-b and rig-c were never touched.
+    for (const name of ['rig-b', 'rig-c']) expect(await page.getByTestId(`rig-state-${name}`).textContent()).toMatch(/^stopped/);
+  });
+
+  it('each rig\'s full panel (its name in the banner) shows its own Earnings; the fleet\'s τ today is their sum', { timeout: 900_000 }, async () => {
+    // Wait for epochs scored while rig-a mined, then hold the traffic so the figures stay put while read.
+    // (No validator sets weights on this simulated chain here, so the projected τ may be 0: the sums still must hold.)
+    await expect.poll(() => net.epochs.length, { timeout: 300_000, interval: 1_000 }).toBeGreaterThanOrEqual(2);
+    await net.traffic.stop();
+    await openPage('fleet', 'Fleet');
+    // The three rigs read the same hotkey: once all three rows agree, every rig has read the last scored epoch.
+    const rows = async () => Promise.all(RIGS.map(async (n) => tauOf(await page.getByTestId(`rig-today-${n}`).textContent())));
+    await expect.poll(async () => new Set(await rows()).size, { timeout: 300_000, interval: 1_000 }).toBe(1);
+    const own = new Map<string, number>();
+    for (const name of RIGS) {
+      await page.getByTestId(`rig-open-${name}`).click();
+      await expect.poll(() => page.getByTestId('rig-banner-name').textContent(), WAIT).toBe(name);
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Earnings/ }).click();
+      await page.getByRole('heading', { level: 1, name: 'Earnings' }).waitFor({ timeout: 120_000 });
+      const figure = page.getByTestId('tau-total-Last 24 h').locator('.stat-value');
+      await expect.poll(async () => tauOf(await figure.textContent()), WAIT).not.toBeNull();
+      // The page says it read epochs (not an empty state): "N epochs ended".
+      expect(await page.getByTestId('tau-total-Last 24 h').textContent()).toMatch(/[1-9]\d* epochs? ended/);
+      own.set(name, tauOf(await figure.textContent())!);
+      // The rig's own Settings page has no Settings > Rigs (the rigs are this panel's).
+      if (name === 'rig-a') {
+        await page.screenshot({ path: screenshotPath('fleet-rig-panel-earnings-1280-dark') });
+        await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Settings/ }).click();
+        await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor({ timeout: 60_000 });
+        expect(await page.getByTestId('rigs-card').count()).toBe(0);
+        expect(await page.getByTestId('rig-banner-name').textContent()).toBe('rig-a');
+      }
+      await page.getByRole('button', { name: 'Back to this panel' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Fleet' }).waitFor({ timeout: 60_000 });
+      expect(await page.getByTestId('rig-banner').count()).toBe(0);
+      // The row says what the rig's own page said.
+      await expect.poll(async () => tauOf(await page.getByTestId(`rig-today-${name}`).textContent()), WAIT).toBe(own.get(name));
+    }
+    expect(own.size).toBe(3);
+    const sum = [...own.values()].reduce((s, x) => s + x, 0);
+    const total = tauOf(await page.getByTestId('fleet-today').textContent())!;
+    // Each figure is rounded to its shown digits: the total may differ from the sum by that rounding only.
+    expect(Math.abs(total - sum)).toBeLessThanOrEqual(RIGS.length * 0.00005 + 1e-9);
+  });
+
+  it('the Fleet and Settings > Rigs pass axe in both themes and are captured at 1280 and 800 px', { timeout: 900_000 }, async () => {
+    const failures: string[] = [];
+    await openPage('fleet', 'Fleet');
+    await check('page', failures);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.setViewportSize({ width: 1280, height: 760 });
+    await page.screenshot({ path: screenshotPath('fleet-readme') });
+    await openPage('settings', 'Settings');
+    await page.getByTestId('rigs-card').scrollIntoViewIfNeeded();
+    await check('settings-rigs', failures);
+    expect(failures).toEqual([]);
+  });
+
+  it('rig-c\'s engine killed: its row says "unreachable since ..." while the others stay online', { timeout: 900_000 }, async () => {
+    await openPage('fleet', 'Fleet');
+    await rigs.get('rig-c')!.stop();
+    await expect.poll(() => page.getByTestId('rig-state-rig-c').textContent(), WAIT).toMatch(/unreachable since \d{2}:\d{2}/);
+    expect(await row('rig-c').getAttribute('data-link')).not.toBe('online');
+    for (const name of ['rig-a', 'rig-b']) expect(await row(name).getAttribute('data-link')).toBe('online');
+    await expect.poll(() => page.getByTestId('fleet-online').textContent(), WAIT).toMatch(/2 of 3/);
+    // Its full panel cannot be opened while it is away (the name is no longer a link).
+    expect(await page.getByTestId('rig-open-rig-c').count()).toBe(0);
+    await page.screenshot({ path: screenshotPath('fleet-rig-down-1280-dark') });
+  });
+});
