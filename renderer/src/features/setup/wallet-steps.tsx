@@ -207,7 +207,7 @@ export function HotkeyStep({ wallet, settings, showWords }: { wallet: WalletView
                         </div>
                       )}
                     </td>
-                    <td className="mono small">
+                    <td className="mono small addr">
                       {h.ss58Address ? (
                         <>
                           {h.ss58Address} <CopyButton text={h.ss58Address} what={`the address of ${w.name}/${h.name}`} />
@@ -216,7 +216,7 @@ export function HotkeyStep({ wallet, settings, showWords }: { wallet: WalletView
                         '—'
                       )}
                     </td>
-                    <td>
+                    <td className="nowrap">
                       {selected ? (
                         <span className="badge ok">selected</span>
                       ) : (
