@@ -9,6 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningHeadless } from '../../electron/headless.ts';
@@ -118,5 +119,34 @@ describe('one number, one meaning across pages (simulated network, Chromium)', (
     for (const [id, ttft, tpot] of both) expect(`${ttft}|${tpot}`, `request ${id}`).toBe(mine.get(id));
     // One unit per column on both pages.
     for (const header of ['TTFT (s)', 'TPOT (ms)']) expect(await page.getByTestId('request-table').locator('th', { hasText: header }).count()).toBe(1);
+  });
+
+  it('Earnings (details open), History and Setup: axe clean, nothing sideways, captured at 1280 and 800 px in dark and light', { timeout: 300_000 }, async () => {
+    const failures: string[] = [];
+    for (const [p, heading] of [['earnings', /^Earnings$/], ['history', /^History$/], ['setup', /./]] as const) {
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await open(p, heading);
+      if (p === 'earnings') {
+        const row = `[data-testid="epochs"] tr[data-epoch="${epoch.epochIndex}"]`;
+        await page.locator(row).waitFor({ timeout: 30_000 });
+        await page.locator(row).getByRole('button', { name: 'details' }).click();
+      }
+      if (p === 'history') await page.locator('[data-testid="verdicts"] details').first().evaluate((d) => ((d as HTMLDetailsElement).open = true));
+      for (const t of ['dark', 'light'] as const) {
+        await app.engine.table['settings.update']({ theme: t });
+        await page.waitForFunction((want) => document.documentElement.dataset.theme === want, t, { timeout: 10_000 });
+        const res = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+        for (const v of res.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')) failures.push(`${p} (${t}): ${v.id} ${v.help} :: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+        for (const width of [1280, 800]) {
+          await page.setViewportSize({ width, height: 900 });
+          await page.waitForTimeout(300);
+          expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), `${p} at ${width} px scrolls sideways`).toBeLessThanOrEqual(1);
+          const h = await page.evaluate(() => (document.querySelector('main')?.scrollHeight ?? 900) + (document.querySelector('.banner-sim')?.clientHeight ?? 0));
+          await page.setViewportSize({ width, height: Math.min(Math.max(900, h), 7000) });
+          await page.screenshot({ path: screenshotPath(`figures-${p}-${width}-${t}`) });
+        }
+      }
+    }
+    expect(failures).toEqual([]);
   });
 });
