@@ -108,7 +108,7 @@ describe('one number, one meaning across pages (simulated network, Chromium)', (
 
     const perRequest = async (testId: string) =>
       page.locator(`[data-testid="${testId}"] tbody tr[data-request]`).evaluateAll((trs) =>
-        trs.map((tr) => [tr.getAttribute('data-request') ?? '', tr.querySelector('[data-figure="ttft"]')?.textContent?.trim() ?? '', tr.querySelector('[data-figure="tpot"]')?.textContent?.trim() ?? ''] as const),
+        trs.map((tr) => [tr.getAttribute('data-request') ?? '', tr.querySelector('[data-figure="request-ttft"]')?.textContent?.trim() ?? '', tr.querySelector('[data-figure="request-tpot"]')?.textContent?.trim() ?? ''] as const),
       );
     const mine = new Map((await perRequest('recent-requests')).map(([id, ttft, tpot]) => [id, `${ttft}|${tpot}`]));
     await open('history', /^History$/);

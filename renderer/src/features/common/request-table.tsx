@@ -34,10 +34,10 @@ export function RequestTable({ rows, when, testId }: { rows: MinerRequestRecord[
               <td className="num">{num(r.promptTokens)}</td>
               <td className="num">{num(r.completionTokens)}</td>
               <td className="num">{num(r.cachedTokens)}</td>
-              <td className="num" data-figure="ttft">
+              <td className="num" data-figure="request-ttft">
                 {fmt.ttftS(r.ttftMs)}
               </td>
-              <td className="num" data-figure="tpot">
+              <td className="num" data-figure="request-tpot">
                 {fmt.tpotMs(r.tpotMs)}
               </td>
               <td className="num">{fmt.secs(r.e2eMs / 1000)}</td>
