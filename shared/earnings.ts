@@ -25,6 +25,8 @@ export interface EpochEarnings {
   /** Realised from the chain: what it emitted to my uid while this epoch's weights applied (its end to the next end). */
   realisedTao: number | null;
   realisedNote: string;
+  /** The newest epoch: its weights still apply, so its realised τ is still growing (shown as "running", never as a final figure). */
+  realisedRunning: boolean;
   /** Tokens this rig served inside the window (local records). */
   tokens: LocalTokens | null;
 }

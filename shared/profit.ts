@@ -41,6 +41,26 @@ export function measuredPowerW(gpus: readonly GpuSeries[] | undefined): number |
   return seen === 0 ? null : sum;
 }
 
+/** One span's money (an epoch's window): the same arithmetic as per day, over the span's duration. */
+export interface SpanProfit {
+  currency: string;
+  income: number | null;
+  kwh: number | null;
+  powerCost: number | null;
+  net: number | null;
+}
+
+/** Money over `durationMs` of serving that earned `tao`: in currency, the GPUs' electricity over the span, net. */
+export function profitOverSpan(i: { tao: number | null; durationMs: number | null; price: TauPriceSnapshot | null; powerW: number | null; kwhPrice: number | null }): SpanProfit {
+  const currency = (i.price?.currency ?? 'usd').toUpperCase();
+  const perTao = i.price?.perTao ?? null;
+  const income = i.tao !== null && perTao !== null ? i.tao * perTao : null;
+  const kwh = i.powerW !== null && i.durationMs !== null && i.durationMs >= 0 ? (i.powerW * i.durationMs) / 3_600_000_000 : null;
+  const powerCost = kwh !== null && i.kwhPrice !== null ? kwh * i.kwhPrice : null;
+  const net = income !== null && powerCost !== null ? income - powerCost : null;
+  return { currency, income, kwh, powerCost, net };
+}
+
 export function profitPerDay(i: ProfitInputs): ProfitView {
   const currency = (i.price?.currency ?? 'usd').toUpperCase();
   const missing: string[] = [];
@@ -50,8 +70,6 @@ export function profitPerDay(i: ProfitInputs): ProfitView {
   const kwhPerDay = i.powerW === null ? null : (i.powerW * 24) / 1000;
   if (kwhPerDay === null) missing.push('No GPU power measured (nvidia-smi power.draw): the electricity cost is unknown.');
   if (i.kwhPrice === null) missing.push('No electricity price: set your price per kWh in Settings > Profit.');
-  const incomePerDay = i.taoPerDay !== null && perTao !== null ? i.taoPerDay * perTao : null;
-  const powerCostPerDay = kwhPerDay !== null && i.kwhPrice !== null ? kwhPerDay * i.kwhPrice : null;
-  const netPerDay = incomePerDay !== null && powerCostPerDay !== null ? incomePerDay - powerCostPerDay : null;
-  return { currency, taoPerDay: i.taoPerDay, basis: i.basis, incomePerDay, kwhPerDay, powerCostPerDay, netPerDay, missing };
+  const day = profitOverSpan({ tao: i.taoPerDay, durationMs: 86_400_000, price: i.price, powerW: i.powerW, kwhPrice: i.kwhPrice });
+  return { currency, taoPerDay: i.taoPerDay, basis: i.basis, incomePerDay: day.income, kwhPerDay, powerCostPerDay: day.powerCost, netPerDay: day.net, missing };
 }

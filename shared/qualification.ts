@@ -2,7 +2,8 @@
 // protocol tells the miner (PROTOCOL.md section 6: every leg admitted, probe traffic served with >= 99 %
 // success and latency inside the model's gates, TOPLOC proofs that pass). The gateway never says "active":
 // the traffic-based estimate's own rule (answered requests over a window) is one of the steps, named as such.
-import type { MinerSnapshot } from './miner.ts';
+import { withUnit } from './figure-units.ts';
+import { windowLabel, type MinerSnapshot } from './miner.ts';
 
 export interface QualificationStep {
   id: 'legs' | 'answered' | 'window' | 'acceptance' | 'ttft' | 'tpot' | 'proofs';
@@ -26,7 +27,6 @@ function span(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
   return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ''}`;
 }
-const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** The steps while a worker qualifies; null once it earns, when stopped or refused (those say their own why). */
 export function qualification(m: MinerSnapshot, now: number): Qualification | null {
@@ -43,7 +43,7 @@ export function qualification(m: MinerSnapshot, now: number): Qualification | nu
     },
   ];
   if (p) {
-    steps.push({ id: 'answered', label: 'probe requests answered', met: p.servedOk >= p.minRequests, detail: `${p.servedOk} of at least ${p.minRequests} probe requests answered` });
+    steps.push({ id: 'answered', label: 'probe requests answered', met: p.servedOk >= p.minRequests, detail: `${p.servedOk} ok since the first probe (needs at least ${p.minRequests})` });
     const elapsed = p.firstServeAt === null ? 0 : now - p.firstServeAt;
     steps.push({
       id: 'window', label: 'probe traffic outlasted', met: p.firstServeAt !== null && elapsed >= p.windowMs,
@@ -51,14 +51,16 @@ export function qualification(m: MinerSnapshot, now: number): Qualification | nu
     });
   }
   const acc = st.acceptanceRate;
+  // The same statistic and window as the Mine page's acceptance card ("Acceptance, last 5 min").
+  const w = windowLabel(st.windowMs);
   steps.push({
     id: 'acceptance', label: 'success rate', met: acc === null ? null : acc >= m.targets.acceptance,
-    detail: acc === null ? `needs at least ${(m.targets.acceptance * 100).toFixed(0)} % of answered requests ok; nothing answered yet` : `${(acc * 100).toFixed(1)} % ok of ${st.ok + st.errors} answered (needs at least ${(m.targets.acceptance * 100).toFixed(0)} %)`,
+    detail: acc === null ? `needs at least ${(m.targets.acceptance * 100).toFixed(0)} % of answered requests ok; nothing answered yet` : `${withUnit.pct(acc)} ok of ${st.ok + st.errors} requests answered, ${w} (needs at least ${(m.targets.acceptance * 100).toFixed(0)} %)`,
   });
   const ttft = st.ttftMs.p99;
-  steps.push({ id: 'ttft', label: 'TTFT p99', met: ttft === null || !served ? null : ttft <= m.targets.ttftP99Ms, detail: ttft === null ? `needs at most ${secs(m.targets.ttftP99Ms)}; not measured yet` : `${secs(ttft)} (needs at most ${secs(m.targets.ttftP99Ms)})` });
+  steps.push({ id: 'ttft', label: 'TTFT p99', met: ttft === null || !served ? null : ttft <= m.targets.ttftP99Ms, detail: ttft === null ? `needs at most ${withUnit.ttft(m.targets.ttftP99Ms)}; not measured yet` : `${withUnit.ttft(ttft)}, ${w} (needs at most ${withUnit.ttft(m.targets.ttftP99Ms)})` });
   const tpot = st.tpotMs.p99;
-  steps.push({ id: 'tpot', label: 'TPOT p99', met: tpot === null || !served ? null : tpot <= m.targets.tpotP99Ms, detail: tpot === null ? `needs at most ${Math.round(m.targets.tpotP99Ms)} ms per token; not measured yet` : `${Math.round(tpot)} ms per token (needs at most ${Math.round(m.targets.tpotP99Ms)} ms)` });
+  steps.push({ id: 'tpot', label: 'TPOT p99', met: tpot === null || !served ? null : tpot <= m.targets.tpotP99Ms, detail: tpot === null ? `needs at most ${Math.round(m.targets.tpotP99Ms)} ms per token; not measured yet` : `${withUnit.tpot(tpot)} per token, ${w} (needs at most ${withUnit.tpot(m.targets.tpotP99Ms)})` });
   const a = m.audit;
   steps.push({
     id: 'proofs', label: 'TOPLOC proofs', met: a.audited === 0 || a.maxScore === null ? null : a.maxScore <= a.threshold,

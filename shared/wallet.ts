@@ -111,6 +111,9 @@ export interface MinerKeyVerification {
   reason: string | null;
   /** The masked key this verdict is about (so a replaced key is never shown as verified). */
   masked: string | null;
+  /** The wallet/hotkey selected when the gateway was asked: a key belongs to one hotkey, so a verdict made
+   * under another selection says nothing about the one selected now (absent from engines before this field). */
+  hotkey?: string | null;
   at: number;
 }
 

@@ -3,6 +3,7 @@ import { errorMessage } from '../../shared/errors.ts';
 import { hardwareAlternatives } from '../engine/hardware/alternatives.ts';
 import { HardwareService } from '../engine/hardware/hardware-service.ts';
 import type { SettingsStore } from '../engine/settings/settings-store.ts';
+import { inflightRefusal } from '../engine/settings/inflight-limit.ts';
 import type { ModelPlace } from './model-place.ts';
 import type { Wiring } from './wiring.ts';
 
@@ -24,6 +25,8 @@ export function wireHardware(w: Wiring, settings: SettingsStore, place: ModelPla
       void hardware.get(true).catch((e: unknown) => log.warn(`hardware re-check failed: ${errorMessage(e)}`));
     }),
   );
+  // Settings refuse an in-flight override the plan cannot serve, with the plan's limit in the sentence.
+  w.add(settings.addCheck((next) => inflightRefusal(next, hardware.snapshot()?.plan ?? null)));
   w.bind('hardware', () => hardware.snapshot(), (l) => hardware.onDidChange(l));
   w.handle({
     'hardware.report': (req) => hardware.get(req.refresh),

@@ -185,6 +185,7 @@ export class EarningsService {
           projectedNote: projected.note,
           realisedTao: realised.tao,
           realisedNote: realised.note,
+          realisedRunning: next === undefined,
           tokens: e.startMs !== null && e.endMs !== null ? this.local(e.startMs, e.endMs) : null,
         };
       })

@@ -53,6 +53,19 @@ export class WalletController {
   constructor(d: WalletControllerDeps) {
     this.d = d;
     d.minerKeys.onDidChange(() => this.changes.fire());
+    // Another hotkey selected: the last verdict no longer applies, and the snapshot says so at once.
+    let selection = this.selection();
+    d.settings.onDidChange(() => {
+      if (this.selection() === selection) return;
+      selection = this.selection();
+      this.changes.fire();
+    });
+  }
+
+  /** "wallet/hotkey" as selected in settings, or null. */
+  private selection(): string | null {
+    const w = this.d.settings.get().wallet;
+    return w.name && w.hotkey ? `${w.name}/${w.hotkey}` : null;
   }
 
   private walletPath(): string {
@@ -63,10 +76,10 @@ export class WalletController {
     return { listing: this.listing, minerKey: this.d.minerKeys.status(), registration: this.registration, registrationError: this.registrationError, signingUrl: this.signingUrl, signing: this.signingPage?.view() ?? null, minerKeyCheck: this.currentKeyCheck() };
   }
 
-  /** A verdict about another key than the one stored now is not shown. */
+  /** A verdict about another key than the one stored now, or made while another hotkey was selected, is not shown. */
   private currentKeyCheck(): MinerKeyVerification | null {
     const c = this.minerKeyCheck;
-    return c && c.masked === this.d.minerKeys.status().masked ? c : null;
+    return c && c.masked === this.d.minerKeys.status().masked && (c.hotkey ?? null) === this.selection() ? c : null;
   }
 
   list(): WalletListing {
@@ -139,7 +152,8 @@ export class WalletController {
     if (!key) throw new AppFailure('miner-key-missing', `No miner key is stored yet: paste the key issued at ${PROVIDER_HOST} for your hotkey.`);
     if (!this.d.helloContext) throw new AppFailure('unavailable', 'This engine cannot reach a gateway to check keys.');
     const run = ++this.keyCheckRun;
-    this.minerKeyCheck = { state: 'checking', reason: null, masked: status.masked, at: Date.now() };
+    const hotkey = this.selection();
+    this.minerKeyCheck = { state: 'checking', reason: null, masked: status.masked, hotkey, at: Date.now() };
     this.changes.fire();
     let verdict: Pick<MinerKeyVerification, 'state' | 'reason'>;
     try {
@@ -147,7 +161,7 @@ export class WalletController {
     } catch (e) {
       verdict = { state: 'unreachable', reason: `The key could not be checked: ${describeNetworkError(e)}. Try again in a minute.` };
     }
-    const result: MinerKeyVerification = { ...verdict, masked: status.masked, at: Date.now() };
+    const result: MinerKeyVerification = { ...verdict, masked: status.masked, hotkey, at: Date.now() };
     // A newer check (a key replaced meanwhile) wins.
     if (run === this.keyCheckRun) {
       this.minerKeyCheck = result;

@@ -3,6 +3,7 @@ import type { Settings } from '../../../shared/settings.ts';
 import { defaultSettings, parseSettingsPatch, patchRefusal, SETTINGS_SCHEMA_VERSION } from '../../../shared/settings.ts';
 import { AppFailure } from '../../../shared/errors.ts';
 import { writeFileAtomic } from '../lib/atomic-file.ts';
+import { toDisposable, type Disposable } from '../lib/disposable.ts';
 import { Emitter } from '../lib/emitter.ts';
 import type { Logger } from '../lib/logger.ts';
 import { sanitizeSettings } from './settings-sanitize.ts';
@@ -43,6 +44,8 @@ export class SettingsStore {
   readonly onDidChange = this.changes.event;
   private readonly file: string;
   private readonly log: Logger;
+  /** Rules across settings and other facts (the serve plan): each gives the refusal sentence or null. */
+  private readonly checks = new Set<(next: Settings) => string | null>();
 
   constructor(file: string, log: Logger, overrides: Partial<Pick<Settings, 'network'>> = {}) {
     this.file = file;
@@ -52,6 +55,12 @@ export class SettingsStore {
 
   get(): Settings {
     return this.current;
+  }
+
+  /** Adds a rule `update` applies to the whole next settings before writing them; disposing removes it. */
+  addCheck(check: (next: Settings) => string | null): Disposable {
+    this.checks.add(check);
+    return toDisposable(() => void this.checks.delete(check));
   }
 
   /** Applies a partial update parsed field by field with the shared schema; refuses naming the field. */
@@ -71,6 +80,10 @@ export class SettingsStore {
       validating: { ...c.validating, ...patch.validating },
       desktop: { ...c.desktop, ...patch.desktop },
     };
+    for (const check of this.checks) {
+      const refusal = check(next);
+      if (refusal !== null) throw new AppFailure('bad-request', refusal);
+    }
     writeFileAtomic(this.file, JSON.stringify(next, null, 2) + '\n');
     this.current = next;
     this.changes.fire(next);

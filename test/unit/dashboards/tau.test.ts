@@ -7,7 +7,7 @@ const H = 3_600_000;
 function epoch(i: number, over: Partial<EpochEarnings> = {}): EpochEarnings {
   return {
     epochIndex: i, digest: 'd', epochStart: null, epochEnd: null, weight: 32768, weightShare: 0.5, gate: { passed: true, reason: null }, row: null, burn: false,
-    startMs: i * H, endMs: (i + 1) * H, projectedTao: 1, projectedNote: '', realisedTao: 0.5, realisedNote: '', tokens: null, ...over,
+    startMs: i * H, endMs: (i + 1) * H, projectedTao: 1, projectedNote: '', realisedTao: 0.5, realisedNote: '', realisedRunning: false, tokens: null, ...over,
   };
 }
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_TARGETS } from '../../../electron/engine/miner/stats.ts';
 import { earningSince, qualification } from '../../../shared/qualification.ts';
 import type { MinerSnapshot } from '../../../shared/miner.ts';
+import { fmt } from '../../../shared/figure-units.ts';
 
 const lat = (p99: number | null) => ({ p50: p99, p99, count: p99 === null ? 0 : 10 });
 function snap(over: Partial<MinerSnapshot> = {}): MinerSnapshot {
@@ -26,10 +27,12 @@ describe('qualification', () => {
     expect(q.steps.map((s) => [s.id, s.met])).toEqual([['legs', true], ['answered', false], ['window', false], ['acceptance', true], ['ttft', true], ['tpot', true], ['proofs', null]]);
     expect(q.met).toBe(4);
     expect(q.total).toBe(7);
-    expect(q.waitingFor).toBe('probe requests answered: 12 of at least 20 probe requests answered');
+    expect(q.waitingFor).toBe('probe requests answered: 12 ok since the first probe (needs at least 20)');
     expect(q.steps.find((s) => s.id === 'window')!.detail).toMatch(/^4 min of 10 min of traffic/);
     // One unit for TTFT: seconds, as the Mine cards say it.
-    expect(q.steps.find((s) => s.id === 'ttft')!.detail).toBe(`7.7 s (needs at most ${(DEFAULT_TARGETS.ttftP99Ms / 1000).toFixed(1)} s)`);
+    expect(q.steps.find((s) => s.id === 'ttft')!.detail).toBe(`7.7 s, last 5 min (needs at most ${fmt.ttftS(DEFAULT_TARGETS.ttftP99Ms)} s)`);
+    // ok/answered: the acceptance step counts the same window as the Mine card and says so.
+    expect(q.steps.find((s) => s.id === 'acceptance')!.detail).toMatch(/ ok of \d+ requests answered, last 5 min /);
   });
 
   it('says what is missing before any traffic, never a false pass', () => {

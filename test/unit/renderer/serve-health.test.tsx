@@ -22,3 +22,17 @@ describe('Mine page: serve health', () => {
     expect(text(html)).toBe('KV cache, now: 12,000 tokens held of 48,000 (25.0 %) · 3 running, 1 waiting · sent to the gateway with each heartbeat');
   });
 });
+
+describe('Mine page: withdrawn words', () => {
+  it('names the other workers only when the rig has them; the gate forecast says none while withdrawn', async () => {
+    const { forecastWords } = await import('../../../renderer/src/features/mine/forecast-words.ts');
+    const withdrawn = { withdrawn: true, cause: 'connection refused', since: null, kv: null };
+    const one = text(renderToStaticMarkup(<ServeHealth m={snap(withdrawn)} workers={1} />));
+    expect(one).not.toMatch(/other workers/);
+    expect(one).toContain('this rig serves nothing and earns nothing until they are back');
+    expect(text(renderToStaticMarkup(<ServeHealth m={snap(withdrawn)} workers={2} />))).toContain('requests go to the other workers of this rig');
+    const onTrack = { status: 'on-track', text: 'on track', gate: null } as MinerSnapshot['forecast'];
+    expect(forecastWords({ forecast: onTrack, serveHealth: withdrawn })).toEqual({ tone: 'neutral', text: 'Gate forecast: none while withdrawn. This engine gets no traffic, so nothing is measured against the gates until it is back.' });
+    expect(forecastWords({ forecast: onTrack, serveHealth: { ...withdrawn, withdrawn: false } })).toEqual({ tone: 'ok', text: 'Gate forecast: on track' });
+  });
+});

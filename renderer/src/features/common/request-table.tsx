@@ -26,7 +26,7 @@ export function RequestTable({ rows, when, testId }: { rows: MinerRequestRecord[
         </thead>
         <tbody>
           {rows.map((r) => (
-            <tr key={`${r.corrId}-${r.receivedAt}`}>
+            <tr key={`${r.corrId}-${r.receivedAt}`} data-request={r.requestId}>
               <td className="nowrap">{when(r)}</td>
               <td>
                 <span className={`badge ${r.outcome === 'ok' ? 'ok' : r.outcome === 'cancelled' ? 'neutral' : 'bad'}`}>{r.outcome}</span> {r.cause ?? ''}
@@ -34,8 +34,12 @@ export function RequestTable({ rows, when, testId }: { rows: MinerRequestRecord[
               <td className="num">{num(r.promptTokens)}</td>
               <td className="num">{num(r.completionTokens)}</td>
               <td className="num">{num(r.cachedTokens)}</td>
-              <td className="num">{fmt.ttftS(r.ttftMs)}</td>
-              <td className="num">{fmt.tpotMs(r.tpotMs)}</td>
+              <td className="num" data-figure="request-ttft">
+                {fmt.ttftS(r.ttftMs)}
+              </td>
+              <td className="num" data-figure="request-tpot">
+                {fmt.tpotMs(r.tpotMs)}
+              </td>
               <td className="num">{fmt.secs(r.e2eMs / 1000)}</td>
               <td className="num">{r.proofMs === null ? '—' : Math.round(r.proofMs)}</td>
               <td>{r.leg}</td>

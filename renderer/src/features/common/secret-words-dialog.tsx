@@ -21,6 +21,15 @@ export function SecretWordsDialog({ secret, onConfirmed }: { secret: SecretWords
     const d = ref.current;
     if (d && !d.open) d.showModal();
   }, []);
+  // Leaving (reload, close, another address) while the words are shown loses them for good: the browser asks first.
+  useEffect(() => {
+    const warn = (e: BeforeUnloadEvent) => {
+      e.preventDefault();
+      e.returnValue = '';
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, []);
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(secret.words);
@@ -38,6 +47,7 @@ export function SecretWordsDialog({ secret, onConfirmed }: { secret: SecretWords
         <h2 id="secret-title" style={{ margin: 0 }}>
           Write down the recovery words of your new {secret.kind}
         </h2>
+        <p className="small">Leaving or reloading this page before you confirm loses the words for good: the browser asks first.</p>
         <p className="secret-warning" role="alert">
           These {words.length} words are shown <b>once</b>. They are the only way to restore this {secret.kind} if this machine or its files are lost
           {isCold ? ', and anyone who sees them can spend the TAO on it' : ''}. Write them on paper in this order; do not save them in a screenshot, chat or cloud note.

@@ -9,6 +9,9 @@ import { Term } from '../common/term.tsx';
 import { useNow } from '../common/use-now.ts';
 import { RowDetail } from './row-detail.tsx';
 import { SUBNET_NETUID } from '../../../../shared/network.ts';
+import { measuredPowerW } from '../../../../shared/profit.ts';
+import type { TauPriceSnapshot } from '../../../../shared/price.ts';
+import { epochFigures, epochMoney, gateWords, money } from './figures.ts';
 
 const tauAxis = (v: number) => (Math.abs(v) >= 1000 ? v.toLocaleString('en-US', { maximumFractionDigits: 0 }) : Math.abs(v) >= 1 ? v.toFixed(2) : v === 0 ? '0' : v.toPrecision(2));
 const tokens = (t: LocalTokens) => `${num(t.promptTokens + t.completionTokens)} tokens`;
@@ -41,10 +44,74 @@ function windowText(e: EpochEarnings): string {
 }
 
 const FIRST_ROWS = 12;
+const COLUMNS = 11;
 
-function EpochTable({ epochs }: { epochs: EpochEarnings[] }) {
+interface MoneyInputs {
+  price: TauPriceSnapshot | null;
+  powerW: number | null;
+  kwhPrice: number | null;
+}
+
+function EpochRow({ x, inputs }: { x: EpochEarnings; inputs: MoneyInputs }) {
+  const [open, setOpen] = useState(false);
+  const f = epochFigures(x);
+  const m = epochMoney(x, inputs.price, inputs.powerW, inputs.kwhPrice);
+  const cur = m.currency;
+  return (
+    <>
+      <tr data-epoch={x.epochIndex}>
+        <td className="nowrap">
+          #{x.epochIndex}{' '}
+          <button className="btn small-btn" aria-expanded={open} aria-controls={`epoch-detail-row-${x.epochIndex}`} onClick={() => setOpen((o) => !o)}>
+            {open ? 'hide details' : 'details'}
+          </button>
+        </td>
+        <td className="small">{windowText(x)}</td>
+        <td>
+          {x.gate.passed === null ? <span className="badge neutral">not stated</span> : x.gate.passed ? <span className="badge ok">passed</span> : <span className="badge bad">failed: {gateWords(x.gate.reason)}</span>}
+        </td>
+        <td className="num nowrap">{f.share}</td>
+        <td className="num nowrap">{tau(x.projectedTao)}</td>
+        <td className="num nowrap" data-figure="realised">
+          {x.realisedRunning ? (
+            <>
+              <span className="badge info">running</span> <span className="small">{tau(x.realisedTao)} so far</span>
+            </>
+          ) : (
+            tau(x.realisedTao)
+          )}
+        </td>
+        <td className="num nowrap" data-figure="epoch-income">
+          {money(m.income, cur)}
+        </td>
+        <td className="num nowrap" data-figure="epoch-power">
+          {money(m.powerCost, cur)}
+        </td>
+        <td className={`num nowrap${m.net !== null && m.net < 0 ? ' bad-text' : ''}`} data-figure="epoch-net">
+          {money(m.net, cur)}
+        </td>
+        <td className="num nowrap" data-figure="billed-tokens">
+          {f.billedTokens}
+        </td>
+        <td className="num nowrap" data-figure="served-tokens">
+          {f.servedTokens}
+        </td>
+      </tr>
+      {open && (
+        <tr className="detail-row" id={`epoch-detail-row-${x.epochIndex}`}>
+          <td colSpan={COLUMNS}>
+            <RowDetail e={x} basis={{ m, perTao: inputs.price?.perTao ?? null, powerW: inputs.powerW, kwhPrice: inputs.kwhPrice }} />
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}
+
+function EpochTable({ epochs, inputs }: { epochs: EpochEarnings[]; inputs: MoneyInputs }) {
   const [all, setAll] = useState(false);
   const shown = all ? epochs : epochs.slice(0, FIRST_ROWS);
+  const cur = (inputs.price?.currency ?? 'usd').toUpperCase();
   return (
     <div className="table-scroll">
       <table data-testid="epochs">
@@ -54,33 +121,18 @@ function EpochTable({ epochs }: { epochs: EpochEarnings[] }) {
             <th>Window (local time)</th>
             <th>Gates</th>
             <th className="num">Weight share</th>
-            <th className="num">Projected</th>
-            <th className="num">Realised</th>
-            <th className="num">Tokens served</th>
+            <th className="num">Projected τ</th>
+            <th className="num">Realised τ</th>
+            <th className="num">Projected in {cur}</th>
+            <th className="num">Power cost</th>
+            <th className="num">Net</th>
+            <th className="num">Billed tokens (provider)</th>
+            <th className="num">Served here (tokens)</th>
           </tr>
         </thead>
         <tbody>
           {shown.map((x) => (
-            <tr key={x.epochIndex}>
-              <td>
-                #{x.epochIndex}
-                <RowDetail e={x} />
-              </td>
-              <td className="small">{windowText(x)}</td>
-              <td>
-                {x.gate.passed === null ? <span className="badge neutral">not stated</span> : x.gate.passed ? <span className="badge ok">passed</span> : <span className="badge bad">failed: {x.gate.reason ?? 'no reason given'}</span>}
-              </td>
-              <td className="num nowrap" title={`${num(x.weight)} of 65,535`}>
-                {(x.weightShare * 100).toFixed(2)} %
-              </td>
-              <td className="num nowrap" title={x.projectedNote}>
-                {tau(x.projectedTao)}
-              </td>
-              <td className="num nowrap" title={x.realisedNote}>
-                {tau(x.realisedTao)}
-              </td>
-              <td className="num nowrap">{x.tokens ? num(x.tokens.promptTokens + x.tokens.completionTokens) : '—'}</td>
-            </tr>
+            <EpochRow key={x.epochIndex} x={x} inputs={inputs} />
           ))}
         </tbody>
       </table>
@@ -121,6 +173,9 @@ export function NotOnChain({ registration: r }: { registration: EarningsSnapshot
 
 export function EarningsPage() {
   const e = useSnapshot('earnings');
+  const price = useSnapshot('price');
+  const serve = useSnapshot('serve');
+  const settings = useSnapshot('settings');
   const now = useNow(1000);
   const [busy, setBusy] = useState(false);
   const refresh = async () => {
@@ -171,9 +226,10 @@ export function EarningsPage() {
                 <EpochBars bars={bars} gaps={e.gaps.map((g) => g.epochIndex)} format={tauAxis} />
                 <Gaps e={e} now={now} />
                 <p className="small muted">
-                  Weight share: your <Term k="u16">u16</Term> weight / 65,535 in the verified vector. Hover a τ figure for its arithmetic; open an epoch for the published row.
+                  Weight share: your <Term k="u16">u16</Term> weight / 65,535 in the verified vector. Money per epoch: projected τ at the τ price now, minus the GPUs' electricity at their draw now over the epoch's window. Billed tokens are the provider's count of paid traffic; served here counts
+                  every request this rig answered in the window (probes included). Open an epoch's details for each figure's arithmetic and the published row.
                 </p>
-                <EpochTable epochs={e.epochs} />
+                <EpochTable epochs={e.epochs} inputs={{ price: price ?? null, powerW: measuredPowerW(serve?.gpus), kwhPrice: settings?.profit.kwhPrice ?? null }} />
               </>
             )}
           </section>

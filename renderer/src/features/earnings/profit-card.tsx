@@ -4,11 +4,8 @@ import { measuredPowerW, profitPerDay } from '../../../../shared/profit.ts';
 import { useSnapshot } from '../../stores/engine-store.ts';
 import { ago } from '../common/format.ts';
 import { useNow } from '../common/use-now.ts';
+import { money } from './figures.ts';
 
-function money(x: number | null, cur: string): string {
-  if (x === null) return '—';
-  return `${x < 0 ? '−' : ''}${Math.abs(x).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${cur}`;
-}
 
 export function ProfitCard() {
   const earnings = useSnapshot('earnings');

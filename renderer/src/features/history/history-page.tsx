@@ -10,7 +10,8 @@ import { RequestTable } from '../common/request-table.tsx';
 import { useNow } from '../common/use-now.ts';
 import { ActionError, useAction } from '../common/use-action.tsx';
 import { downloadText, toCsv } from './csv.ts';
-import { verdictSentences } from './verdict.ts';
+import { verdictHeadline, verdictSentences } from './verdict.ts';
+import { epochFigures } from '../earnings/figures.ts';
 
 const COLUMNS = ['received_at', 'request_id', 'corr_id', 'outcome', 'cause', 'finish_reason', 'prompt_tokens', 'completion_tokens', 'cached_tokens', 'ttft_ms', 'tpot_ms', 'e2e_ms', 'proof_ms', 'leg', 'engine'];
 const PAGE = 50;
@@ -30,27 +31,45 @@ export function csvOf(rows: MinerRequestRecord[]): string {
   );
 }
 
+const VERDICTS_FIRST = 5;
+
+/** One line per epoch (its sentences folded under it), the newest few first: the request table stays in view. */
 function Verdicts() {
   const earnings = useSnapshot('earnings');
+  const [all, setAll] = useState(false);
   const rows = earnings?.epochs ?? [];
+  const shown = rows.slice(0, all ? 20 : VERDICTS_FIRST);
   return (
     <section className="card stack" aria-labelledby="verdicts-h">
       <h2 id="verdicts-h">Provider verdicts per epoch</h2>
       {rows.length === 0 ? (
         <p className="muted">No verified epoch result yet. The provider publishes each epoch's scores when it closes.</p>
       ) : (
-        <ol className="verdicts" data-testid="verdicts">
-          {rows.slice(0, 20).map((e) => (
-            <li key={e.epochIndex}>
-              <span className={`badge ${e.gate.passed === false ? 'bad' : e.gate.passed ? 'ok' : 'neutral'}`}>#{e.epochIndex}</span>
-              <div className="small">
-                {verdictSentences(e).map((s, i) => (
-                  <p key={i}>{s}</p>
-                ))}
-              </div>
-            </li>
-          ))}
-        </ol>
+        <>
+          <ol className="verdicts" data-testid="verdicts">
+            {shown.map((e) => {
+              const f = epochFigures(e);
+              return (
+                <li key={e.epochIndex} data-epoch={e.epochIndex}>
+                  <span className={`badge ${e.gate.passed === false ? 'bad' : e.gate.passed ? 'ok' : 'neutral'}`}>#{e.epochIndex}</span>
+                  <details className="expander small">
+                    <summary>
+                      {verdictHeadline(e)} · <span data-figure="billed-tokens">{f.billedTokens}</span> billed tokens · <span data-figure="billed-requests">{f.billedRequests}</span>
+                    </summary>
+                    {verdictSentences(e).map((s, i) => (
+                      <p key={i}>{s}</p>
+                    ))}
+                  </details>
+                </li>
+              );
+            })}
+          </ol>
+          {rows.length > VERDICTS_FIRST && (
+            <button className="btn small-btn" onClick={() => setAll((a) => !a)} aria-expanded={all}>
+              {all ? `Show the newest ${VERDICTS_FIRST}` : `Show ${Math.min(rows.length, 20)} epochs`}
+            </button>
+          )}
+        </>
       )}
     </section>
   );

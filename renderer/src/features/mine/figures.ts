@@ -1,19 +1,10 @@
 // The miner's figures, formatted once: the Mine cards, the chart legends and the tables all format
 // through here, so a number and its unit never differ between two places on screen.
 import { windowLabel, type MinerStats, type ModelTargets } from '../../../../shared/miner.ts';
+import { fmt } from '../../../../shared/figure-units.ts';
 
-/** TTFT in seconds everywhere (a 0.4 s value beside a 100 s gate); TPOT in ms; throughput in tok/s. */
-export const fmt = {
-  ttftS: (ms: number | null) => (ms === null ? '—' : secs(ms / 1000)),
-  tpotMs: (ms: number | null) => (ms === null ? '—' : ms >= 100 ? ms.toFixed(0) : ms.toFixed(1)),
-  tps: (v: number | null) => (v === null ? '—' : v.toFixed(1)),
-  pct: (share: number | null) => (share === null ? '—' : `${(share * 100).toFixed(1)}`),
-  secs,
-};
-
-function secs(s: number): string {
-  return s >= 10 ? s.toFixed(0) : s >= 1 ? s.toFixed(1) : s >= 0.1 ? s.toFixed(2) : s.toFixed(3);
-}
+/** TTFT in seconds everywhere (a 0.4 s value beside a 100 s gate); TPOT in ms; throughput in tok/s: shared/figure-units.ts. */
+export { fmt };
 
 export interface Figure {
   id: 'acceptance' | 'ttft' | 'tpot' | 'throughput';

@@ -11,6 +11,7 @@ import { PreflightChecklist, usePreflight } from '../preflight/preflight-checkli
 import { MineIdle } from '../preflight/mine-idle.tsx';
 import { minerFigures } from './figures.ts';
 import { ServeHealth } from './serve-health.tsx';
+import { forecastWords } from './forecast-words.ts';
 import { MinerCharts, WindowPicker, CHART_WINDOWS } from './miner-charts.tsx';
 import { phaseDetail, phaseLabel } from './phase-words.ts';
 import { QualificationPanel } from './qualification-panel.tsx';
@@ -173,10 +174,10 @@ export function MinePage() {
               </p>
             )}
             {miner.legsWarning && <div className="error-box">{miner.legsWarning}</div>}
-            <ServeHealth m={miner} />
+            <ServeHealth m={miner} workers={miners?.length ?? 1} />
             <Legs m={miner} />
-            <div className={`badge ${miner.forecast.status === 'on-track' ? 'ok' : miner.forecast.status === 'no-data' ? 'neutral' : miner.forecast.status === 'at-risk' ? 'warn' : 'bad'}`} data-testid="gate-forecast">
-              Gate forecast: {miner.forecast.text}
+            <div className={`badge forecast-badge ${forecastWords(miner).tone}`} data-testid="gate-forecast">
+              {forecastWords(miner).text}
             </div>
           </section>
           {serve && (serve.gpus.length > 0 || serve.gpuError) && <GpuLivePanel serve={serve} />}

@@ -4,14 +4,15 @@ import type { MinerSnapshot } from '../../../../shared/miner.ts';
 import { num } from '../common/format.ts';
 
 /** The health gate's word on this engine's serve, and the KV-cache use the heartbeat reports. */
-export function ServeHealth({ m }: { m: MinerSnapshot }) {
+export function ServeHealth({ m, workers = 1 }: { m: MinerSnapshot; workers?: number }) {
   const h = m.serveHealth;
   if (!h) return null;
   return (
     <>
       {h.withdrawn && (
         <div className="error-box" role="status" data-testid="serve-withdrawn">
-          withdrawn: serve unhealthy{h.cause ? ` (${h.cause})` : ''}{h.since !== null ? `, since ${new Date(h.since).toLocaleTimeString()}` : ''}. This engine&apos;s legs drained and are not dialed; requests go to the other workers. They come back after two good health probes in a row.
+          withdrawn: serve unhealthy{h.cause ? ` (${h.cause})` : ''}{h.since !== null ? `, since ${new Date(h.since).toLocaleTimeString()}` : ''}. This engine&apos;s legs drained and are not dialed;{' '}
+          {workers > 1 ? 'requests go to the other workers of this rig.' : 'this rig serves nothing and earns nothing until they are back.'} They come back after two good health probes in a row.
         </div>
       )}
       {h.kv && (

@@ -19,32 +19,35 @@ function Gpus({ external }: { external: boolean }) {
   const used = new Set(hw.plan?.engines.flatMap((e) => e.gpuIndices) ?? []);
   const inPlan = (i: number) =>
     external ? <span className="badge neutral">external serve</span> : used.has(i) ? <span className="badge ok">used</span> : <span className="badge neutral">left out</span>;
+  // In its own scroll box, the Plan column never narrower than its tag (the "used" tag was clipped at 1280 px).
   return (
-    <table data-testid="idle-gpus">
-      <thead>
-        <tr>
-          <th>GPU</th>
-          <th className="num">VRAM used</th>
-          <th className="num">Temp.</th>
-          <th>Plan</th>
-        </tr>
-      </thead>
-      <tbody>
-        {nvidia.map((g) => (
-          <tr key={g.uuid || g.index}>
-            {/* "RTX 4090", not "NVIDIA GeForce RTX 4090": the column stays readable beside three others at 800 px. */}
-            <td title={g.name} style={{ minWidth: 90 }}>
-              {g.index}: {g.name.replace(/^NVIDIA\s+(GeForce\s+)?/i, '')}
-            </td>
-            <td className="num">
-              {gib(g.memoryUsedMiB)} / {gib(g.memoryTotalMiB)}
-            </td>
-            <td className="num">{g.temperatureC === null ? '—' : `${g.temperatureC} °C`}</td>
-            <td>{inPlan(g.index)}</td>
+    <div className="table-scroll">
+      <table data-testid="idle-gpus">
+        <thead>
+          <tr>
+            <th>GPU</th>
+            <th className="num">VRAM used</th>
+            <th className="num">Temp.</th>
+            <th>Plan</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {nvidia.map((g) => (
+            <tr key={g.uuid || g.index}>
+              {/* "RTX 4090", not "NVIDIA GeForce RTX 4090": the column stays readable beside three others at 800 px. */}
+              <td title={g.name} style={{ minWidth: 90 }}>
+                {g.index}: {g.name.replace(/^NVIDIA\s+(GeForce\s+)?/i, '')}
+              </td>
+              <td className="num">
+                {gib(g.memoryUsedMiB)} / {gib(g.memoryTotalMiB)}
+              </td>
+              <td className="num">{g.temperatureC === null ? '—' : `${g.temperatureC} °C`}</td>
+              <td className="nowrap">{inPlan(g.index)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
@@ -63,13 +66,13 @@ function ServeState() {
       {settings?.mining.runtime !== 'external' && plan && (
         <>
           <dt>Plan</dt>
-          <dd>
-            {plan.engines.map((e) => `engine ${e.index}: GPU ${e.gpuIndices.join('+')} (tp${e.tp}), ${e.declaredInflight} in flight`).join('; ')}
-          </dd>
+          <dd>{plan.engines.map((e) => `engine ${e.index}: GPU ${e.gpuIndices.join('+')} (tp${e.tp}), ${e.declaredInflight} in flight`).join('; ')}</dd>
         </>
       )}
       <dt>Declares</dt>
-      <dd>{settings?.mining.maxInflightOverride ?? plan?.maxInflight ?? '—'} concurrent requests{settings?.mining.maxInflightOverride ? ' (your override)' : ''}</dd>
+      <dd>
+        {settings?.mining.maxInflightOverride ?? plan?.maxInflight ?? '—'} concurrent requests{settings?.mining.maxInflightOverride ? ' (your override)' : ''}
+      </dd>
     </dl>
   );
 }

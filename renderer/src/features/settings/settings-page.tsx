@@ -1,4 +1,4 @@
-import { NOTIFICATION_KINDS, type NotificationKind, type SettingsPatch, type ThemePref } from '../../../../shared/settings.ts';
+import { NOTIFICATION_KINDS, type NotificationKind, type Settings, type SettingsPatch, type ThemePref } from '../../../../shared/settings.ts';
 import { useEngine, useScope, useSnapshot } from '../../stores/engine-store.ts';
 import { ActionError, useAction } from '../common/use-action.tsx';
 import { RigSettings } from './rig-settings.tsx';
@@ -21,6 +21,32 @@ const KIND_LABEL: Record<NotificationKind, string> = {
   deregistered: 'Hotkey no longer registered',
   'epoch-failed': 'A verified epoch scored nothing (gate failed)',
 };
+
+const DESKTOP_TOGGLES = [
+  ['runAtLogin', 'Start engy panel when I log in (off unless you turn it on)'],
+  ['keepRunningOnClose', 'Keep mining/validating when the window is closed'],
+  ['minimizeToTray', 'Minimise to the tray'],
+  ['autoUpdate', 'Install updates automatically (never while requests are in flight)'],
+] as const;
+
+/** Login, tray and window toggles exist only in the desktop app: a browser on the headless engine gets the sentence, not switches that do nothing. */
+export function DesktopToggles({ s, desktop, update }: { s: Settings; desktop: boolean; update: (patch: SettingsPatch) => void }) {
+  return (
+    <section className="card stack" aria-labelledby="desktop-h" data-testid="desktop-settings">
+      <h2 id="desktop-h">Desktop</h2>
+      {desktop ? (
+        DESKTOP_TOGGLES.map(([k, label]) => (
+          <label key={k} className="toggle">
+            <input type="checkbox" checked={s.desktop[k]} onChange={(e) => update({ desktop: { [k]: e.target.checked } })} />
+            {label}
+          </label>
+        ))
+      ) : (
+        <p className="muted small">Start at login, the tray, closing the window and automatic updates are settings of the desktop app. This page is the headless engine in a browser: it runs until its service or process is stopped.</p>
+      )}
+    </section>
+  );
+}
 
 export function SettingsPage() {
   const s = useSnapshot('settings');
@@ -69,23 +95,7 @@ export function SettingsPage() {
         ))}
         <AlertWebhookCard status={notifications?.webhook} />
       </section>
-      <section className="card stack">
-        <h2>Desktop</h2>
-        {!desktop && <p className="muted small">These apply to the desktop app; this is the headless engine in a browser.</p>}
-        {(
-          [
-            ['runAtLogin', 'Start engy panel when I log in (off unless you turn it on)'],
-            ['keepRunningOnClose', 'Keep mining/validating when the window is closed'],
-            ['minimizeToTray', 'Minimise to the tray'],
-            ['autoUpdate', 'Install updates automatically (never while requests are in flight)'],
-          ] as const
-        ).map(([k, label]) => (
-          <label key={k} className="toggle">
-            <input type="checkbox" checked={s.desktop[k]} onChange={(e) => update({ desktop: { [k]: e.target.checked } })} />
-            {label}
-          </label>
-        ))}
-      </section>
+      <DesktopToggles s={s} desktop={desktop} update={update} />
       <UpdateCard desktop={desktop} />
     </div>
   );

@@ -6,6 +6,7 @@ import { engineApi } from '../../stores/engine-store.ts';
 import { currentRegistration, selectedWallet } from './wallet-steps.tsx';
 import { ActionError, useAction } from '../common/use-action.tsx';
 import { SecretInput } from '../common/secret-input.tsx';
+import { CopyButton } from '../common/copy-button.tsx';
 
 /** Signing in place loads with its wallet library, only while a browser-wallet request is open. */
 const BrowserWalletInPlace = lazy(() => import('./browser-wallet-in-place.tsx').then((m) => ({ default: m.BrowserWalletInPlace })));
@@ -96,7 +97,10 @@ export function RegistrationStep({ wallet, settings }: { wallet: WalletView; set
             <dt>Cost now</dt>
             <dd data-testid="registration-cost">{q ? `${formatTao(q.costRao)} (block ${q.block}; moves every block, refreshed while this step is open)` : 'asking the chain…'}</dd>
             <dt>Coldkey</dt>
-            <dd className="mono small">{q?.coldkey ?? cold?.coldkeyAddress ?? 'none yet: add it in the Coldkey step, or sign in a browser wallet below and pick the account there'}</dd>
+            <dd className="mono small">
+              {q?.coldkey ?? cold?.coldkeyAddress ?? 'none yet: add it in the Coldkey step, or sign in a browser wallet below and pick the account there'}{' '}
+              {(q?.coldkey ?? cold?.coldkeyAddress) && <CopyButton text={(q?.coldkey ?? cold?.coldkeyAddress)!} what="the coldkey address (send the registration cost here)" />}
+            </dd>
             <dt>Its balance</dt>
             <dd>
               {q?.coldkeyFreeRao == null ? 'unknown' : formatTao(q.coldkeyFreeRao)}{' '}

@@ -11,8 +11,8 @@ import { HardwareChoices, tooSmall } from '../hardware/hardware-choices.tsx';
 import { SecretWordsDialog, type SecretWords } from '../common/secret-words-dialog.tsx';
 import { ColdkeyStep, HotkeyStep, MinerKeyStep, currentRegistration, selectedHotkeyAddress, selectedWallet, type ShowWords } from './wallet-steps.tsx';
 import { RegistrationStep } from './registration-step.tsx';
+import { minerKeyStage } from './miner-key-words.ts';
 import { ServeStep, runtimeReady } from './serve-step.tsx';
-import { PROVIDER_HOST } from '../../../../shared/network.ts';
 import { ChoiceGroup, type Choice } from '../common/choice-group.tsx';
 
 const ROLES: Choice<Role>[] = [
@@ -103,7 +103,6 @@ export function SetupPage() {
   const hwBlocked = mining && !miningRuns && !external && hw?.verdict === 'unsupported';
   const hwSlow = mining && !miningRuns && !external && hw !== undefined && hw !== null && !hwBlocked && tooSmall(hw) && !slowAccepted;
   const serveReady = runtimeReady(settings, sglang?.runtimes) && checkpoint?.state === 'complete';
-  const keyCheck = wallet?.minerKeyCheck ?? null;
   const runs = (mining && miningRuns) || (validating && !mining && validatorRuns);
 
   const stages: Stage[] = withCurrent<Stage>([
@@ -188,15 +187,7 @@ export function SetupPage() {
           {
             id: 'minerkey',
             title: 'Miner key',
-            state: keyCheck?.state === 'admitted' ? ('done' as const) : ('todo' as const),
-            detail:
-              keyCheck?.state === 'admitted'
-                ? `${wallet.minerKey.masked}: admitted by the gateway.`
-                : keyCheck?.state === 'denied'
-                  ? `The gateway refused ${wallet.minerKey.masked}: ${keyCheck.reason ?? 'no reason given'}.`
-                  : wallet.minerKey.present
-                    ? `${wallet.minerKey.masked}: ${keyCheck?.state === 'checking' ? 'asking the gateway…' : 'not verified yet.'}`
-                    : `Paste the key issued at ${PROVIDER_HOST} for your registered hotkey.`,
+            ...minerKeyStage(wallet, reg?.registration ?? null, hotkeyChosen ? `${settings.wallet.name}/${settings.wallet.hotkey}` : null),
             body: <MinerKeyStep wallet={wallet} />,
           },
         ]

@@ -8,11 +8,21 @@ import { ActionError, useAction } from '../common/use-action.tsx';
 import { SecretInput } from '../common/secret-input.tsx';
 import { PROVIDER_HOST } from '../../../../shared/network.ts';
 import { ChoiceGroup, type Choice } from '../common/choice-group.tsx';
+import { CopyButton } from '../common/copy-button.tsx';
+import { coldkeyWords, hotkeyWords, markConfirmed, markUnconfirmed, unconfirmedWords } from './unconfirmed-words.ts';
 
 /** Hands fresh words to the page's show-once dialog; `after` runs once the user confirmed writing them down. */
 export type ShowWords = (secret: SecretWords, after: () => Promise<unknown>) => void;
 
 const selectWallet = (name: string, hotkey: string | null) => engineApi().invoke('settings.update', { wallet: { name, hotkey } });
+
+/** `base`, or `base-2`, `base-3`… : the first name not in `taken`. */
+export function freeName(base: string, taken: ReadonlySet<string>): string {
+  if (!taken.has(base)) return base;
+  for (let i = 2; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`;
+}
+
+const hotkeyNames = (wallet: WalletView, walletName: string) => new Set(wallet.listing?.wallets.find((w) => w.name === walletName)?.hotkeys.map((h) => h.name) ?? []);
 
 export function selectedWallet(wallet: WalletView, settings: Settings): WalletEntry | null {
   return wallet.listing?.wallets.find((w) => w.name === settings.wallet.name) ?? null;
@@ -28,13 +38,15 @@ const WAYS: Choice<ColdkeyWay>[] = [
 export function ColdkeyStep({ wallet, settings, showWords }: { wallet: WalletView; settings: Settings; showWords: ShowWords }) {
   const { busy, error, run } = useAction();
   const [way, setWay] = useState<ColdkeyWay>('create');
-  const [name, setName] = useState(settings.wallet.name ?? 'default');
+  // Never a pre-filled name that already holds a coldkey: the next free one.
+  const [name, setName] = useState(() => settings.wallet.name ?? freeName('default', new Set((wallet.listing?.wallets ?? []).filter((w) => w.coldkeyAddress || w.coldkeyEncryption !== 'missing').map((w) => w.name))));
   const [password, setPassword] = useState('');
   const [repeat, setRepeat] = useState('');
   const [secret, setSecret] = useState('');
   const [address, setAddress] = useState('');
   const current = selectedWallet(wallet, settings);
   const withCold = (wallet.listing?.wallets ?? []).filter((w) => w.coldkeyAddress);
+  const unconfirmed = unconfirmedWords();
   const taken = wallet.listing?.wallets.find((w) => w.name === name.trim());
   const mismatch = way !== 'browser' && repeat.length > 0 && password !== repeat;
   const create = () =>
@@ -44,7 +56,9 @@ export function ColdkeyStep({ wallet, settings, showWords }: { wallet: WalletVie
       setRepeat('');
       if (!r.ok) return r.error.message;
       const w = name.trim();
-      showWords({ kind: 'coldkey', label: `wallet ${w}`, address: r.value.ss58Address, words: r.value.mnemonic ?? '' }, () => selectWallet(w, null));
+      // Unconfirmed until the dialog's "written down": a reload meanwhile leaves the warning, not a plain "Use".
+      markUnconfirmed(coldkeyWords(w));
+      showWords({ kind: 'coldkey', label: `wallet ${w}`, address: r.value.ss58Address, words: r.value.mnemonic ?? '' }, () => (markConfirmed(coldkeyWords(w)), selectWallet(w, null)));
       return null;
     });
   const importKey = () =>
@@ -72,7 +86,7 @@ export function ColdkeyStep({ wallet, settings, showWords }: { wallet: WalletVie
       </p>
       {current?.coldkeyAddress ? (
         <div className="card small" data-testid="coldkey-current">
-          Wallet <b>{current.name}</b>: coldkey <span className="mono">{current.coldkeyAddress}</span>{' '}
+          Wallet <b>{current.name}</b>: coldkey <span className="mono">{current.coldkeyAddress}</span> <CopyButton text={current.coldkeyAddress} what={`the coldkey address of ${current.name}`} />{' '}
           <span className="badge neutral">{current.coldkeyEncryption === 'missing' ? 'address only (browser wallet)' : current.coldkeyEncryption === 'nacl' ? 'encrypted file' : current.coldkeyEncryption}</span>
         </div>
       ) : null}
@@ -81,7 +95,7 @@ export function ColdkeyStep({ wallet, settings, showWords }: { wallet: WalletVie
           <span className="small muted">Use a wallet on this machine:</span>
           {withCold.map((w) => (
             <button key={w.name} className="btn" disabled={busy || w.name === settings.wallet.name} onClick={() => void run(async () => ((await selectWallet(w.name, null)).ok ? null : 'The wallet could not be selected.'))}>
-              {w.name} ({w.coldkeyAddress!.slice(0, 6)}…)
+              {w.name} ({w.coldkeyAddress!.slice(0, 6)}…){unconfirmed.has(coldkeyWords(w.name)) ? ': words never confirmed written down' : ''}
             </button>
           ))}
         </div>
@@ -106,7 +120,7 @@ export function ColdkeyStep({ wallet, settings, showWords }: { wallet: WalletVie
               disabled={busy || password.length < 8 || password !== repeat || (way === 'import' && secret.trim().length < 16)}
               onClick={() => void (way === 'create' ? create() : importKey())}
             >
-              {busy ? 'Encrypting (about 10 s)…' : way === 'create' ? 'Create coldkey' : 'Import coldkey'}
+              {busy ? 'Encrypting (10 to 60 s, by the machine)…' : way === 'create' ? 'Create coldkey' : 'Import coldkey'}
             </button>
           </div>
           <p className="muted small">
@@ -130,13 +144,14 @@ export function ColdkeyStep({ wallet, settings, showWords }: { wallet: WalletVie
 export function HotkeyStep({ wallet, settings, showWords }: { wallet: WalletView; settings: Settings; showWords: ShowWords }) {
   const { busy, error, run } = useAction();
   const [newWallet, setNewWallet] = useState(settings.wallet.name ?? 'default');
-  const [newHotkey, setNewHotkey] = useState('miner');
+  const [newHotkey, setNewHotkey] = useState(() => freeName('miner', hotkeyNames(wallet, settings.wallet.name ?? 'default')));
   const [secret, setSecret] = useState('');
   const [imported, setImported] = useState<string | null>(null);
   useEffect(() => {
     if (settings.wallet.name) setNewWallet(settings.wallet.name);
   }, [settings.wallet.name]);
   const listing = wallet.listing;
+  const hotTaken = hotkeyNames(wallet, newWallet.trim()).has(newHotkey.trim());
   const choose = (w: string, h: string) =>
     run(async () => {
       const r = await selectWallet(w, h);
@@ -157,10 +172,12 @@ export function HotkeyStep({ wallet, settings, showWords }: { wallet: WalletView
       const r = await engineApi().invoke('wallet.createHotkey', { wallet: newWallet, hotkey: newHotkey });
       if (!r.ok) return r.error.message;
       const [w, h] = [newWallet, newHotkey];
-      showWords({ kind: 'hotkey', label: `${w}/${h}`, address: r.value.ss58Address, words: r.value.mnemonic }, () => selectWallet(w, h));
+      markUnconfirmed(hotkeyWords(w, h));
+      showWords({ kind: 'hotkey', label: `${w}/${h}`, address: r.value.ss58Address, words: r.value.mnemonic }, () => (markConfirmed(hotkeyWords(w, h)), selectWallet(w, h)));
       return null;
     });
   const rows = (listing?.wallets ?? []).flatMap((w) => w.hotkeys.map((h) => ({ w, h })));
+  const unconfirmed = unconfirmedWords();
   return (
     <div className="stack">
       <p className="muted small">The hotkey is this machine's identity on the subnet. It lives in a btcli wallet under {listing?.walletPath ?? '~/.bittensor/wallets'}; only addresses are shown here.</p>
@@ -178,17 +195,33 @@ export function HotkeyStep({ wallet, settings, showWords }: { wallet: WalletView
             <tbody>
               {rows.map(({ w, h }) => {
                 const selected = settings.wallet.name === w.name && settings.wallet.hotkey === h.name;
+                const unbacked = unconfirmed.has(hotkeyWords(w.name, h.name));
                 return (
                   <tr key={`${w.name}/${h.name}`}>
                     <td>{w.name}</td>
-                    <td>{h.name}</td>
-                    <td className="mono small">{h.ss58Address ?? '—'}</td>
                     <td>
+                      {h.name}
+                      {unbacked && (
+                        <div className="small" style={{ color: 'var(--warn)' }} data-testid="words-unconfirmed">
+                          You never confirmed writing its recovery words down; they cannot be shown again.
+                        </div>
+                      )}
+                    </td>
+                    <td className="mono small addr">
+                      {h.ss58Address ? (
+                        <>
+                          {h.ss58Address} <CopyButton text={h.ss58Address} what={`the address of ${w.name}/${h.name}`} />
+                        </>
+                      ) : (
+                        '—'
+                      )}
+                    </td>
+                    <td className="nowrap">
                       {selected ? (
                         <span className="badge ok">selected</span>
                       ) : (
-                        <button className="btn" disabled={busy} onClick={() => void choose(w.name, h.name)}>
-                          Use
+                        <button className="btn" disabled={busy} onClick={() => void choose(w.name, h.name)} aria-label={`Use ${w.name}/${h.name}${unbacked ? ' without a backup of its words' : ''}`}>
+                          {unbacked ? 'Use without a backup' : 'Use'}
                         </button>
                       )}
                     </td>
@@ -208,13 +241,18 @@ export function HotkeyStep({ wallet, settings, showWords }: { wallet: WalletView
         <label className="small">
           Hotkey <input type="text" aria-label="Hotkey name" value={newHotkey} onChange={(e) => setNewHotkey(e.target.value)} />
         </label>
-        <button className="btn primary" disabled={busy} onClick={() => void create()}>
+        <button className="btn primary" disabled={busy || hotTaken} onClick={() => void create()}>
           Create a new hotkey
         </button>
+        {hotTaken && (
+          <span className="small" style={{ color: 'var(--warn)' }} data-testid="hotkey-name-taken">
+            {newWallet.trim()}/{newHotkey.trim()} exists already: pick another hotkey name, or use it in the table above.
+          </span>
+        )}
       </div>
       <div className="row">
         <SecretInput label="Mnemonic or seed to import" placeholder="Or import: the hotkey's recovery words, or its 0x seed" value={secret} onChange={setSecret} wide />
-        <button className="btn" disabled={busy || secret.trim().length < 16} onClick={() => void importKey()}>
+        <button className="btn" disabled={busy || hotTaken || secret.trim().length < 16} onClick={() => void importKey()}>
           Import into {newWallet}/{newHotkey}
         </button>
       </div>
