@@ -40,7 +40,8 @@ function AlternativeCard({ a }: { a: HardwareAlternative }) {
         <dt>Would earn</dt>
         <dd data-testid={`alternative-earnings-${a.id}`}>
           <b>{e.taoPerDay === null ? 'not enough data' : perDay(e.taoPerDay, price?.perTao ?? null, price?.currency ?? 'usd')}</b>
-          <div className="muted small">{e.basis}</div>
+          {/* The bold line already says "not enough data": the basis below gives only the why. */}
+          <div className="muted small">{e.taoPerDay === null ? e.basis.replace(/^not enough data: /, '') : e.basis}</div>
         </dd>
       </dl>
     </div>
