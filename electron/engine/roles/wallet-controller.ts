@@ -167,9 +167,11 @@ export class WalletController {
   }
 
   /** The chosen wallet's coldkey address, or null (no wallet chosen, or it has no coldkey yet). */
-  private chosenColdkey(): string | null {
+  private async chosenColdkey(): Promise<string | null> {
     const name = this.d.settings.get().wallet.name;
     if (!name) return null;
+    // Loaded when asked, like the other wallet modules: an idle engine stays small.
+    const { readColdkeyInfo } = await import('../wallet/coldkey.ts');
     try {
       return readColdkeyInfo({ walletPath: this.walletPath(), wallet: name }).address;
     } catch {
@@ -195,7 +197,7 @@ export class WalletController {
         this.faucet = null;
         return null;
       }
-      const coldkey = this.chosenColdkey();
+      const coldkey = await this.chosenColdkey();
       const free = coldkey ? await chain.freeBalance(coldkey) : null;
       const kept = this.faucet && this.faucet.coldkey === coldkey ? this.faucet.lastCreditedTao : null;
       this.faucet = faucetView(offer, coldkey, free, kept);
@@ -210,7 +212,7 @@ export class WalletController {
   async fundFromFaucet(): Promise<FaucetView> {
     const s = this.d.settings.get();
     if (s.network !== 'simulated') throw new AppFailure('simulated-only', 'A faucet exists only on the simulated network. On the real network, buy τ on an exchange and send it to your coldkey address.');
-    const coldkey = this.chosenColdkey();
+    const coldkey = await this.chosenColdkey();
     if (!coldkey) throw new AppFailure('wallet-not-found', 'Create or import a coldkey first (Setup > Coldkey): the faucet pays into it.');
     const chain = await this.openChainOrSay(s.validating.chainUrl);
     try {
