@@ -136,7 +136,7 @@ function buildPanel(profile: Profile, w: Wiring, opts: ComposeOptions, stack: Di
   const chainLog = logs.logger('chain');
   const openChain = (url: string) => openChainClient(url, chainLog);
 
-  const hardware = wireHardware(w, settings, place);
+  const hardware = wireHardware(w, settings, place, openChain);
   const checkpoint = wireCheckpoint(w, settings, hardware, place);
   wireServe(w);
   const proofPool = wireProofPool(w);

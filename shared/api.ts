@@ -8,7 +8,7 @@ import type { MinerRequestRecord, MinerSnapshot, SelfAuditRecord, SeriesHistoryR
 import type { CheckpointSnapshot, RuntimeReport, ServeSnapshot } from './serve.ts';
 import type { CheckpointFolderVerdict, SglangSetupSnapshot } from './sglang-setup.ts';
 import type { ValidatorSnapshot } from './validator.ts';
-import type { CreatedColdkeyView, MinerKeyStatus, MinerKeyVerification, RegistrationMode, RegistrationStatusSnapshot, RegistrationSuccess, WalletListing } from './wallet.ts';
+import type { CreatedColdkeyView, FaucetView, MinerKeyStatus, MinerKeyVerification, RegistrationMode, RegistrationStatusSnapshot, RegistrationSuccess, WalletListing } from './wallet.ts';
 import type { Result } from './result.ts';
 import type { Settings, SettingsPatch } from './settings.ts';
 import type { MiningRunSummary, PreflightSnapshot, RehearsalResult } from './preflight.ts';
@@ -98,6 +98,10 @@ export interface InvokeMap {
   'wallet.setColdkeyAddress': { req: { wallet: string; address: string }; res: CreatedColdkeyView };
   /** One hello to the gateway with the stored key: admit, or the gateway's deny reason. */
   'wallet.verifyMinerKey': { req: null; res: MinerKeyVerification };
+  /** Asks the chain whether it offers a faucet (the simulated network's) and reads the chosen coldkey's balance: WalletView.faucet. */
+  'wallet.faucet': { req: null; res: FaucetView | null };
+  /** Funds the chosen wallet's coldkey from the simulated network's faucet; refused on any other network. */
+  'wallet.faucetDrip': { req: null; res: FaucetView };
   /** "Show what works" for a rig that cannot mine. */
   'hardware.alternatives': { req: null; res: HardwareAlternative[] };
   'serve.detectRuntimes': { req: { refresh: boolean }; res: RuntimeReport };
@@ -169,6 +173,8 @@ export const INVOKE_METHODS: readonly InvokeMethod[] = [
   'wallet.importColdkey',
   'wallet.setColdkeyAddress',
   'wallet.verifyMinerKey',
+  'wallet.faucet',
+  'wallet.faucetDrip',
   'hardware.alternatives',
   'serve.detectRuntimes',
   'serve.installSglang',
@@ -236,6 +242,8 @@ export interface WalletView {
   signing: BrowserSigningView | null;
   /** The gateway's verdict on the stored miner key (null until checked, or after the key changed). */
   minerKeyCheck: MinerKeyVerification | null;
+  /** The simulated network's faucet: null unless the engine runs against the simulated network and its chain offers one. */
+  faucet: FaucetView | null;
 }
 
 /** Snapshot topics: each engine publishes immutable snapshots with a rising version. */

@@ -90,6 +90,8 @@ export const REQUEST_SCHEMAS = {
   'wallet.importColdkey': fields({ wallet: name, secret: secret(16), password: secret(1) }),
   'wallet.setColdkeyAddress': fields({ wallet: name, address: ss58 }),
   'wallet.verifyMinerKey': none,
+  'wallet.faucet': none,
+  'wallet.faucetDrip': none,
   'hardware.alternatives': none,
   'serve.detectRuntimes': fields({ refresh: bool }),
   'serve.installSglang': none,

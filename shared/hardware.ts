@@ -104,4 +104,11 @@ export interface HardwareAlternative {
   speed: string | null;
   /** True when this machine could run it now (the offload plan on the user's own card). */
   onThisMachine: boolean;
+  /** What it would earn on the current network: an estimate with its basis (null τ: not enough data, said why). */
+  expected: ExpectedEarnings;
+}
+
+export interface ExpectedEarnings {
+  taoPerDay: number | null;
+  basis: string;
 }

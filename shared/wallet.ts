@@ -122,3 +122,24 @@ export interface CreatedColdkeyView {
   ss58Address: string;
   mnemonic?: string;
 }
+
+/**
+ * The simulated network's faucet as the panel shows it (WalletView.faucet is null on a real chain: only the
+ * simulated network's dev chain offers one). Test τ: nothing here is worth anything.
+ */
+export interface FaucetView {
+  /** The chain's own words for it, shown beside the button. */
+  label: string;
+  /** One drip: the registration burn plus a fee allowance, each formatted ("1.1 τ"). */
+  dripTao: string;
+  burnTao: string;
+  feeTao: string;
+  /** The selected wallet's coldkey and its free balance (null: no coldkey chosen yet). */
+  coldkey: string | null;
+  balanceTao: string | null;
+  /** The coldkey holds a drip's worth: registration's burn plus fees. */
+  enough: boolean | null;
+  /** What the last drip credited this coldkey (null: none asked this session). */
+  lastCreditedTao: string | null;
+  at: number;
+}

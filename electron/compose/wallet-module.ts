@@ -44,6 +44,8 @@ export function wireWallet(w: Wiring, d: WalletDeps): { wallet: WalletController
     'wallet.importColdkey': (req) => wallet.importColdkey(req.wallet, req.secret, req.password),
     'wallet.setColdkeyAddress': (req) => wallet.setColdkeyAddress(req.wallet, req.address),
     'wallet.verifyMinerKey': () => wallet.verifyMinerKey(),
+    'wallet.faucet': () => wallet.refreshFaucet(),
+    'wallet.faucetDrip': () => wallet.fundFromFaucet(),
   });
   return { wallet, minerKeys };
 }

@@ -175,8 +175,10 @@ describe('setup walk (a): a fresh 2x RTX 4090 rig to mining, through the UI only
     await page.getByRole('textbox', { name: 'Hotkey name' }).fill('miner');
     await page.getByRole('button', { name: 'Create a new hotkey' }).click();
     await dialog.waitFor();
-    // The step is not done while the words are up: it completes only once they are confirmed.
-    await badge('hotkey', 'current').waitFor();
+    // The step is not done while the words are up: it completes only once they are confirmed. (The simulated
+    // network's faucet step, right after the coldkey, is the current one: this walk pays from outside the panel.)
+    await badge('faucet', 'current').waitFor();
+    expect(await badge('hotkey', 'done').count()).toBe(0);
     await shoot(page, '06-hotkey-words');
     await dialog.getByRole('checkbox', { name: 'I have written them down' }).check();
     await dialog.getByRole('button', { name: /Done/ }).click();
@@ -187,7 +189,7 @@ describe('setup walk (a): a fresh 2x RTX 4090 rig to mining, through the UI only
   });
 
   it('registration says what it needs, live, and is paid by the new coldkey', { timeout: 240_000 }, async () => {
-    await badge('registration', 'current').waitFor();
+    await badge('faucet', 'current').waitFor();
     await open('registration');
     const needs = page.getByTestId('registration-needs');
     await needs.getByText(/not enough: send at least/).waitFor({ timeout: 60_000 });

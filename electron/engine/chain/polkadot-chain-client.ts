@@ -11,7 +11,8 @@ import { LinkOutage, type LinkOutageLine } from '../lib/link-outage.ts';
 import { MODULE_ERROR_TEXT } from './chain-errors.ts';
 import { account, big, bigVec, bool, boolVec, num, numVec } from './codec-values.ts';
 import { earningsMath, effectiveActivityCutoff, legacyNextEpochBlock } from './derived.ts';
-import type { ChainPort, CommitRevealFacts, TimelockedCommit, EarningsFacts, KeySigner, MetagraphFacts, NeuronFacts, SubmitOutcome, SubnetFacts } from './ports.ts';
+import type { ChainPort, CommitRevealFacts, DevFaucetDrip, DevFaucetOffer, MinerPoolFacts, TimelockedCommit, EarningsFacts, KeySigner, MetagraphFacts, NeuronFacts, SubmitOutcome, SubnetFacts } from './ports.ts';
+import { FAUCET_DRIP_METHOD, FAUCET_INFO_METHOD, readFaucetDrip, readFaucetOffer } from './dev-faucet.ts';
 import { beaconOf, commitRevealRefusal } from './commit-reveal-codec.ts';
 import { connectOnce, errorText } from './connect-api.ts';
 import { submitAndWait } from './submit-extrinsic.ts';
@@ -249,6 +250,32 @@ export class PolkadotChainClient implements ChainPort {
     });
   }
 
+  async minerPool(netuid: number): Promise<MinerPoolFacts> {
+    return this.read(async () => {
+      const q = this.module('query');
+      const [header, values] = await Promise.all([
+        this.api.rpc.chain.getHeader(),
+        this.api.queryMulti([
+          [q('tempo'), netuid],
+          [q('incentive'), netuid],
+          [q('dividends'), netuid],
+          [q('emission'), netuid],
+          [q('subnetTAO'), netuid],
+          [q('subnetAlphaIn'), netuid],
+        ]),
+      ]);
+      const [tempo, incentive, dividends, emission, tao, alphaIn] = values;
+      const t = Math.max(1, num(tempo));
+      const inc = numVec(incentive);
+      const div = numVec(dividends);
+      const em = bigVec(emission);
+      const [taoRao, alphaRao] = [big(tao), big(alphaIn)];
+      // A uid with dividends is (also) a validator: its emission mixes both halves, so it is left out.
+      const minerTaoPerDay = em.flatMap((e, uid) => ((inc[uid] ?? 0) > 0 && (div[uid] ?? 0) === 0 && e > 0n ? [earningsMath(e, t, taoRao, alphaRao).taoPerDayAtSpot] : []));
+      return { netuid, block: header.number.toNumber(), tempo: t, alphaPriceTao: earningsMath(0n, t, taoRao, alphaRao).alphaPriceTao, minerTaoPerDay };
+    });
+  }
+
   async earningsFacts(netuid: number, uid: number): Promise<EarningsFacts> {
     return this.read(async () => {
       const q = this.module('query');
@@ -281,6 +308,22 @@ export class PolkadotChainClient implements ChainPort {
         ...earningsMath(emissionRao, t, subnetTaoRao, subnetAlphaInRao),
       };
     });
+  }
+
+  /** Only a chain that lists the faucet's method in rpc_methods has one (the simulated network's dev chain). */
+  async devFaucet(): Promise<DevFaucetOffer | null> {
+    return this.read(async () => {
+      const listed = (await this.provider.send<{ methods?: unknown }>('rpc_methods', [])).methods;
+      if (!Array.isArray(listed) || !listed.includes(FAUCET_INFO_METHOD)) return null;
+      return readFaucetOffer(await this.provider.send<unknown>(FAUCET_INFO_METHOD, []));
+    });
+  }
+
+  async devFaucetDrip(address: string): Promise<DevFaucetDrip> {
+    const raw = await this.read(() => this.provider.send<unknown>(FAUCET_DRIP_METHOD, [address]));
+    const drip = readFaucetDrip(raw);
+    if (!drip) throw new AppFailure('chain-rejected', 'The faucet answered with something that is not a payment. Try again; the chain may not offer a faucet.');
+    return drip;
   }
 
   async freeBalance(address: string): Promise<bigint> {

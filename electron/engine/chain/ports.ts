@@ -54,6 +54,16 @@ export interface EarningsFacts {
   taoPerDayAtSpot: number;
 }
 
+/** The subnet's miners at the last chain epoch, for "what would a rig earn here": read once, no uid needed. */
+export interface MinerPoolFacts {
+  netuid: number;
+  block: number;
+  tempo: number;
+  alphaPriceTao: number;
+  /** τ per day at the spot price of each uid that earned as a miner only (incentive > 0, no dividends). */
+  minerTaoPerDay: number[];
+}
+
 export interface NeuronFacts {
   hotkey: string;
   uid: number | null;
@@ -149,5 +159,28 @@ export interface ChainPort {
   burnedRegister(coldkey: KeySigner, netuid: number, hotkey: string): Promise<SubmitOutcome>;
   /** SubtensorModule.register_limit(netuid, hotkey, limit_price): refuses instead of paying more than the cap. */
   registerLimit(coldkey: KeySigner, netuid: number, hotkey: string, limitPriceRao: bigint): Promise<SubmitOutcome>;
+  /** Every pure miner's emission at the last epoch (optional: doubles may lack it). */
+  minerPool?(netuid: number): Promise<MinerPoolFacts>;
+  /** The simulated network's faucet, when the chain offers one (its rpc_methods list it); null on a real node. */
+  devFaucet?(): Promise<DevFaucetOffer | null>;
+  /** Credits an account from that faucet; refused by the chain when it has none. */
+  devFaucetDrip?(address: string): Promise<DevFaucetDrip>;
   close(): Promise<void>;
+}
+
+/** What the simulated network's faucet gives: one registration's burn plus a fee allowance (test τ, not real). */
+export interface DevFaucetOffer {
+  label: string;
+  netuid: number;
+  dripRao: bigint;
+  burnRao: bigint;
+  feeRao: bigint;
+}
+
+export interface DevFaucetDrip {
+  address: string;
+  /** 0 when the account already held a drip's worth. */
+  creditedRao: bigint;
+  freeRao: bigint;
+  block: number;
 }

@@ -3,6 +3,8 @@
 import type { GpuInfo, HardwareAlternative, HardwareReport } from '../../../shared/hardware.ts';
 import type { MinerModelSpec } from '../../../shared/models.ts';
 import { fp8Capable, planServe } from './serve-plan.ts';
+import type { MinerPoolFacts } from '../chain/ports.ts';
+import { expectedEarnings } from './expected-earnings.ts';
 
 function card(index: number, name: string, memoryMiB: number, computeCap: string): GpuInfo {
   return {
@@ -21,15 +23,17 @@ export function offloadSpeed(offloadGb: number, gpu: GpuInfo): string {
   return `about ${stepS.toFixed(1)} s per decode step (${offloadGb} GB over PCIe Gen ${gpu.pcieGen ?? 4} x${gpu.pcieWidth ?? 16} at ~${bw.toFixed(0)} GB/s), so roughly ${(1 / stepS).toFixed(1)} tokens/s per request: far above the gateway's per-token latency gate, so it would not qualify`;
 }
 
-export function hardwareAlternatives(spec: MinerModelSpec, report: HardwareReport): HardwareAlternative[] {
+/** `pool`: the subnet's miners at the last chain epoch, for each option's expected earnings (null: not read, `why`). */
+export function hardwareAlternatives(spec: MinerModelSpec, report: HardwareReport, pool: MinerPoolFacts | null = null, why = 'the chain was not read'): HardwareAlternative[] {
   const out: HardwareAlternative[] = [];
+  const mines = expectedEarnings(true, pool, why);
   const two = planServe(spec, [card(0, 'NVIDIA GeForce RTX 4090', 24_564, '8.9'), card(1, 'NVIDIA GeForce RTX 4090', 24_564, '8.9')], 64).plan;
   if (two) {
-    out.push({ id: 'two-4090', title: '2x RTX 4090 (24 GB each)', summary: `The reference rig: declares ${two.maxInflight} concurrent requests across ${two.engines.length} engine(s). Add a second 4090 to a one-4090 rig, or rent such a machine.`, plan: two, ramNeedGiB: null, speed: null, onThisMachine: false });
+    out.push({ id: 'two-4090', title: '2x RTX 4090 (24 GB each)', summary: `The reference rig: declares ${two.maxInflight} concurrent requests across ${two.engines.length} engine(s). Add a second 4090 to a one-4090 rig, or rent such a machine.`, plan: two, ramNeedGiB: null, speed: null, onThisMachine: false, expected: mines });
   }
   const big = planServe(spec, [card(0, 'NVIDIA RTX 6000 Ada / L40S (48 GB)', 49_140, '8.9')], 64).plan;
   if (big) {
-    out.push({ id: 'one-48gb', title: 'One 48 GB card (RTX 6000 Ada, L40S)', summary: `The model and its cache fit on one card: declares ${big.maxInflight} concurrent requests.`, plan: big, ramNeedGiB: null, speed: null, onThisMachine: false });
+    out.push({ id: 'one-48gb', title: 'One 48 GB card (RTX 6000 Ada, L40S)', summary: `The model and its cache fit on one card: declares ${big.maxInflight} concurrent requests.`, plan: big, ramNeedGiB: null, speed: null, onThisMachine: false, expected: mines });
   }
   const mine = report.gpus.filter((g) => fp8Capable(g, spec));
   const first = mine[0];
@@ -50,6 +54,7 @@ export function hardwareAlternatives(spec: MinerModelSpec, report: HardwareRepor
         ramNeedGiB: need,
         speed: offloadSpeed(offload, first),
         onThisMachine: fits,
+        expected: expectedEarnings(false, pool, why),
       });
     }
   }

@@ -158,7 +158,9 @@ export class MiningController implements Disposable {
     const report = await this.d.hardware.get();
     // The miner (its tokenizer and jinja engine) is loaded on the first Start, never by an idle engine.
     const { MinerService } = await import('../miner/miner-service.ts');
-    const gpuSampler = this.d.simulated || report.nvidiaSmi !== 'ok' ? null : new GpuSampler(this.d.gpuWatch ? { watch: this.d.gpuWatch } : {});
+    // The GPUs are measured whenever nvidia-smi answers, on the simulated network too: its profit figures (net of
+    // electricity) need the draw, and the draw is this machine's, whatever network the serve answers.
+    const gpuSampler = report.nvidiaSmi !== 'ok' ? null : new GpuSampler(this.d.gpuWatch ? { watch: this.d.gpuWatch } : {});
     // Serves a crashed app left running would hold the VRAM and the ports: end them first.
     const registry = new ProcessRegistry(join(this.d.paths.root, 'serve', 'engines.json'));
     const reaped = await registry.reapLeftovers();

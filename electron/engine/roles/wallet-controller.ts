@@ -2,9 +2,9 @@
 // Secrets stay here: the snapshot carries addresses and masked keys only.
 import type { InvokeRequest, WalletView } from '../../../shared/api.ts';
 import { AppFailure } from '../../../shared/errors.ts';
-import type { CreatedColdkeyView, MinerKeyStatus, MinerKeyVerification, RegistrationStatusSnapshot, RegistrationSuccess, WalletListing } from '../../../shared/wallet.ts';
+import type { CreatedColdkeyView, FaucetView, MinerKeyStatus, MinerKeyVerification, RegistrationStatusSnapshot, RegistrationSuccess, WalletListing } from '../../../shared/wallet.ts';
 import { formatTao, parseTao } from '../../../shared/wallet.ts';
-import type { ChainPort } from '../chain/ports.ts';
+import type { ChainPort, DevFaucetOffer } from '../chain/ports.ts';
 import { Emitter } from '../lib/emitter.ts';
 import type { LogHub } from '../lib/logger.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
@@ -38,6 +38,14 @@ export interface WalletControllerDeps {
   kdf?: KdfLimits;
 }
 
+function faucetView(offer: DevFaucetOffer, coldkey: string | null, free: bigint | null, lastCreditedTao: string | null): FaucetView {
+  return {
+    label: offer.label, dripTao: formatTao(offer.dripRao), burnTao: formatTao(offer.burnRao), feeTao: formatTao(offer.feeRao),
+    coldkey, balanceTao: free === null ? null : formatTao(free), enough: free === null ? null : free >= offer.dripRao,
+    lastCreditedTao, at: Date.now(),
+  };
+}
+
 export class WalletController {
   private listing: WalletListing | null = null;
   private registration: RegistrationStatusSnapshot | null = null;
@@ -46,6 +54,7 @@ export class WalletController {
   private signingPage: SigningPage | null = null;
   private minerKeyCheck: MinerKeyVerification | null = null;
   private keyCheckRun = 0;
+  private faucet: FaucetView | null = null;
   private readonly changes = new Emitter<void>();
   readonly onDidChange = this.changes.event;
   private readonly d: WalletControllerDeps;
@@ -73,7 +82,7 @@ export class WalletController {
   }
 
   snapshot(): WalletView {
-    return { listing: this.listing, minerKey: this.d.minerKeys.status(), registration: this.registration, registrationError: this.registrationError, signingUrl: this.signingUrl, signing: this.signingPage?.view() ?? null, minerKeyCheck: this.currentKeyCheck() };
+    return { listing: this.listing, minerKey: this.d.minerKeys.status(), registration: this.registration, registrationError: this.registrationError, signingUrl: this.signingUrl, signing: this.signingPage?.view() ?? null, minerKeyCheck: this.currentKeyCheck(), faucet: this.faucet };
   }
 
   /** A verdict about another key than the one stored now, or made while another hotkey was selected, is not shown. */
@@ -171,6 +180,77 @@ export class WalletController {
     return result;
   }
 
+  /** The chosen wallet's coldkey address, or null (no wallet chosen, or it has no coldkey yet). */
+  private async chosenColdkey(): Promise<string | null> {
+    const name = this.d.settings.get().wallet.name;
+    if (!name) return null;
+    // Loaded when asked, like the other wallet modules: an idle engine stays small.
+    const { readColdkeyInfo } = await import('../wallet/coldkey.ts');
+    try {
+      return readColdkeyInfo({ walletPath: this.walletPath(), wallet: name }).address;
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * Whether the chain offers the simulated network's faucet, and the chosen coldkey's balance. Only asked on the
+   * simulated network: on mainnet the answer is null without dialing anything, so no faucet is ever offered there.
+   */
+  async refreshFaucet(): Promise<FaucetView | null> {
+    const s = this.d.settings.get();
+    if (s.network !== 'simulated') {
+      this.faucet = null;
+      this.changes.fire();
+      return null;
+    }
+    const chain = await this.openChainOrSay(s.validating.chainUrl);
+    try {
+      const offer = chain.devFaucet ? await chain.devFaucet() : null;
+      if (!offer) {
+        this.faucet = null;
+        return null;
+      }
+      const coldkey = await this.chosenColdkey();
+      const free = coldkey ? await chain.freeBalance(coldkey) : null;
+      const kept = this.faucet && this.faucet.coldkey === coldkey ? this.faucet.lastCreditedTao : null;
+      this.faucet = faucetView(offer, coldkey, free, kept);
+      return this.faucet;
+    } finally {
+      this.changes.fire();
+      await chain.close();
+    }
+  }
+
+  /** One drip to the chosen coldkey: enough for registration's burn plus fees (test τ of the simulated network). */
+  async fundFromFaucet(): Promise<FaucetView> {
+    const s = this.d.settings.get();
+    if (s.network !== 'simulated') throw new AppFailure('simulated-only', 'A faucet exists only on the simulated network. On the real network, buy τ on an exchange and send it to your coldkey address.');
+    const coldkey = await this.chosenColdkey();
+    if (!coldkey) throw new AppFailure('wallet-not-found', 'Create or import a coldkey first (Setup > Coldkey): the faucet pays into it.');
+    const chain = await this.openChainOrSay(s.validating.chainUrl);
+    try {
+      const offer = chain.devFaucet ? await chain.devFaucet() : null;
+      if (!offer || !chain.devFaucetDrip) throw new AppFailure('unavailable', 'This chain offers no faucet. Check Settings > Network: the simulated network\'s chain has one.');
+      const drip = await chain.devFaucetDrip(coldkey);
+      this.d.logs.logger('wallet').info(`simulated faucet: ${formatTao(drip.creditedRao)} to coldkey ${coldkey} (test τ)`);
+      // The faucet's own answer: a balance read now could still be the block before the credit.
+      this.faucet = faucetView(offer, coldkey, drip.freeRao, formatTao(drip.creditedRao));
+      return this.faucet;
+    } finally {
+      this.changes.fire();
+      await chain.close();
+    }
+  }
+
+  private async openChainOrSay(url: string): Promise<ChainPort> {
+    try {
+      return await this.d.openChain(url);
+    } catch (e) {
+      throw new AppFailure('chain-unreachable', `Cannot reach the chain at ${url}: ${describeChainError(e)}. Check the internet connection, or choose another chain endpoint in Settings, then check again.`);
+    }
+  }
+
   private selected(): { wallet: string; hotkey: string; address: string } {
     const w = this.d.settings.get().wallet;
     if (!w.name || !w.hotkey) throw new AppFailure('wallet-not-found', 'Choose a wallet and hotkey first (Setup > Hotkey).');
@@ -180,12 +260,7 @@ export class WalletController {
 
   private async withRegistration<T>(fn: (svc: RegistrationService, chain: ChainPort) => Promise<T>): Promise<T> {
     const s = this.d.settings.get();
-    let chain: ChainPort;
-    try {
-      chain = await this.d.openChain(s.validating.chainUrl);
-    } catch (e) {
-      throw new AppFailure('chain-unreachable', `Cannot reach the chain at ${s.validating.chainUrl}: ${describeChainError(e)}. Check the internet connection, or choose another chain endpoint in Settings, then check again.`);
-    }
+    const chain = await this.openChainOrSay(s.validating.chainUrl);
     try {
       const { RegistrationService } = await import('../wallet/registration-service.ts');
       return await fn(new RegistrationService({ chain, netuid: s.validating.netuid, walletPath: this.walletPath(), logger: this.d.logs.logger('wallet'), redactor: this.d.logs.redactor }), chain);

@@ -8,6 +8,7 @@ import { DevChain } from './chain.ts';
 import { startRpcServer } from './rpc-server.ts';
 import { loadDevRuntime } from './runtime.ts';
 import { DevChainState, type DevChainSeed } from './state.ts';
+import { faucetMethods, type FaucetOptions } from './faucet.ts';
 
 export type { DevChainSeed, SeedNeuron, SeedSubnet, DevNeuron, DevSubnet, AppliedExtrinsic } from './state.ts';
 export { DevChainState } from './state.ts';
@@ -28,6 +29,8 @@ export interface DevChainOptions {
    * measure the chain's real block time (a fast local chain).
    */
   clock?: 'nominal' | 'wall';
+  /** The simulated network's faucet (engyDev_faucet / engyDev_faucetDrip); absent: no faucet, like a real node. */
+  faucet?: FaucetOptions;
 }
 
 export interface RunningDevChain {
@@ -47,7 +50,7 @@ export async function startDevChain(opts: DevChainOptions = {}): Promise<Running
   state.wallClock = opts.clock === 'wall';
   const chain = new DevChain(loadDevRuntime(), state);
   for (let i = 0; i < (opts.startBlocks ?? 0); i++) chain.produceBlock();
-  const server = await startRpcServer(chain, opts.port ?? 0, opts.host);
+  const server = await startRpcServer(chain, opts.port ?? 0, opts.host, opts.faucet ? faucetMethods(chain, opts.faucet) : {});
   const blockMs = opts.blockMs ?? 500;
   const timer = blockMs > 0 ? setInterval(() => chain.produceBlock(), blockMs) : undefined;
   return {

@@ -46,7 +46,8 @@ export interface RpcServer {
   close(): Promise<void>;
 }
 
-export async function startRpcServer(chain: DevChain, port: number, host = '127.0.0.1'): Promise<RpcServer> {
+/** `extra`: methods beyond Substrate's (the simulated network's faucet); they show in rpc_methods too. */
+export async function startRpcServer(chain: DevChain, port: number, host = '127.0.0.1', extra: Record<string, Method> = {}): Promise<RpcServer> {
   let nextSub = 1;
   const need = (b: DevBlock | undefined, what: string): DevBlock => {
     if (!b) throw new RpcFailure({ code: 4003, message: `Client error: UnknownBlock: ${what}` });
@@ -164,6 +165,7 @@ export async function startRpcServer(chain: DevChain, port: number, host = '127.
       );
     },
     author_unwatchExtrinsic: unsubscribe,
+    ...extra,
   };
 
   const wss = new WebSocketServer({ host, port });

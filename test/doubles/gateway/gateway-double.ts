@@ -82,6 +82,8 @@ interface Pending {
 export interface WorkerView {
   workerId: string;
   workerName: string;
+  /** The key its hello carried (a double: the real gateway never shows it). */
+  minerKey: string;
   state: WorkerState;
   reason: string | null;
   legs: number[];
@@ -167,9 +169,14 @@ export class GatewayDouble {
     this.server?.closeAllConnections();
   }
 
+  /** Admits one more miner key from now on (the simulated network issuing a key for a newly registered hotkey). */
+  admitKey(key: string): void {
+    if (!this.opts.keys.includes(key)) this.opts.keys.push(key);
+  }
+
   view(): WorkerView[] {
     return [...this.workersById.values()].map((w) => ({
-      workerId: w.workerId, workerName: w.workerName, state: w.state, reason: w.reason, legs: liveLegs(w.conns), capacityTotal: w.capacityTotal,
+      workerId: w.workerId, workerName: w.workerName, minerKey: w.minerKey, state: w.state, reason: w.reason, legs: liveLegs(w.conns), capacityTotal: w.capacityTotal,
       audits: [...w.audits], probeResults: { ...w.probeResults },
     }));
   }
@@ -311,7 +318,7 @@ export class GatewayDouble {
     let w = this.workersById.get(h.worker_id);
     if (!w) {
       const clock = this.opts.clock ?? systemClock;
-      w = { workerId: h.worker_id, workerName: h.worker_name, state: 'connecting', reason: null, legs: [], capacityTotal: h.capacity.max_inflight_total, audits: [], probeResults: { ok: 0, failed: 0 }, conns: new Set(), windowOver: false, judged: false };
+      w = { workerId: h.worker_id, workerName: h.worker_name, minerKey: h.miner_key, state: 'connecting', reason: null, legs: [], capacityTotal: h.capacity.max_inflight_total, audits: [], probeResults: { ok: 0, failed: 0 }, conns: new Set(), windowOver: false, judged: false };
       this.workersById.set(h.worker_id, w);
       const worker = w;
       clock.setTimeout(() => {

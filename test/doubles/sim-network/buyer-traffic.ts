@@ -1,13 +1,13 @@
 // TEST DOUBLE (simulated network): paying buyers. Every few seconds one short streamed chat request
 // through the gateway double to each ACTIVE worker, and a per-hotkey tally of what came back (what
 // the master validator scores an epoch from): billed successes, failures, tokens, audit verdicts, TTFT.
-import type { GatewayDouble, ServeResult } from '../gateway/gateway-double.ts';
+import type { GatewayDouble, ServeResult, WorkerView } from '../gateway/gateway-double.ts';
 import type { WorkerTally } from './epoch-scorer.ts';
 
 export interface BuyerTrafficOptions {
   gateway: GatewayDouble;
-  /** workerName -> hotkey; workers without one are served but not tallied. */
-  hotkeyOf: (workerName: string) => string | null;
+  /** A worker's hotkey (by its name or its miner key); workers without one are served but not tallied. */
+  hotkeyOf: (worker: Pick<WorkerView, 'workerName' | 'minerKey'>) => string | null;
   everyMs: number;
   maxTokens: number;
   /** Requests a worker may have outstanding: on a busy 2-core box buyers queue, they do not pile up. */
@@ -87,7 +87,7 @@ export class BuyerTraffic {
     const cap = this.o.maxInflightPerWorker ?? 3;
     for (const w of this.o.gateway.view()) {
       if (w.state !== 'active') continue;
-      const hotkey = this.o.hotkeyOf(w.workerName);
+      const hotkey = this.o.hotkeyOf(w);
       const mine = this.inflight.get(w.workerId) ?? new Set<Promise<unknown>>();
       this.inflight.set(w.workerId, mine);
       if (mine.size >= cap) continue;

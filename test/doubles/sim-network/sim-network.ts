@@ -2,6 +2,7 @@
 // with the demo hotkeys, the provider double, the gateway double with its auditor, an honest and an
 // int4 ("cheaper quantisation") fake serve, an in-process cheat worker on the int4 serve, paying
 // buyers, and an epoch publisher scoring what the gateway saw. No GPU, no internet, nothing real.
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { RunningHeadless } from '../../../electron/headless.ts';
 import { silentLogger } from '../../../electron/engine/lib/logger.ts';
@@ -30,7 +31,16 @@ export interface SimNetworkOptions {
   /** Validator poll written into the demo settings. Default 15 s. */
   pollSeconds?: number;
   log?: (line: string) => void;
+  /**
+   * Another validator on the subnet (//Engy//Validator, a permit and stake) that puts each published epoch's
+   * weights on chain itself, as the network's other validators would. For runs where the app does not validate
+   * (a newcomer's miner): without it nobody sets weights, so no miner's incentive, and no earnings, ever move.
+   */
+  peerValidator?: boolean;
 }
+
+/** The faucet's own words, shown by the panel beside its button. */
+export const SIM_FAUCET_LABEL = 'Simulated network faucet: test τ on this demo chain only, worth nothing';
 
 export interface PublishedEpoch {
   index: number;
@@ -62,6 +72,11 @@ export interface SimulatedNetwork {
   epochMs: number;
   /** Uid of a hotkey on netuid 53 of the dev chain. */
   uidOf(hotkey: string): number | undefined;
+  /**
+   * What provider.engy.ai does for a registered hotkey: issues a miner key the gateway admits from now on, whose
+   * traffic counts for that hotkey. Throws for a hotkey not registered on netuid 53.
+   */
+  issueMinerKey(hotkey: string): string;
   /** The app (headless) against this network, from the settings written into dataDir; mining and validating started. */
   startApp(opts?: { port?: number; echo?: (line: string) => void }): Promise<RunningHeadless>;
   app: RunningHeadless | null;
@@ -112,6 +127,8 @@ export async function startSimulatedNetwork(opts: SimNetworkOptions): Promise<Si
     const hotkeys: SimHotkeys = { owner: keys.owner.address, rig: identity.rigHotkey, cheat: identity.cheatHotkey, otherMiner: keys.miners[0].address };
     const cold = keys.coldkey.address;
     const chain = await startDevChain({
+      // A newcomer's coldkey gets one registration's burn plus 0.1 τ for fees from the panel's faucet step.
+      faucet: { netuid: SN53, feeRao: TAO / 10n, label: SIM_FAUCET_LABEL },
       port: 0,
       blockMs: opts.blockMs ?? 1000,
       // Chain time is the wall clock: the validator measures the real (fast) block time, so its ETAs
@@ -131,6 +148,7 @@ export async function startSimulatedNetwork(opts: SimNetworkOptions): Promise<Si
               { hotkey: hotkeys.rig, coldkey: cold, validatorPermit: true, stakeRao: (1000n * TAO).toString() },
               { hotkey: hotkeys.cheat, coldkey: cold },
               { hotkey: hotkeys.otherMiner, coldkey: cold },
+              ...(opts.peerValidator ? [{ hotkey: keys.validator.address, coldkey: cold, validatorPermit: true, stakeRao: (1000n * TAO).toString() }] : []),
             ],
           },
         ],
@@ -166,7 +184,10 @@ export async function startSimulatedNetwork(opts: SimNetworkOptions): Promise<Si
     cleanups.push(() => gateway.stop());
     log(`gateway double ${gatewayUrl} (8 workers, audits every commitment)`);
 
-    const hotkeyOf = (name: string): string | null => (name === RIG_WORKER ? hotkeys.rig : name === CHEAT_WORKER ? hotkeys.cheat : null);
+    // Keys issued to newly registered hotkeys (issueMinerKey): their traffic counts for that hotkey.
+    const issued = new Map<string, string>();
+    const hotkeyOf = (w: { workerName: string; minerKey: string }): string | null =>
+      issued.get(w.minerKey) ?? (w.workerName === RIG_WORKER ? hotkeys.rig : w.workerName === CHEAT_WORKER ? hotkeys.cheat : null);
     const traffic = new BuyerTraffic({ gateway, hotkeyOf, everyMs: opts.trafficMs ?? 1_500, maxTokens: 24 });
     traffic.start();
     cleanups.push(() => traffic.stop());
@@ -195,7 +216,7 @@ export async function startSimulatedNetwork(opts: SimNetworkOptions): Promise<Si
       const tallies = traffic.takeTallies();
       // A refused worker earns nothing; its probe verdicts show why in its row.
       for (const w of gateway.view()) {
-        const hk = hotkeyOf(w.workerName);
+        const hk = hotkeyOf(w);
         if (w.state !== 'refused' || !hk || tallies.some((t) => t.hotkey === hk)) continue;
         const v = { pass: 0, cheat: 0, unproven: 0 };
         for (const a of w.audits) v[a.verdict] += 1;
@@ -209,14 +230,34 @@ export async function startSimulatedNetwork(opts: SimNetworkOptions): Promise<Si
       const now = Date.now();
       provider.publish(index, weights, { miners: rows, params: { score_rate: { 'qwen3.6-35b-a3b': RULES.scoreRate }, simulated: true } }, { startMs: windowStart, endMs: now });
       windowStart = now;
+      if (opts.peerValidator) peerSetsWeights(weights);
       const e: PublishedEpoch = { index, at: now, rows, weights };
       epochs.push(e);
       for (const l of listeners) l(e);
     };
+    // The peer validator's set_weights, applied to the chain's state as the extrinsic would (uids read now).
+    const peerSetsWeights = (weights: Weights) => {
+      const subnet = chain.state.subnet(SN53);
+      const me = chain.state.neuron(SN53, keys.validator.address);
+      if (!subnet || !me) return;
+      me.weights = weights.flatMap(([hk, w]): [number, number][] => {
+        const uid = chain.state.neuron(SN53, hk)?.uid;
+        return uid === undefined ? [] : [[uid, w]];
+      });
+      me.lastUpdate = chain.state.block;
+    };
     let epochTimer: ReturnType<typeof setInterval> | null = null;
+    // The first epoch once a worker that counts for a hotkey (the demo rig's, or one with an issued key) is
+    // active and served a few paying requests.
+    const earningHotkey = (): string | null => {
+      for (const w of gateway.view()) {
+        const hk = w.workerName === RIG_WORKER || issued.has(w.minerKey) ? hotkeyOf(w) : null;
+        if (hk && w.state === 'active' && traffic.okSoFar(hk) >= 3) return hk;
+      }
+      return null;
+    };
     const firstEpochWatch = setInterval(() => {
-      const rig = gateway.view().find((w) => w.workerName === RIG_WORKER);
-      if (rig?.state !== 'active' || traffic.okSoFar(hotkeys.rig) < 3) return;
+      if (earningHotkey() === null) return;
       clearInterval(firstEpochWatch);
       publishEpoch();
       epochTimer = setInterval(publishEpoch, epochMs);
@@ -230,6 +271,14 @@ export async function startSimulatedNetwork(opts: SimNetworkOptions): Promise<Si
       dataDir: opts.dataDir, chain, provider, price, gateway, honestServe, cheatServe, cheat, traffic, hotkeys, identity, epochs, epochMs,
       app: null,
       uidOf: (hk) => chain.state.neuron(SN53, hk)?.uid,
+      issueMinerKey(hotkey) {
+        if (!chain.state.neuron(SN53, hotkey)) throw new Error(`${hotkey} is not registered on subnet ${SN53}: a miner key is issued for a registered hotkey`);
+        const key = `mk-sim-${randomBytes(12).toString('hex')}`;
+        issued.set(key, hotkey);
+        gateway.admitKey(key);
+        log(`miner key issued for ${hotkey} (the simulated provider site)`);
+        return key;
+      },
       async startApp(o = {}) {
         const { startHeadless } = await import('../../../electron/headless.ts');
         const app = await startHeadless({ host: '127.0.0.1', port: o.port ?? 0, dataDir: opts.dataDir, profile: 'demo', ...(o.echo ? { echo: o.echo } : {}) });

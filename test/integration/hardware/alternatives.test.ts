@@ -30,6 +30,17 @@ describe('what works instead', () => {
     expect(off.ramNeedGiB).toBeGreaterThan(16);
     expect(off.summary).toMatch(/has 16 GiB and needs about \d+ GiB/);
     expect(off.speed).toMatch(/s per decode step .* tokens\/s per request/);
+    // No chain read here: the rigs that mine say "not enough data" with why; the offload earns nothing either way.
+    expect(alts[0]!.expected).toEqual({ taoPerDay: null, basis: 'not enough data: the chain was not read' });
+    expect(off.expected.taoPerDay).toBe(0);
+  });
+
+  it('with the chain\'s last epoch, each rig that mines carries the same even-share estimate', async () => {
+    const report = checkFit({ spec, smi: await queryNvidiaSmi(exec('1x4090')), otherGpus: [], host: host(16), at: 0 });
+    const alts = hardwareAlternatives(spec, report, { netuid: 53, block: 9, tempo: 360, alphaPriceTao: 0.01, minerTaoPerDay: [1, 2] });
+    expect(alts[0]!.expected.taoPerDay).toBeCloseTo(1, 10);
+    expect(alts[1]!.expected).toEqual(alts[0]!.expected);
+    expect(alts[2]!.expected.taoPerDay).toBe(0);
   });
 
   it('with enough RAM the offload plan is offered as runnable here', async () => {

@@ -38,7 +38,7 @@ function rig(opts: { chainAnswers?: boolean; checkpoint?: CheckpointSnapshot['st
   };
   const checkpoint: CheckpointSnapshot = { repo: 'r', dir: '/c', state: opts.checkpoint ?? 'complete', progress: null, identity: 'x', publishedRoot: null, missing: [], error: null, downloadBytes: null };
   const wallet = {
-    snapshot: (): WalletView => ({ listing: null, minerKey: { present: true, masked: 'mk…1', storage: 'file' }, registration, registrationError, signingUrl: null, signing: null, minerKeyCheck: null }),
+    snapshot: (): WalletView => ({ listing: null, minerKey: { present: true, masked: 'mk…1', storage: 'file' }, registration, registrationError, signingUrl: null, signing: null, minerKeyCheck: null, faucet: null }),
     refreshRegistration: async () => {
       calls.registration++;
       await new Promise((r) => setTimeout(r, 5));
@@ -147,7 +147,7 @@ describe('PreflightService at Start', () => {
       settings: { get: () => s, onDidChange: none.event },
       hardware: { snapshot: () => null, onDidChange: none.event },
       wallet: {
-        snapshot: () => ({ listing: null, minerKey: { present: true, masked: 'm', storage: 'file' }, registration: registered(ADDR), registrationError: null, signingUrl: null, signing: null, minerKeyCheck: null }),
+        snapshot: () => ({ listing: null, minerKey: { present: true, masked: 'm', storage: 'file' }, registration: registered(ADDR), registrationError: null, signingUrl: null, signing: null, minerKeyCheck: null, faucet: null }),
         refreshRegistration: async () => registered(ADDR),
         onDidChange: none.event,
       },

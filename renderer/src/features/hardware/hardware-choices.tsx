@@ -1,8 +1,16 @@
 import { useState } from 'react';
 import type { HardwareAlternative, HardwareReport } from '../../../../shared/hardware.ts';
-import { engineApi } from '../../stores/engine-store.ts';
+import { engineApi, useSnapshot } from '../../stores/engine-store.ts';
+
+/** τ per day, and in the chosen currency when a τ price is known. */
+function perDay(taoPerDay: number, perTao: number | null, currency: string): string {
+  const t = `${taoPerDay < 0.01 && taoPerDay > 0 ? taoPerDay.toPrecision(2) : taoPerDay.toFixed(2)} τ per day`;
+  return perTao === null ? t : `${t} (about ${(taoPerDay * perTao).toLocaleString('en-US', { maximumFractionDigits: 2, minimumFractionDigits: 2 })} ${currency.toUpperCase()} at 1 τ = ${perTao} ${currency.toUpperCase()})`;
+}
 
 function AlternativeCard({ a }: { a: HardwareAlternative }) {
+  const price = useSnapshot('price');
+  const e = a.expected;
   return (
     <div className="card stack" style={{ gap: 8 }} data-testid={`alternative-${a.id}`}>
       <div className="spread">
@@ -29,6 +37,12 @@ function AlternativeCard({ a }: { a: HardwareAlternative }) {
             <dd>{a.speed}</dd>
           </>
         )}
+        <dt>Would earn</dt>
+        <dd data-testid={`alternative-earnings-${a.id}`}>
+          <b>{e.taoPerDay === null ? 'not enough data' : perDay(e.taoPerDay, price?.perTao ?? null, price?.currency ?? 'usd')}</b>
+          {/* The bold line already says "not enough data": the basis below gives only the why. */}
+          <div className="muted small">{e.taoPerDay === null ? e.basis.replace(/^not enough data: /, '') : e.basis}</div>
+        </dd>
       </dl>
     </div>
   );

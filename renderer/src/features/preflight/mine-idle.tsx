@@ -112,8 +112,9 @@ export function MineIdle() {
   const settings = useSnapshot('settings');
   return (
     <div className="grid cols-2">
-      {/* The GPU table wants more than half of an 800 px window: it scrolls sideways rather than clip. */}
-      <section className="card stack" aria-label="GPUs" style={{ gap: 10, alignContent: 'start', overflowX: 'auto' }}>
+      {/* The GPU table wants more than half of an 800 px window: it scrolls sideways rather than clip, and takes the
+          keyboard focus so the sideways scroll works without a mouse (axe: scrollable-region-focusable). */}
+      <section className="card stack" aria-label="GPUs" tabIndex={0} style={{ gap: 10, alignContent: 'start', overflowX: 'auto' }}>
         <h3 style={{ margin: 0 }}>GPUs</h3>
         <Gpus external={settings?.mining.runtime === 'external'} />
       </section>

@@ -9,7 +9,7 @@ import { useUi } from '../../stores/ui-store.ts';
 import { HardwarePanel } from '../hardware/hardware-panel.tsx';
 import { HardwareChoices, tooSmall } from '../hardware/hardware-choices.tsx';
 import { SecretWordsDialog, type SecretWords } from '../common/secret-words-dialog.tsx';
-import { ColdkeyStep, HotkeyStep, MinerKeyStep, currentRegistration, selectedHotkeyAddress, selectedWallet, type ShowWords } from './wallet-steps.tsx';
+import { ColdkeyStep, FaucetStep, HotkeyStep, MinerKeyStep, currentRegistration, selectedHotkeyAddress, selectedWallet, type ShowWords } from './wallet-steps.tsx';
 import { RegistrationStep } from './registration-step.tsx';
 import { minerKeyStage } from './miner-key-words.ts';
 import { ServeStep, runtimeReady } from './serve-step.tsx';
@@ -88,6 +88,14 @@ export function SetupPage() {
   useEffect(() => {
     if (walletName && hotkeyName && hotkeyAddress) void checkRegistration('wallet.registration', null);
   }, [walletName, hotkeyName, hotkeyAddress, checkRegistration]);
+  // On the simulated network the engine asks its chain for a faucet (and the chosen coldkey's balance) whenever
+  // the coldkey changes; the faucet step shows only if the engine answers that one exists.
+  const simulated = settings?.network === 'simulated';
+  const coldAddress = wallet && settings ? (selectedWallet(wallet, settings)?.coldkeyAddress ?? null) : null;
+  const { invoke: checkFaucet } = useAction();
+  useEffect(() => {
+    if (simulated) void checkFaucet('wallet.faucet', null);
+  }, [simulated, coldAddress, checkFaucet]);
 
   if (!settings) return <div className="card" aria-busy="true">Loading the setup from the engine…</div>;
   const role = settings.role;
@@ -160,6 +168,21 @@ export function SetupPage() {
       detail: cold?.coldkeyAddress ? `Wallet ${cold.name}: ${cold.coldkeyAddress}` : reg?.registration.registered ? 'Not needed: the hotkey is registered already.' : 'Create, import, or name the browser-wallet account that owns your hotkey and pays the registration.',
       body: wallet ? <ColdkeyStep wallet={wallet} settings={settings} showWords={showWords} /> : null,
     },
+    ...(wallet?.faucet
+      ? [
+          {
+            id: 'faucet',
+            title: 'Test τ (simulated network faucet)',
+            state: wallet.faucet.enough || reg?.registration.registered ? ('done' as const) : ('todo' as const),
+            detail: wallet.faucet.enough
+              ? `The coldkey holds ${wallet.faucet.balanceTao}: enough for registration (${wallet.faucet.burnTao} burn plus fees).`
+              : reg?.registration.registered
+                ? 'Not needed: the hotkey is registered already.'
+                : `Simulated network only: fund the coldkey with ${wallet.faucet.dripTao} of test τ in one click.`,
+            body: <FaucetStep faucet={wallet.faucet} />,
+          },
+        ]
+      : []),
     {
       id: 'hotkey',
       title: 'Hotkey',

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { WalletView } from '../../../../shared/api.ts';
 import type { Settings } from '../../../../shared/settings.ts';
-import type { WalletEntry } from '../../../../shared/wallet.ts';
+import type { FaucetView, WalletEntry } from '../../../../shared/wallet.ts';
 import { engineApi } from '../../stores/engine-store.ts';
 import type { SecretWords } from '../common/secret-words-dialog.tsx';
 import { ActionError, useAction } from '../common/use-action.tsx';
@@ -262,6 +262,54 @@ export function HotkeyStep({ wallet, settings, showWords }: { wallet: WalletView
         </p>
       )}
       {error && <div className="error-box">{error}</div>}
+    </div>
+  );
+}
+
+/**
+ * The simulated network's faucet (shown only when the engine says its chain has one): test τ for the new
+ * coldkey, enough for registration's burn plus fees, in one step that says plainly what it is.
+ */
+export function FaucetStep({ faucet }: { faucet: FaucetView }) {
+  const { busy, error, invoke } = useAction();
+  return (
+    <div className="stack" data-testid="faucet">
+      <p className="small" style={{ margin: 0 }}>
+        <span className="badge warn">simulated network</span> {faucet.label}.
+      </p>
+      <p className="muted small" style={{ margin: 0 }}>
+        One drip is {faucet.dripTao}: the registration burn ({faucet.burnTao}) plus {faucet.feeTao} for fees. On the real network you would buy τ on an exchange and send it to this coldkey instead.
+      </p>
+      {faucet.coldkey ? (
+        <dl className="kv">
+          <dt>Coldkey</dt>
+          <dd className="mono small" style={{ overflowWrap: 'anywhere' }}>{faucet.coldkey}</dd>
+          <dt>Free balance</dt>
+          <dd data-testid="faucet-balance">
+            {faucet.balanceTao ?? '—'} {faucet.enough ? <span className="badge ok">enough to register</span> : <span className="badge neutral">not enough to register</span>}
+          </dd>
+          {faucet.lastCreditedTao && (
+            <>
+              <dt>Last drip</dt>
+              <dd>{faucet.lastCreditedTao === '0 τ' ? 'nothing: the coldkey already held a drip\'s worth' : `${faucet.lastCreditedTao} of test τ`}</dd>
+            </>
+          )}
+        </dl>
+      ) : (
+        <p className="small">Create or import a coldkey first: the faucet pays into it.</p>
+      )}
+      {faucet.enough ? (
+        <p className="small" style={{ margin: 0 }}>
+          The coldkey holds enough to register: nothing more to fund.
+        </p>
+      ) : (
+        <div className="row">
+          <button className="btn primary" disabled={busy || !faucet.coldkey} onClick={() => void invoke('wallet.faucetDrip', null)}>
+            {busy ? 'Asking the faucet…' : `Fund my coldkey with ${faucet.dripTao} of test τ`}
+          </button>
+        </div>
+      )}
+      <ActionError error={error} />
     </div>
   );
 }
