@@ -168,7 +168,7 @@ describe('newcomer walk: fresh data dir, new keys, the faucet, to earning and ne
 
   it('registration paid by the funded coldkey, a miner key issued for the new hotkey, Start, earning', { timeout: 420_000 }, async () => {
     await open('registration');
-    await page.getByTestId('registration-needs').locator('.badge', { hasText: 'enough' }).waitFor({ timeout: 60_000 });
+    await page.getByTestId('registration-needs').locator('.badge.ok', { hasText: /^enough$/ }).waitFor({ timeout: 60_000 });
     await page.getByRole('textbox', { name: 'Coldkey password' }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Register with this coldkey' }).click();
     await badge('registration', 'done').waitFor({ timeout: 200_000 });

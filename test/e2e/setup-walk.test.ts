@@ -196,10 +196,11 @@ describe('setup walk (a): a fresh 2x RTX 4090 rig to mining, through the UI only
     expect(await page.getByTestId('registration-cost').textContent()).toMatch(/τ \(block \d+/);
     await shoot(page, '07-registration-needs');
     // The user sends TAO to the new coldkey (outside the panel), then asks again.
-    const coldkey = (await needs.locator('dd.mono').textContent())!.trim();
+    const coldkey = (await needs.getByTestId('registration-coldkey').textContent())!.trim();
     net.chain.state.setBalance(coldkey, 5n * TAO);
     await needs.getByRole('button', { name: 'Check again' }).click();
-    await needs.locator('.badge', { hasText: 'enough' }).waitFor({ timeout: 30_000 });
+    // The ok badge exactly: the red one reads "not enough: ...".
+    await needs.locator('.badge.ok', { hasText: /^enough$/ }).waitFor({ timeout: 30_000 });
     await page.getByRole('textbox', { name: 'Coldkey password' }).fill(COLD_PASSWORD);
     await page.getByRole('button', { name: 'Register with this coldkey' }).click();
     await badge('registration', 'done').waitFor({ timeout: 200_000 });

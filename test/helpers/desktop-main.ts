@@ -1,7 +1,7 @@
 // Runs the built desktop main (dist/electron/main.js) under the stand-in `electron`
 // (test/doubles/electron) in a child process, and drives it over the harness's IPC channel.
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
@@ -24,8 +24,14 @@ export async function ensureMainBuilt(): Promise<void> {
   for (let i = 0; ; i++) {
     try {
       mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), String(process.pid));
       break;
     } catch {
+      // A lock whose holder is gone (a run killed mid-build) is taken over, not waited on for 10 minutes.
+      if (staleLock(lock)) {
+        rmSync(lock, { recursive: true, force: true });
+        continue;
+      }
       if (i > 600) throw new Error('another test file has held dist-build.lock for 10 minutes');
       await new Promise((r) => setTimeout(r, 1000));
     }
@@ -35,7 +41,27 @@ export async function ensureMainBuilt(): Promise<void> {
     const stale = !existsSync(main) || statSync(main).mtimeMs < Math.max(newestMtime(join(REPO, 'electron')), newestMtime(join(REPO, 'shared')));
     if (stale) execFileSync(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.main.json'], { cwd: REPO, stdio: 'inherit' });
   } finally {
-    rmdirSync(lock);
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** The lock's holder has exited, or it never wrote its pid and the lock is over a minute old. */
+function staleLock(lock: string): boolean {
+  try {
+    const pid = Number(readFileSync(join(lock, 'pid'), 'utf8'));
+    if (!Number.isInteger(pid) || pid <= 0) return false;
+    try {
+      process.kill(pid, 0);
+      return false;
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code === 'ESRCH';
+    }
+  } catch {
+    try {
+      return Date.now() - statSync(lock).mtimeMs > 60_000;
+    } catch {
+      return false;
+    }
   }
 }
 

@@ -98,7 +98,7 @@ export function RegistrationStep({ wallet, settings }: { wallet: WalletView; set
             <dd data-testid="registration-cost">{q ? `${formatTao(q.costRao)} (block ${q.block}; moves every block, refreshed while this step is open)` : 'asking the chain…'}</dd>
             <dt>Coldkey</dt>
             <dd className="mono small">
-              {q?.coldkey ?? cold?.coldkeyAddress ?? 'none yet: add it in the Coldkey step, or sign in a browser wallet below and pick the account there'}{' '}
+              <span data-testid="registration-coldkey">{q?.coldkey ?? cold?.coldkeyAddress ?? 'none yet: add it in the Coldkey step, or sign in a browser wallet below and pick the account there'}</span>{' '}
               {(q?.coldkey ?? cold?.coldkeyAddress) && <CopyButton text={(q?.coldkey ?? cold?.coldkeyAddress)!} what="the coldkey address (send the registration cost here)" />}
             </dd>
             <dt>Its balance</dt>
