@@ -21,7 +21,8 @@ function Gpus({ external }: { external: boolean }) {
     external ? <span className="badge neutral">external serve</span> : used.has(i) ? <span className="badge ok">used</span> : <span className="badge neutral">left out</span>;
   // In its own scroll box, the Plan column never narrower than its tag (the "used" tag was clipped at 1280 px).
   return (
-    <div className="table-scroll">
+    // Focusable so a keyboard can scroll it sideways (axe: scrollable-region-focusable).
+    <div className="table-scroll" tabIndex={0} role="region" aria-label="GPUs on this machine">
       <table data-testid="idle-gpus">
         <thead>
           <tr>
