@@ -1,4 +1,4 @@
-import { Component, useEffect, useState, type ReactNode } from 'react';
+import { Component, lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { closeRig, useEngine, usePanelSnapshot, useScope, useSnapshot } from '../stores/engine-store.ts';
 import { RigBanner } from '../features/fleet/rig-banner.tsx';
 import { PAGES, useUi, type Page } from '../stores/ui-store.ts';
@@ -14,8 +14,10 @@ import { Toasts } from '../features/common/toasts.tsx';
 import { ConnectionBanner } from '../features/common/connection-banner.tsx';
 import { Loading } from '../features/common/loading.tsx';
 import { NotificationsPage } from '../features/notifications/notifications-page.tsx';
-import { FleetPage } from '../features/fleet/fleet-page.tsx';
 import { tabTitle } from './tab-title.ts';
+
+/** The Fleet page loads when first opened: most panels hold one rig, and every visit's bundle has a budget. */
+const FleetPage = lazy(() => import('../features/fleet/fleet-page.tsx').then((m) => ({ default: m.FleetPage })));
 import { SUBNET_NETUID } from '../../../shared/network.ts';
 import { fleetPhase } from '../../../shared/miner-fleet.ts';
 
@@ -38,7 +40,11 @@ function PageBody({ page }: { page: Page }) {
     case 'history':
       return <HistoryPage />;
     case 'fleet':
-      return <FleetPage />;
+      return (
+        <Suspense fallback={<Loading what="the Fleet page" />}>
+          <FleetPage />
+        </Suspense>
+      );
     case 'notifications':
       return <NotificationsPage />;
   }

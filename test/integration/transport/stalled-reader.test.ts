@@ -100,8 +100,10 @@ describe('a client that stops reading', () => {
     const unread = Number(/it has (\d+) KiB unread/.exec(closing.msg)?.[1]);
     expect(unread * 1024).toBeGreaterThanOrEqual(DEFAULT_LIMITS.hardBytes);
     expect(unread * 1024).toBeLessThan(DEFAULT_LIMITS.hardBytes + 64 * 1024);
-    // The engine's memory stayed within the budget's order, not the flood's (100 MB).
-    expect(peak - before).toBeLessThan(64 * MiB);
+    // The engine's memory stayed below the flood (100 MB queued beyond the kernel, unbounded). Coarse on
+    // purpose: since the idle engine no longer reserves ~185 MB of heap (docs/performance.md), the flood's
+    // parsing garbage shows in RSS before V8 collects it; the exact bound is the unread figure above.
+    expect(peak - before).toBeLessThan(100 * MiB);
     expect(await call('app.info', null)).toMatchObject({ ok: true });
     healthy.close();
   }, 120_000);
