@@ -149,9 +149,11 @@ describe('mining on a 2x H100 box', () => {
     }
     const t0 = firstSeen.get(workers[0]!.workerId ?? '')!;
     expect(t0).toBeGreaterThanOrEqual(rehearsed[0]!.endedAt);
+    // Worker 1 takes its turn one stagger after worker 0 took its own (at or after the rehearsal's end), so it cannot say
+    // hello earlier than that. Which hello the double sees first is the machine's speed, not behaviour: on a loaded box
+    // worker 0's own hello can trail worker 1's.
     const t1 = firstSeen.get(workers[1]!.workerId ?? '')!;
-    expect(t1).toBeGreaterThan(t0);
-    expect(t1 - t0).toBeGreaterThanOrEqual(STAGGER_MS - 400);
+    expect(t1 - rehearsed[0]!.endedAt).toBeGreaterThanOrEqual(STAGGER_MS - 50);
     const live = mining.minerSnapshots();
     for (const m of live) expect([m.legsLive, m.capacity?.maxInflightTotal]).toEqual([8, 24]);
     expect(mining.busy()).toBe(false);
