@@ -40,7 +40,10 @@ export const LAYER_POLICIES = [
 // relative path that merely contains that segment.
 const escape = (m) => m.replace(/[/]/g, '\\/');
 /** Every spelling of a Node built-in (fs, node:fs, fs/promises, node:sqlite...): the browser has none. */
-const NODE_BUILTINS_REGEX = `^(node:.*|(${builtinModules.filter((m) => !m.startsWith('_')).map(escape).join('|')})(\\/.*)?)$`;
+const NODE_BUILTINS_REGEX = `^(node:.*|(${builtinModules
+  .filter((m) => !m.startsWith('_'))
+  .map(escape)
+  .join('|')})(\\/.*)?)$`;
 /** Packages that need Node (sockets, native code, the OS): never in a browser bundle. */
 const NODE_ONLY_PACKAGES = ['ws', 'systeminformation', 'prom-client', 'tokenizers', 'electron-updater', 'libsodium-wrappers-sumo'];
 const ELECTRON_PATTERN = (message) => ({ regex: '^electron(\\/.*)?$', message });
@@ -51,11 +54,17 @@ const electronSyntax = (message) => [
   { selector: `TSImportType[argument.literal.value=${ELECTRON_RE}]`, message },
   { selector: `CallExpression[callee.name='require'][arguments.0.value=${ELECTRON_RE}]`, message },
 ];
-const NODE_RE = `/^(node:|(${builtinModules.filter((m) => !m.startsWith('_')).map((m) => m.replace(/[/]/g, '\\u002F')).join('|')})($|\\u002F))/`;
+const NODE_RE = `/^(node:|(${builtinModules
+  .filter((m) => !m.startsWith('_'))
+  .map((m) => m.replace(/[/]/g, '\\u002F'))
+  .join('|')})($|\\u002F))/`;
 const nodeSyntax = (message) => [{ selector: `ImportExpression[source.value=${NODE_RE}]`, message }];
 /** A wait on a condition states its timeout: the 1 s default lies on a loaded machine. */
 const TEST_SYNTAX = [
-  { selector: "CallExpression[callee.object.name='expect'][callee.property.name='poll'][arguments.length<2]", message: 'expect.poll states its timeout ({ timeout: 20_000 }): the 1 s default fails on a loaded machine.' },
+  {
+    selector: "CallExpression[callee.object.name='expect'][callee.property.name='poll'][arguments.length<2]",
+    message: 'expect.poll states its timeout ({ timeout: 20_000 }): the 1 s default fails on a loaded machine.',
+  },
 ];
 
 /** The layer rules on their own, so test/unit/lint/layers.test.ts lints probe files with exactly these. */
@@ -85,7 +94,7 @@ export const layerConfig = [
     files: ['electron/engine/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [ELECTRON_PATTERN('Engine services run in plain Node: never import electron here (the desktop shell, electron/*.ts, is its only importer).')] }],
-      'no-restricted-syntax': ['error', ...electronSyntax('Engine services run in plain Node: no import(\'electron\') either.')],
+      'no-restricted-syntax': ['error', ...electronSyntax("Engine services run in plain Node: no import('electron') either.")],
     },
   },
   {
@@ -102,7 +111,11 @@ export const layerConfig = [
           ],
         },
       ],
-      'no-restricted-syntax': ['error', ...electronSyntax('The renderer runs in a browser: no import(\'electron\').'), ...nodeSyntax('The renderer runs in a browser: no dynamic import of a Node module.')],
+      'no-restricted-syntax': [
+        'error',
+        ...electronSyntax("The renderer runs in a browser: no import('electron')."),
+        ...nodeSyntax('The renderer runs in a browser: no dynamic import of a Node module.'),
+      ],
     },
   },
   {
@@ -128,7 +141,11 @@ export const layerConfig = [
           ],
         },
       ],
-      'no-restricted-syntax': ['error', ...electronSyntax('shared/ is imported by both sides: no import(\'electron\').'), ...nodeSyntax('shared/ is imported by both sides: no dynamic import of a Node module.')],
+      'no-restricted-syntax': [
+        'error',
+        ...electronSyntax("shared/ is imported by both sides: no import('electron')."),
+        ...nodeSyntax('shared/ is imported by both sides: no dynamic import of a Node module.'),
+      ],
     },
   },
   {

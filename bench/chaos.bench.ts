@@ -23,6 +23,10 @@ export async function bench(): Promise<void> {
   const v = await runValidateChaos();
   console.log(
     `validate: survived ${total(v.faults)} faults ${JSON.stringify(v.faults)} in ${v.seconds.toFixed(1)} s, exit ${v.exitCode}; ` +
-      `epochs landed ${v.submissions.filter((s) => s.ok && s.kind === 'fresh').map((s) => s.epochIndex).sort().join(',')}; RSS ${mib(v.rssBeforeKiB)} before -> ${mib(v.rssAfterKiB)} after`,
+      `epochs landed ${v.submissions
+        .filter((s) => s.ok && s.kind === 'fresh')
+        .map((s) => s.epochIndex)
+        .sort()
+        .join(',')}; RSS ${mib(v.rssBeforeKiB)} before -> ${mib(v.rssAfterKiB)} after`,
   );
 }

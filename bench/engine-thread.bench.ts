@@ -26,7 +26,15 @@ const TOPICS = ['serve', 'miner', 'miners'] as const;
 function snapshotOf(i: number): unknown {
   return {
     version: i,
-    recent: Array.from({ length: 50 }, (_, k) => ({ corrId: `corr-${i - k}`, requestId: `r${i - k}`.padEnd(32, '0'), ttftMs: 120.5 + k, e2eMs: 900 + k, promptTokens: 400, completionTokens: 64, outcome: 'ok' })),
+    recent: Array.from({ length: 50 }, (_, k) => ({
+      corrId: `corr-${i - k}`,
+      requestId: `r${i - k}`.padEnd(32, '0'),
+      ttftMs: 120.5 + k,
+      e2eMs: 900 + k,
+      promptTokens: 400,
+      completionTokens: 64,
+      outcome: 'ok',
+    })),
     legs: Array.from({ length: 8 }, (_, k) => ({ index: k, state: 'admitted', inflight: i % 8, rttMs: 1.5 })),
     stats: { served: i, ttftP99: 130 + (i % 7), tpotP99: 12 },
   };
@@ -34,8 +42,22 @@ function snapshotOf(i: number): unknown {
 
 function record(i: number): MinerRequestRecord {
   return {
-    corrId: `corr-${i}`, requestId: `r${i}`.padEnd(32, '0'), leg: i % 8, engine: 'engine-0', stream: true, receivedAt: Date.now(), ttftMs: 120, tpotMs: 12,
-    e2eMs: 900, promptTokens: 400, completionTokens: 64, cachedTokens: 0, proofMs: 40, outcome: 'ok', finishReason: 'stop', cause: null,
+    corrId: `corr-${i}`,
+    requestId: `r${i}`.padEnd(32, '0'),
+    leg: i % 8,
+    engine: 'engine-0',
+    stream: true,
+    receivedAt: Date.now(),
+    ttftMs: 120,
+    tpotMs: 12,
+    e2eMs: 900,
+    promptTokens: 400,
+    completionTokens: 64,
+    cachedTokens: 0,
+    proofMs: 40,
+    outcome: 'ok',
+    finishReason: 'stop',
+    cause: null,
   };
 }
 
@@ -82,7 +104,12 @@ export function newWay(dir: string): Way {
   const changes = new Emitter<void>();
   let i = 0;
   // The miner topic is gone (it duplicated miners[0]): two topics are bound, as compose.ts does.
-  for (const topic of ['serve', 'miners'] as SnapshotTopic[]) hub.bind(topic, () => snapshotOf(i) as SnapshotTopics[typeof topic], (l) => changes.event(l));
+  for (const topic of ['serve', 'miners'] as SnapshotTopic[])
+    hub.bind(
+      topic,
+      () => snapshotOf(i) as SnapshotTopics[typeof topic],
+      (l) => changes.event(l),
+    );
   return {
     perRequest(n) {
       i = n;
@@ -138,5 +165,7 @@ export async function bench(): Promise<void> {
   row('replay loop alone (subtracted from the two below)', idle, 0);
   row('before (stat + append per log line, INSERT per row, 3 topics per change)', before);
   row('after (open log file, batched rows, 2 topics published on change)', after);
-  console.log(`  ${((before.cpuPerRequest - idle.cpuPerRequest) / Math.max(1e-6, after.cpuPerRequest - idle.cpuPerRequest)).toFixed(1)}x less engine-thread time per request; loop delay p99 ${ms(before.p99)} -> ${ms(after.p99)}`);
+  console.log(
+    `  ${((before.cpuPerRequest - idle.cpuPerRequest) / Math.max(1e-6, after.cpuPerRequest - idle.cpuPerRequest)).toFixed(1)}x less engine-thread time per request; loop delay p99 ${ms(before.p99)} -> ${ms(after.p99)}`,
+  );
 }

@@ -5,12 +5,7 @@
 import { startFakeRigEngine, type FakeRigEngine } from '../test/doubles/fleet/fake-rig-engine.ts';
 
 export type RigsCommand =
-  | { cmd: 'start'; count: number }
-  | { cmd: 'push'; rig: number; tps: number }
-  | { cmd: 'busy'; everyMs: number }
-  | { cmd: 'idle' }
-  | { cmd: 'flood'; perRig: number; base: number }
-  | { cmd: 'stop' };
+  { cmd: 'start'; count: number } | { cmd: 'push'; rig: number; tps: number } | { cmd: 'busy'; everyMs: number } | { cmd: 'idle' } | { cmd: 'flood'; perRig: number; base: number } | { cmd: 'stop' };
 
 export type RigsReport =
   | { ready: { port: number; token: string }[] }
@@ -31,7 +26,15 @@ const GPU_POINTS = 240;
 const EPOCHS = 60;
 const SAMPLE_MS = 5_000;
 const gpuNames = ['NVIDIA GeForce RTX 4090', 'NVIDIA GeForce RTX 4090'];
-const point = (at: number, i: number) => ({ at, utilizationPct: 90 + (i % 10), memoryUsedMiB: 22_000 + (i % 500), memoryTotalMiB: 24_564, temperatureC: 60 + (i % 15), powerDrawW: 380 + (i % 40), powerLimitW: 450 });
+const point = (at: number, i: number) => ({
+  at,
+  utilizationPct: 90 + (i % 10),
+  memoryUsedMiB: 22_000 + (i % 500),
+  memoryTotalMiB: 24_564,
+  temperatureC: 60 + (i % 15),
+  powerDrawW: 380 + (i % 40),
+  powerLimitW: 450,
+});
 
 function serveSnapshot(rig: number, now: number) {
   return {
@@ -72,7 +75,11 @@ function earningsSnapshot(rig: number, now: number) {
     epochs,
     onChain: { block: 7_000_000, uid: 100 + rig, tempo: 360, incentive: 0.01, emissionRao: '123456789' },
     registration: { uid: 100 + rig, lost: null, at: now },
-    local: { day: { requests: 20_000, promptTokens: 4e7, completionTokens: 1e7 }, week: { requests: 140_000, promptTokens: 2.8e8, completionTokens: 7e7 }, all: { requests: 500_000, promptTokens: 1e9, completionTokens: 2.5e8 } },
+    local: {
+      day: { requests: 20_000, promptTokens: 4e7, completionTokens: 1e7 },
+      week: { requests: 140_000, promptTokens: 2.8e8, completionTokens: 7e7 },
+      all: { requests: 500_000, promptTokens: 1e9, completionTokens: 2.5e8 },
+    },
     totals: { day: total(20), week: total(140), all: total(500) },
     estimatePerDay: { tao: 0.24, basis: 'the last 20 epochs' },
     gaps: [],
@@ -93,13 +100,16 @@ function busy(everyMs: number): number {
     e.sendTopic('earnings', earningsSnapshot(i, now));
     e.sendTopic('serve', serveSnapshot(i, now));
     busyTimers.push(
-      setTimeout(() => {
-        const t = setInterval(() => {
-          e.sendTopic('serve', serveSnapshot(i, Date.now()));
-          busySent++;
-        }, everyMs);
-        busyTimers.push(t);
-      }, Math.floor((everyMs * i) / Math.max(1, engines.length))),
+      setTimeout(
+        () => {
+          const t = setInterval(() => {
+            e.sendTopic('serve', serveSnapshot(i, Date.now()));
+            busySent++;
+          }, everyMs);
+          busyTimers.push(t);
+        },
+        Math.floor((everyMs * i) / Math.max(1, engines.length)),
+      ),
     );
   });
   return JSON.stringify(serveSnapshot(0, now)).length + JSON.stringify(earningsSnapshot(0, now)).length;

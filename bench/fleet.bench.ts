@@ -170,7 +170,7 @@ function ask<K extends string>(child: ChildProcess, cmd: RigsCommand, key: K): P
       child.off('exit', onExit);
       resolve(m as Extract<RigsReport, Record<K, unknown>>);
     };
-    if (!child.connected) return reject(new Error('the fake rigs\' process is gone'));
+    if (!child.connected) return reject(new Error("the fake rigs' process is gone"));
     child.on('message', onMsg);
     child.once('exit', onExit);
     // A send racing the child's end (an interrupted run) is an answer never given, not a crash.
@@ -234,7 +234,9 @@ export async function bench(): Promise<void> {
     const left = children(() => true).filter((p) => !before.has(p));
     left.forEach((p) => process.kill(p, 'SIGTERM'));
     for (let i = 0; i < 50 && children(() => true).some((p) => left.includes(p)); i++) await sleep(100);
-    children(() => true).filter((p) => left.includes(p)).forEach((p) => process.kill(p, 'SIGKILL'));
+    children(() => true)
+      .filter((p) => left.includes(p))
+      .forEach((p) => process.kill(p, 'SIGKILL'));
   });
   try {
     console.log(`${RIGS} rigs through a real sshd on 127.0.0.1: ${REAL} real headless engine${REAL === 1 ? '' : 's'} + ${RIGS - REAL} fake rig engines (test double)`);
@@ -258,7 +260,9 @@ export async function bench(): Promise<void> {
     );
     if (REAL > 0) {
       const rss = engines.map((e) => mb(memoryKb(e.child.pid!).rss));
-      console.log(`  real engines up in ${ms(performance.now() - realStart, 0)}: ${rss.reduce((a, b) => a + b, 0).toFixed(0)} MB RSS together (${(rss.reduce((a, b) => a + b, 0) / REAL).toFixed(0)} MB each), ${engines.reduce((s, e) => s + cpuSeconds(e.child.pid!), 0).toFixed(1)} CPU-s to start`);
+      console.log(
+        `  real engines up in ${ms(performance.now() - realStart, 0)}: ${rss.reduce((a, b) => a + b, 0).toFixed(0)} MB RSS together (${(rss.reduce((a, b) => a + b, 0) / REAL).toFixed(0)} MB each), ${engines.reduce((s, e) => s + cpuSeconds(e.child.pid!), 0).toFixed(1)} CPU-s to start`,
+      );
     }
     const rigsChild = fork(join(import.meta.dirname, 'fleet-rigs-child.ts'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     rigsChild.on('error', () => undefined);
@@ -270,7 +274,9 @@ export async function bench(): Promise<void> {
     // The panel: its data dir with the sshd's host key already accepted (the accept flow has its own tests).
     const panelDir = temp('engy-bench-panel-');
     mkdirSync(join(panelDir, 'fleet'), { recursive: true, mode: 0o700 });
-    writeFileSync(join(panelDir, 'fleet', 'known_hosts'), execFileSync('ssh-keyscan', ['-p', String(sshd.port), '127.0.0.1'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }), { mode: 0o600 });
+    writeFileSync(join(panelDir, 'fleet', 'known_hosts'), execFileSync('ssh-keyscan', ['-p', String(sshd.port), '127.0.0.1'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }), {
+      mode: 0o600,
+    });
     collect();
     const rssBefore = memoryKb(process.pid).rss;
     const heapBefore = jsMemory();
@@ -279,7 +285,11 @@ export async function bench(): Promise<void> {
     teardown.add('fleet', () => fleet.dispose());
     // A tunnel or a command still running when the fleet is gone (an interrupted connect) is ours: killed by pid.
     teardown.add('leftover ssh', () => children((comm) => comm === 'ssh').forEach((pid) => process.kill(pid, 'SIGKILL')));
-    const bound = hub.bind('fleet', () => fleet.snapshot(), (l) => fleet.onDidChange(l));
+    const bound = hub.bind(
+      'fleet',
+      () => fleet.snapshot(),
+      (l) => fleet.onDidChange(l),
+    );
     teardown.add('hub', () => bound.dispose());
 
     const rigs: { cfg: RigConfig; real: boolean; index: number }[] = [];
@@ -295,7 +305,12 @@ export async function bench(): Promise<void> {
       const r = rows();
       if (r.every((x) => x.link === 'online' && x.updatedAt !== null)) break;
       if (performance.now() - connectStart > 300_000) {
-        throw new Error(`not every rig came online in 300 s: ${r.filter((x) => x.link !== 'online').map((x) => `${x.name} ${x.link}: ${x.detail}`).join('; ')}`);
+        throw new Error(
+          `not every rig came online in 300 s: ${r
+            .filter((x) => x.link !== 'online')
+            .map((x) => `${x.name} ${x.link}: ${x.detail}`)
+            .join('; ')}`,
+        );
       }
       await sleep(250);
     }
@@ -362,7 +377,15 @@ export async function bench(): Promise<void> {
         }
       } else {
         const tps = ++figure;
-        const c: Change = { rigId: rig.cfg.id, real: false, sentAt: null, seenAt: null, appliedAt: null, shows: (row) => row.tokensPerSecond === tps, applied: (v) => v.topics.miners?.[0]?.stats.tokensPerSecond === tps };
+        const c: Change = {
+          rigId: rig.cfg.id,
+          real: false,
+          sentAt: null,
+          seenAt: null,
+          appliedAt: null,
+          shows: (row) => row.tokensPerSecond === tps,
+          applied: (v) => v.topics.miners?.[0]?.stats.tokensPerSecond === tps,
+        };
         pending.add(c);
         changes.push(c);
         // Never answered only when the rigs' process is gone (interrupted): the change then stays unseen.
@@ -392,9 +415,13 @@ export async function bench(): Promise<void> {
     const split = changes.filter((c) => c.sentAt !== null && c.appliedAt !== null && c.seenAt !== null);
     const transit = split.map((c) => c.appliedAt! - c.sentAt!);
     const hubWait = split.map((c) => c.seenAt! - c.appliedAt!);
-    console.log(`  of which: to the panel's link p50 ${ms(pct(transit, 0.5))}, p99 ${ms(pct(transit, 0.99))}; from there to the fleet snapshot p50 ${ms(pct(hubWait, 0.5))}, p99 ${ms(pct(hubWait, 0.99))}`);
+    console.log(
+      `  of which: to the panel's link p50 ${ms(pct(transit, 0.5))}, p99 ${ms(pct(transit, 0.99))}; from there to the fleet snapshot p50 ${ms(pct(hubWait, 0.5))}, p99 ${ms(pct(hubWait, 0.99))}`,
+    );
     if (unseen.length > 0) console.log(`  ${unseen.length} change(s) not shown within ${SEEN_WITHIN_MS / 1000} s (counted as ${SEEN_WITHIN_MS / 1000} s)`);
-    console.log(`  panel CPU over the phase: ${((cpuMs(phaseCpu) / phaseWall) * 100).toFixed(1)} % of a core; the fleet topic was asked to rebuild ${hub.stats.changes - hubBefore.changes} times, published ${hub.stats.published - hubBefore.published} times`);
+    console.log(
+      `  panel CPU over the phase: ${((cpuMs(phaseCpu) / phaseWall) * 100).toFixed(1)} % of a core; the fleet topic was asked to rebuild ${hub.stats.changes - hubBefore.changes} times, published ${hub.stats.published - hubBefore.published} times`,
+    );
 
     // 2. Memory: the panel's RSS delta per rig, and the tunnels' ssh processes (another process each).
     collect();
@@ -407,8 +434,12 @@ export async function bench(): Promise<void> {
     const perRig = mb(rssAfter - rssBefore) / RIGS;
     console.log(`memory: panel RSS ${mb(rssBefore).toFixed(0)} -> ${mb(rssAfter).toFixed(0)} MB with ${RIGS} rigs (${perRig.toFixed(2)} MB per rig)`);
     // RSS moves by whole pages the allocator keeps or returns; the JS heap after a full collection is the finer figure.
-    console.log(`  JS heap + buffers after a full collection: ${(heapBefore / 2 ** 20).toFixed(1)} -> ${(heapAfter / 2 ** 20).toFixed(1)} MB (${((heapAfter - heapBefore) / 2 ** 20 / RIGS).toFixed(2)} MB per rig)`);
-    console.log(`  ssh tunnels: ${tunnels.length} processes, ${mb(tunnelRss).toFixed(0)} MB RSS summed (${(mb(tunnelRss) / Math.max(1, tunnels.length)).toFixed(1)} MB each; shared pages counted in each), ${mb(tunnelPss).toFixed(0)} MB PSS summed (${(mb(tunnelPss) / Math.max(1, tunnels.length)).toFixed(1)} MB each)`);
+    console.log(
+      `  JS heap + buffers after a full collection: ${(heapBefore / 2 ** 20).toFixed(1)} -> ${(heapAfter / 2 ** 20).toFixed(1)} MB (${((heapAfter - heapBefore) / 2 ** 20 / RIGS).toFixed(2)} MB per rig)`,
+    );
+    console.log(
+      `  ssh tunnels: ${tunnels.length} processes, ${mb(tunnelRss).toFixed(0)} MB RSS summed (${(mb(tunnelRss) / Math.max(1, tunnels.length)).toFixed(1)} MB each; shared pages counted in each), ${mb(tunnelPss).toFixed(0)} MB PSS summed (${(mb(tunnelPss) / Math.max(1, tunnels.length)).toFixed(1)} MB each)`,
+    );
 
     const busySent = (await ask(rigsChild, { cmd: 'idle' }, 'idle')).idle.sent;
     console.log(`  (the busy rigs re-sent their serve snapshot ${busySent} times meanwhile)`);
@@ -439,7 +470,9 @@ export async function bench(): Promise<void> {
       if (!done()) console.log('  the flood was not fully applied in 300 s: the rate below is a lower bound');
       const spanS = (endedAt - flooded.startedAt) / 1000;
       console.log(`fan-in: ${flooded.sent} snapshots offered by ${fakeRigs.length} rigs in ${spanS.toFixed(1)} s; the panel applied ${applied} (${(applied / spanS).toFixed(0)} snapshots/s)`);
-      console.log(`  panel CPU ${(floodCpuMs / Math.max(1, applied) * 1000).toFixed(0)} us per snapshot applied; ssh tunnels ${(tunnelCpu / Math.max(1, applied) * 1e6).toFixed(0)} us each; panel peak RSS ${mb(peakRss).toFixed(0)} MB`);
+      console.log(
+        `  panel CPU ${((floodCpuMs / Math.max(1, applied)) * 1000).toFixed(0)} us per snapshot applied; ssh tunnels ${((tunnelCpu / Math.max(1, applied)) * 1e6).toFixed(0)} us each; panel peak RSS ${mb(peakRss).toFixed(0)} MB`,
+      );
     }
     const offline = rows().filter((x) => x.link !== 'online');
     if (offline.length > 0) console.log(`  not online after the flood: ${offline.map((x) => `${x.name} (${x.detail})`).join('; ')}`);
@@ -451,7 +484,14 @@ export async function bench(): Promise<void> {
     const busy = loadAtStart > cores ? `load ${loadAtStart.toFixed(1)} on ${cores} cores before the bench began` : null;
     const label = REAL === RIGS ? `${RIGS} real engines` : `${REAL} real + ${RIGS - REAL} fake rigs`;
     goal(`fleet row shows a rig's change, p99 (${label} over SSH)`, pct(all, 0.99), 'ms', '<', GOAL_P99_MS, `p50 ${ms(pct(all, 0.5))}; up to the fleet snapshot sent to the window`, busy);
-    goal(`fleet panel memory per rig (${label}${REAL < RIGS ? ', the fake ones busy' : ''})`, perRig, 'MB', '<', GOAL_MB_PER_RIG, `ssh tunnels apart: ${(mb(tunnelPss) / Math.max(1, tunnels.length)).toFixed(1)} MB PSS each`);
+    goal(
+      `fleet panel memory per rig (${label}${REAL < RIGS ? ', the fake ones busy' : ''})`,
+      perRig,
+      'MB',
+      '<',
+      GOAL_MB_PER_RIG,
+      `ssh tunnels apart: ${(mb(tunnelPss) / Math.max(1, tunnels.length)).toFixed(1)} MB PSS each`,
+    );
   } finally {
     await teardown.run();
     process.off('SIGINT', onSignal);

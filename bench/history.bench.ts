@@ -33,7 +33,8 @@ export async function bench(): Promise<void> {
     const now = Date.UTC(2026, 11, 1);
     const start = now - DAYS * DAY;
     const raw = db.db;
-    const ins = raw.prepare(`INSERT INTO miner_requests (corr_id, request_id, leg, engine, stream, received_at, ttft_ms, tpot_ms, e2e_ms, prompt_tokens, completion_tokens, cached_tokens, proof_ms, outcome, finish_reason, cause)
+    const ins =
+      raw.prepare(`INSERT INTO miner_requests (corr_id, request_id, leg, engine, stream, received_at, ttft_ms, tpot_ms, e2e_ms, prompt_tokens, completion_tokens, cached_tokens, proof_ms, outcome, finish_reason, cause)
       VALUES (?, ?, ?, 'engine-0', 1, ?, 120, 12, 900, 1200, 300, 0, 40, 'ok', 'stop', NULL)`);
     const day = raw.prepare(ADD_TO_DAY_SQL);
     raw.exec('BEGIN');
@@ -44,10 +45,14 @@ export async function bench(): Promise<void> {
     }
     raw.exec('COMMIT');
     const sizeBefore = statSync(path).size;
-    const rowsSql = raw.prepare("SELECT COUNT(*) AS n, COALESCE(SUM(prompt_tokens),0) AS p, COALESCE(SUM(completion_tokens),0) AS c FROM miner_requests WHERE outcome = 'ok' AND received_at >= ? AND received_at < ?");
+    const rowsSql = raw.prepare(
+      "SELECT COUNT(*) AS n, COALESCE(SUM(prompt_tokens),0) AS p, COALESCE(SUM(completion_tokens),0) AS c FROM miner_requests WHERE outcome = 'ok' AND received_at >= ? AND received_at < ?",
+    );
     const old = { all: timeIt(() => rowsSql.get(0, Number.MAX_SAFE_INTEGER), 5), week: timeIt(() => rowsSql.get(now - 7 * DAY, Number.MAX_SAFE_INTEGER), 5) };
     const cur = { all: timeIt(() => localTokens(db, 0), 5), week: timeIt(() => localTokens(db, now - 7 * DAY - 3_600_000), 5) };
-    const same = JSON.stringify(localTokens(db, 0)) === JSON.stringify((({ n, p, c }) => ({ requests: n, promptTokens: p, completionTokens: c }))(rowsSql.get(0, Number.MAX_SAFE_INTEGER) as { n: number; p: number; c: number }));
+    const same =
+      JSON.stringify(localTokens(db, 0)) ===
+      JSON.stringify((({ n, p, c }) => ({ requests: n, promptTokens: p, completionTokens: c }))(rowsSql.get(0, Number.MAX_SAFE_INTEGER) as { n: number; p: number; c: number }));
     console.log(`${ROWS.toLocaleString('en')} request rows over ${DAYS} days, ${(sizeBefore / 2 ** 20).toFixed(0)} MiB; the two ways agree on all-time totals: ${same}`);
     console.log(`all-time totals: rows ${ms(pct(old.all, 0.5))} (reference) vs daily totals ${ms(pct(cur.all, 0.5), 2)} (median of 5): ${(pct(old.all, 0.5) / pct(cur.all, 0.5)).toFixed(0)}x`);
     console.log(`last-week totals: rows ${ms(pct(old.week, 0.5))} vs daily totals + partial days ${ms(pct(cur.week, 0.5), 2)}: ${(pct(old.week, 0.5) / pct(cur.week, 0.5)).toFixed(1)}x`);
@@ -68,7 +73,9 @@ export async function bench(): Promise<void> {
       },
     });
     const total = performance.now() - t0;
-    console.log(`first prune: ${r.requests.toLocaleString('en')} rows in ${ms(total, 0)}, ${holds.length} batches; thread held p50 ${ms(pct(holds, 0.5))}, max ${ms(Math.max(...holds))}; peak RSS +${((peak - rss0) / 2 ** 20).toFixed(0)} MiB`);
+    console.log(
+      `first prune: ${r.requests.toLocaleString('en')} rows in ${ms(total, 0)}, ${holds.length} batches; thread held p50 ${ms(pct(holds, 0.5))}, max ${ms(Math.max(...holds))}; peak RSS +${((peak - rss0) / 2 ** 20).toFixed(0)} MiB`,
+    );
     console.log(`after the prune, all-time totals still agree: ${JSON.stringify(localTokens(db, 0)) === JSON.stringify({ requests: ROWS, promptTokens: ROWS * 1200, completionTokens: ROWS * 300 })}`);
     goal('history prune longest hold between pauses', Math.max(...holds), 'ms', '<', 100);
     db.close();

@@ -28,7 +28,10 @@ interface Reading {
 
 const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
 const kb = (bytes: number): string => `${(bytes / 1e3).toFixed(0)} kB`;
-const load = (): string => loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function procStatus(pid: number): Reading {
@@ -88,7 +91,10 @@ function groupOf(url: string): string {
   const m = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
   if (m) return m[1]!;
   const rel = url.replace(pathToFileURL(ROOT).href + '/', '');
-  return rel.split('/').slice(0, rel.startsWith('electron/engine/') ? 3 : 2).join('/');
+  return rel
+    .split('/')
+    .slice(0, rel.startsWith('electron/engine/') ? 3 : 2)
+    .join('/');
 }
 
 const short = (url: string | null): string => (url ?? '(entry)').replace(pathToFileURL(ROOT).href + '/', '');
@@ -114,7 +120,12 @@ function whyLoaded(url: string, parents: Map<string, string | null>): string {
 function printSplit(r: ModuleProbeReport): void {
   const m = r.memory;
   console.log(`  heap: ${mb(m.heapUsed)} live of ${mb(m.heapTotal)} reserved; external ${mb(m.external)} (array buffers ${mb(m.arrayBuffers)}); the rest of RSS is code, Node and the stacks`);
-  console.log(`  V8 spaces (reserved / used): ${r.heapSpaces.filter((s) => s.sizeMb >= 0.5).map((s) => `${s.name} ${s.sizeMb.toFixed(1)}/${s.usedMb.toFixed(1)}`).join(', ')} MB`);
+  console.log(
+    `  V8 spaces (reserved / used): ${r.heapSpaces
+      .filter((s) => s.sizeMb >= 0.5)
+      .map((s) => `${s.name} ${s.sizeMb.toFixed(1)}/${s.usedMb.toFixed(1)}`)
+      .join(', ')} MB`,
+  );
   const parents = new Map(r.modules.map((x) => [x.url, x.parent]));
   const groups = new Map<string, { files: number; bytes: number; first: string; why: string }>();
   for (const mod of r.modules) {
@@ -134,9 +145,19 @@ function printSplit(r: ModuleProbeReport): void {
   const rest = listed.slice(16);
   if (rest.length > 0) console.log(`    and ${rest.length} smaller packages (${kb(rest.reduce((n, [, v]) => n + v.bytes, 0))} of source): ${rest.map(([g]) => g).join(', ')}`);
   const own = [...groups.entries()].filter(([g]) => g.startsWith('electron') || g.startsWith('shared')).sort((a, b) => b[1].bytes - a[1].bytes);
-  console.log(`  the project's own modules, by folder (files, source): ${own.slice(0, 12).map(([g, v]) => `${g} ${v.files}/${kb(v.bytes)}`).join(', ')}${own.length > 12 ? ', ...' : ''}`);
+  console.log(
+    `  the project's own modules, by folder (files, source): ${own
+      .slice(0, 12)
+      .map(([g, v]) => `${g} ${v.files}/${kb(v.bytes)}`)
+      .join(', ')}${own.length > 12 ? ', ...' : ''}`,
+  );
   if (r.heapByConstructor) {
-    console.log(`  live heap by constructor: ${r.heapByConstructor.slice(0, 12).map((h) => `${h.name} ${h.mb.toFixed(1)} MB (${h.count})`).join(', ')}`);
+    console.log(
+      `  live heap by constructor: ${r.heapByConstructor
+        .slice(0, 12)
+        .map((h) => `${h.name} ${h.mb.toFixed(1)} MB (${h.count})`)
+        .join(', ')}`,
+    );
   }
 }
 

@@ -99,7 +99,9 @@ async function sseScan(serveUrl: string, ids: number[]): Promise<void> {
   const parse = time(() => {
     for (const line of whole.toString('utf8').split('\n')) if (line.startsWith('data: {')) texts += (JSON.parse(line.slice(6)) as { text: string }).text.length;
   });
-  console.log(`\nSSE text scan of one ${TOKENS}-token streamed response (${(bytes / 1024).toFixed(0)} KiB in ${chunks.length} socket chunks, hidden states on), thread CPU per request over ${runs} runs:`);
+  console.log(
+    `\nSSE text scan of one ${TOKENS}-token streamed response (${(bytes / 1024).toFixed(0)} KiB in ${chunks.length} socket chunks, hidden states on), thread CPU per request over ${runs} runs:`,
+  );
   console.log(`  now ${ms(now, 3)}; before issue 30 ${ms(before, 3)} (${(before / now).toFixed(0)}x); JSON.parse of each event ${ms(parse, 3)}`);
   goal(`SSE text scan thread CPU per ${TOKENS}-token request`, now, 'ms', '<', 0.5, `before issue 30 ${ms(before, 3)}, JSON.parse per event ${ms(parse, 3)}, same run`);
 }
@@ -216,32 +218,96 @@ export async function bench(): Promise<void> {
     const n = ROUNDS * STREAMS;
     if (failures.length > 0) console.log(`  ${failures.length} of ${n} requests through the miner failed (left out below): ${[...new Set(failures.map((f) => f.replace(/^[^:]+: /, '')))].join('; ')}`);
 
-    console.log(`${STREAMS} concurrent streamed requests x ${ROUNDS} rounds (${n} each way), ${TOKENS} new tokens at ${TOKENS_PER_S} tok/s, serve TTFT 20 ms; miner in its own process; both paths ask for hidden states`);
+    console.log(
+      `${STREAMS} concurrent streamed requests x ${ROUNDS} rounds (${n} each way), ${TOKENS} new tokens at ${TOKENS_PER_S} tok/s, serve TTFT 20 ms; miner in its own process; both paths ask for hidden states`,
+    );
     row('', 'direct', 'via miner', 'overhead');
     const net = m.map((x) => ({ ttft: x.ttft - x.gw.send - x.gw.first, e2e: x.e2e - x.gw.send - x.gw.all }));
-    for (const [label, p] of [['p50', 0.5], ['p99', 0.99]] as const) {
-      const dt = pct(d.map((x) => x.ttft), p);
-      const mt = pct(m.map((x) => x.ttft), p);
-      const nt = pct(net.map((x) => x.ttft), p);
+    for (const [label, p] of [
+      ['p50', 0.5],
+      ['p99', 0.99],
+    ] as const) {
+      const dt = pct(
+        d.map((x) => x.ttft),
+        p,
+      );
+      const mt = pct(
+        m.map((x) => x.ttft),
+        p,
+      );
+      const nt = pct(
+        net.map((x) => x.ttft),
+        p,
+      );
       row(`first token ${label}`, ms(dt), ms(mt), `${ms(mt - dt)} (${(mt / dt).toFixed(2)}x); net of gateway double ${ms(nt - dt)}`);
     }
-    for (const [label, p] of [['p50', 0.5], ['p99', 0.99]] as const) {
-      const de = pct(d.map((x) => x.e2e), p);
-      const me = pct(m.map((x) => x.e2e), p);
-      const ne = pct(net.map((x) => x.e2e), p);
+    for (const [label, p] of [
+      ['p50', 0.5],
+      ['p99', 0.99],
+    ] as const) {
+      const de = pct(
+        d.map((x) => x.e2e),
+        p,
+      );
+      const me = pct(
+        m.map((x) => x.e2e),
+        p,
+      );
+      const ne = pct(
+        net.map((x) => x.e2e),
+        p,
+      );
       row(`end to end ${label}`, ms(de), ms(me), `${ms(me - de)} (${(me / de).toFixed(3)}x); net of gateway double ${(((ne - de) / de) * 100).toFixed(2)} %`);
     }
-    const gwSend = pct(m.map((x) => x.gw.send), 0.5);
-    const gwFirst = pct(m.map((x) => x.gw.first), 0.5);
-    const gwAll = pct(m.map((x) => x.gw.all), 0.5);
+    const gwSend = pct(
+      m.map((x) => x.gw.send),
+      0.5,
+    );
+    const gwFirst = pct(
+      m.map((x) => x.gw.first),
+      0.5,
+    );
+    const gwAll = pct(
+      m.map((x) => x.gw.all),
+      0.5,
+    );
     console.log(`  gateway double's own thread time per request (median): serve frame out ${ms(gwSend, 3)}, first chunk in ${ms(gwFirst, 3)}, every frame in ${ms(gwAll, 3)} (subtracted above)`);
-    const ttftOver = pct(net.map((x) => x.ttft), 0.99) - pct(d.map((x) => x.ttft), 0.99);
-    const e2eOver = ((pct(net.map((x) => x.e2e), 0.5) - pct(d.map((x) => x.e2e), 0.5)) / pct(d.map((x) => x.e2e), 0.5)) * 100;
+    const ttftOver =
+      pct(
+        net.map((x) => x.ttft),
+        0.99,
+      ) -
+      pct(
+        d.map((x) => x.ttft),
+        0.99,
+      );
+    const e2eOver =
+      ((pct(
+        net.map((x) => x.e2e),
+        0.5,
+      ) -
+        pct(
+          d.map((x) => x.e2e),
+          0.5,
+        )) /
+        pct(
+          d.map((x) => x.e2e),
+          0.5,
+        )) *
+      100;
     // On a box loaded past its cores, run-queue waits of every process dwarf a 5 ms goal (the direct
     // column alone then spreads by seconds): the figure is still printed, but not judged.
     const load = loadavg()[0]!;
     const overloaded = load > availableParallelism() ? `machine load ${load.toFixed(1)} on ${availableParallelism()} cores` : null;
-    const ttftRatio = pct(m.map((x) => x.ttft), 0.5) / pct(d.map((x) => x.ttft), 0.5);
+    const ttftRatio =
+      pct(
+        m.map((x) => x.ttft),
+        0.5,
+      ) /
+      pct(
+        d.map((x) => x.ttft),
+        0.5,
+      );
     goal('first token p50 via the miner / direct at 64 streams', ttftRatio, 'x', '<=', 1.05, 'direct serve measured in the same run', overloaded);
     const ttftMet = goal('first-token overhead p99 at 64 streams', ttftOver, 'ms', '<', 5, 'net of the gateway double', overloaded);
     goal('end-to-end overhead p50 at 64 streams', e2eOver, '%', '<', 5, 'net of the gateway double', overloaded);
@@ -264,15 +330,26 @@ export async function bench(): Promise<void> {
     console.log(`    pipeline start -> first token at the miner   ${ms(pct(toFirst, 0.5), 2)} / ${ms(pct(toFirst, 0.99), 2)}  (prompt build, serve call, the serve's TTFT)`);
     console.log(`    first token at the miner -> at the gateway   ${ms(pct(out, 0.5), 2)} / ${ms(pct(out, 0.99), 2)}  (splitter, delta frame, socket hop)`);
     const per = (x: number) => ms(x / n, 2);
-    console.log(`  CPU per request: miner process ${per(rep.cpuMs)} (${((rep.cpuMs / rep.wallMs) * 100).toFixed(0)}% of one core over the run), bench process direct ${per(cpu.direct)} / via gateway double ${per(cpu.miner)}`);
-    console.log(`  miner thread CPU per request by stage: ${Object.entries(rep.stages).map(([k, v]) => `${k} ${per(v.ms)}`).join(', ')}`);
+    console.log(
+      `  CPU per request: miner process ${per(rep.cpuMs)} (${((rep.cpuMs / rep.wallMs) * 100).toFixed(0)}% of one core over the run), bench process direct ${per(cpu.direct)} / via gateway double ${per(cpu.miner)}`,
+    );
+    console.log(
+      `  miner thread CPU per request by stage: ${Object.entries(rep.stages)
+        .map(([k, v]) => `${k} ${per(v.ms)}`)
+        .join(', ')}`,
+    );
     console.log(`  miner event-loop delay during the run: p50 ${ms(rep.lag.p50)}, p99 ${ms(rep.lag.p99)}, max ${ms(rep.lag.max)}; RSS ${rep.rssMb.toFixed(0)} MiB`);
     goal('miner event-loop delay p99 at 64 streams', rep.lag.p99, 'ms', '<', 5, `max ${ms(rep.lag.max)}`, overloaded);
     // Each process a request crosses waits for a core every time it wakes on a busy box: the
     // scheduler's own counters say how long, and that is time no code of the miner can remove.
     const sch = (label: string, s: SchedStat | null) =>
-      s && console.log(`    ${label.padEnd(34)} CPU ${per(s.cpuMs)}, waiting for a core ${per(s.waitMs)} per request; ${ms(s.waitMs / Math.max(1, s.slices), 2)} per wake-up over ${s.slices} wake-ups`);
-    console.log(`  main threads, from the scheduler (machine load ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} cores):`);
+      s &&
+      console.log(`    ${label.padEnd(34)} CPU ${per(s.cpuMs)}, waiting for a core ${per(s.waitMs)} per request; ${ms(s.waitMs / Math.max(1, s.slices), 2)} per wake-up over ${s.slices} wake-ups`);
+    console.log(
+      `  main threads, from the scheduler (machine load ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')} on ${availableParallelism()} cores):`,
+    );
     sch('miner', rep.sched);
     sch('serve, direct rounds', sched.serveDirect);
     sch('serve, via-miner rounds', sched.serveMiner);
@@ -367,9 +444,13 @@ export async function longBodies(): Promise<void> {
     const h = lag.health();
     console.log(`\n${LONG_CONCURRENT} concurrent ${LONG}-token bodies (${rows.join(', ')} rows) parsed and proven in ${wall.toFixed(1)} s: loop lag p99 ${h.lagP99Ms} ms, max ${h.lagMaxMs} ms`);
     const perRequest = (peak - rss0) / LONG_CONCURRENT / 2 ** 20;
-    console.log(`resident memory per request in flight: ${perRequest.toFixed(1)} MiB (peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB over ${(rss0 / 2 ** 20).toFixed(0)} MiB with the pool's workers started; main thread + proof workers)`);
+    console.log(
+      `resident memory per request in flight: ${perRequest.toFixed(1)} MiB (peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB over ${(rss0 / 2 ** 20).toFixed(0)} MiB with the pool's workers started; main thread + proof workers)`,
+    );
     const mib = (k: 'heapTotal' | 'external' | 'arrayBuffers') => `${((atPeak[k] - m0[k]) / 2 ** 20).toFixed(1)} MiB`;
-    console.log(`  at the peak, this thread's growth: V8 heap ${mib('heapTotal')}, external ${mib('external')} (ArrayBuffers ${mib('arrayBuffers')}); the rest of the RSS growth is the workers and native buffers`);
+    console.log(
+      `  at the peak, this thread's growth: V8 heap ${mib('heapTotal')}, external ${mib('external')} (ArrayBuffers ${mib('arrayBuffers')}); the rest of the RSS growth is the workers and native buffers`,
+    );
     goal(`resident memory per ${LONG}-row request in flight`, perRequest, 'MiB', '<', 20, 'peak RSS over the warm baseline / requests; the proof workers count');
     const load = loadavg()[0]!;
     const overloaded = load > availableParallelism() ? `machine load ${load.toFixed(1)} on ${availableParallelism()} cores` : null;

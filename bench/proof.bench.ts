@@ -7,14 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  buildProofs,
-  float32ArrayToBf16,
-  GenerateBodyParser,
-  generateXorshiftRows,
-  MINER_PROOF_PARAMS,
-  verifyProofs,
-} from '../electron/engine/proof/index.ts';
+import { buildProofs, float32ArrayToBf16, GenerateBodyParser, generateXorshiftRows, MINER_PROOF_PARAMS, verifyProofs } from '../electron/engine/proof/index.ts';
 import { syntheticGenerateBody } from '../test/helpers/synthetic-generate-body.ts';
 import { goal } from './report.ts';
 
@@ -45,8 +38,7 @@ function best(runs: Timing[]): Timing {
 }
 
 const s = (x: number): string => `${x.toFixed(3)} s`;
-const line = (label: string, ours: string, ref: string, ratio: string, goal = ''): void =>
-  console.log(`${label.padEnd(28)}${ours.padEnd(30)}${ref.padEnd(18)}${ratio.padEnd(22)}${goal}`);
+const line = (label: string, ours: string, ref: string, ratio: string, goal = ''): void => console.log(`${label.padEnd(28)}${ours.padEnd(30)}${ref.padEnd(18)}${ratio.padEnd(22)}${goal}`);
 
 /**
  * A plain digit-accumulating byte loop over number text, timed in the same conditions: the parse
@@ -134,7 +126,14 @@ export async function bench(): Promise<void> {
   const prow = (label: string, cpu: string, wall: string, peak: string, perBody: string, ok: string) =>
     console.log(`  ${label.padEnd(38)}${cpu.padEnd(16)}${wall.padEnd(16)}${peak.padEnd(22)}${perBody.padEnd(14)}${ok}`);
   prow('', 'MB/s (cpu)', 'MB/s (wall)', 'peak RSS', 'peak / body', 'rows right');
-  prow('ours (streaming GenerateBodyParser)', (mb / parseCpu).toFixed(0), (mb / parseWall).toFixed(0), rss ? `${(rss.peakRss / 1e6).toFixed(0)} MB` : '-', rss ? `${(rss.peakRss / body.bytes).toFixed(2)}x` : '-', rss ? String(rss.checksumOk) : '-');
+  prow(
+    'ours (streaming GenerateBodyParser)',
+    (mb / parseCpu).toFixed(0),
+    (mb / parseWall).toFixed(0),
+    rss ? `${(rss.peakRss / 1e6).toFixed(0)} MB` : '-',
+    rss ? `${(rss.peakRss / body.bytes).toFixed(2)}x` : '-',
+    rss ? String(rss.checksumOk) : '-',
+  );
   const refRow = (label: string, r: Result) => {
     if (!r.ok) return console.log(`  ${label.padEnd(38)}skipped: ${r.why}`);
     prow(label, (mb / r.cpu).toFixed(0), (mb / r.wall).toFixed(0), `${(r.peakRss / 1e6).toFixed(0)} MB`, `${(r.peakRss / body.bytes).toFixed(2)}x`, String(r.checksumOk));

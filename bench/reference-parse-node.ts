@@ -31,6 +31,4 @@ rows.forEach((r, i) => f32.set(r, i * hidden));
 const bf = float32ArrayToBf16(f32);
 const u = process.cpuUsage(c0);
 const wall = (performance.now() - w0) / 1000;
-process.stdout.write(
-  JSON.stringify({ cpu: (u.user + u.system) / 1e6, wall, startRss, peakRss: status('VmHWM'), rows: rows.length, checksumOk: rowsChecksum(bf) === body.checksum }) + '\n',
-);
+process.stdout.write(JSON.stringify({ cpu: (u.user + u.system) / 1e6, wall, startRss, peakRss: status('VmHWM'), rows: rows.length, checksumOk: rowsChecksum(bf) === body.checksum }) + '\n');

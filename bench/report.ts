@@ -47,4 +47,3 @@ export function schedStat(pid: number | undefined, tid = pid): SchedStat | null 
 export function schedDelta(a: SchedStat | null, b: SchedStat | null): SchedStat | null {
   return a && b ? { cpuMs: b.cpuMs - a.cpuMs, waitMs: b.waitMs - a.waitMs, slices: b.slices - a.slices } : null;
 }
-

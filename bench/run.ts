@@ -12,7 +12,9 @@ const files = readdirSync(dir)
   .filter((f) => only.length === 0 || only.some((o) => f.startsWith(o)))
   .sort();
 
-const load = loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = loadavg()
+  .map((l) => l.toFixed(1))
+  .join(' ');
 console.log(`engy panel benchmarks: node ${process.versions.node}, ${availableParallelism()} x ${cpus()[0]?.model ?? 'cpu'}, load ${load}`);
 if (loadavg()[0]! > availableParallelism()) console.log('note: the machine is busy; CPU times below are more telling than wall times');
 

@@ -140,7 +140,15 @@ function buildPanel(profile: Profile, w: Wiring, opts: ComposeOptions, stack: Di
   const checkpoint = wireCheckpoint(w, settings, hardware, place);
   wireServe(w);
   const proofPool = wireProofPool(w);
-  const { wallet, minerKeys } = wireWallet(w, { settings, hardware, checkpoint, place, openChain, secretBox: opts.secretBox ?? null, ...(opts.openExternal ? { openExternal: opts.openExternal } : {}) });
+  const { wallet, minerKeys } = wireWallet(w, {
+    settings,
+    hardware,
+    checkpoint,
+    place,
+    openChain,
+    secretBox: opts.secretBox ?? null,
+    ...(opts.openExternal ? { openExternal: opts.openExternal } : {}),
+  });
   const preflight = wirePreflight(w, { settings, hardware, wallet, checkpoint, place });
   const notifications = wireNotify(w, () => settings.get().mutedNotifications);
   const { mining, feed: miningFeed } = wireMining(w, { settings, hardware, minerKeys, preflight, notifications, proofPool, place, simulated });
@@ -165,8 +173,22 @@ function buildPanel(profile: Profile, w: Wiring, opts: ComposeOptions, stack: Di
   log.info(`engine started (${shell}, data dir ${paths.root}, network ${info.network})`);
   void hardware.get().catch((e: unknown) => log.error(`hardware detection failed: ${errorMessage(e)}`));
   return {
-    profile, modules: w.modules, renderMetrics,
-    paths, hub, logs, table, updates, settings, hardware, mining, notifications, validating, wallet, info, fleet,
+    profile,
+    modules: w.modules,
+    renderMetrics,
+    paths,
+    hub,
+    logs,
+    table,
+    updates,
+    settings,
+    hardware,
+    mining,
+    notifications,
+    validating,
+    wallet,
+    info,
+    fleet,
     dispose: () => stack.dispose(),
   };
 }

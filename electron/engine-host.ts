@@ -20,7 +20,6 @@ export interface UtilityChild {
 }
 export type ForkUtility = () => UtilityChild;
 
-
 export interface EngineHostOptions {
   fork: ForkUtility;
   dataDir: string;

@@ -21,7 +21,7 @@ interface ParentPort {
 
 const port = (process as unknown as { parentPort?: ParentPort }).parentPort;
 if (!port) {
-  console.error('electron/engine-process.ts runs only as the desktop app\'s utility process (it needs process.parentPort).');
+  console.error("electron/engine-process.ts runs only as the desktop app's utility process (it needs process.parentPort).");
   process.exit(2);
 }
 const post = (m: EngineToMain): void => port.postMessage(m);

@@ -39,7 +39,13 @@ export function rendererDir(): string {
 }
 
 export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadless> {
-  const engine = await composeEngine({ dataDir: opts.dataDir, profile: opts.profile ?? 'headless', shell: 'headless', ...(opts.network ? { network: opts.network } : {}), ...(opts.echo ? { echo: opts.echo } : {}) });
+  const engine = await composeEngine({
+    dataDir: opts.dataDir,
+    profile: opts.profile ?? 'headless',
+    shell: 'headless',
+    ...(opts.network ? { network: opts.network } : {}),
+    ...(opts.echo ? { echo: opts.echo } : {}),
+  });
   const log = engine.logs.logger('headless');
   const transport = new WsTransport(engine.table, engine.hub, {
     onInternal: (e) => log.error(`handler failed: ${describeError(e)}`),
@@ -62,7 +68,10 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
       // Behind the same token as the UI: Prometheus sends it as a bearer token (docs/fleet-monitoring.md).
       routes: { '/metrics': metricsRoute(() => engine.renderMetrics()) },
       token,
-      allowedHosts: (process.env.ENGY_PANEL_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
+      allowedHosts: (process.env.ENGY_PANEL_ALLOWED_HOSTS ?? '')
+        .split(',')
+        .map((h) => h.trim())
+        .filter(Boolean),
       onError: (e) => log.error(`an HTTP request failed: ${describeError(e)}`),
     });
   } catch (e) {

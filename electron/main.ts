@@ -86,9 +86,7 @@ function trayMenu(): Menu {
   const u = updater?.snapshot().state;
   return Menu.buildFromTemplate([
     { label: 'Open engy panel', click: showWindow },
-    ...(u?.kind === 'downloaded'
-      ? [{ label: `Restart to update to ${u.version} (waits for requests in flight)`, click: () => void updater?.restartToUpdate() }]
-      : []),
+    ...(u?.kind === 'downloaded' ? [{ label: `Restart to update to ${u.version} (waits for requests in flight)`, click: () => void updater?.restartToUpdate() }] : []),
     { type: 'separator' },
     {
       label: 'Quit (stops mining and validating)',
@@ -131,7 +129,11 @@ async function boot(): Promise<void> {
   // Relayed before the first window exists: a restart is said in the page, which stays up.
   h.onEvent((e) => sendToWindows(e.event, e.payload));
   await h.start();
-  bindIpcRelay(ipcMain, (method, req) => h.invoke(String(method), req), (url) => isTrustedRendererUrl(url, rendererDir));
+  bindIpcRelay(
+    ipcMain,
+    (method, req) => h.invoke(String(method), req),
+    (url) => isTrustedRendererUrl(url, rendererDir),
+  );
   // Only the engine's own one-shot signing page on loopback: the browser holds the wallet extension.
   h.onOpenExternal((url) => {
     if (/^http:\/\/127\.0\.0\.1:\d+\//.test(url)) void shell.openExternal(url);
@@ -178,7 +180,8 @@ async function boot(): Promise<void> {
     u.onDidChange((s) => {
       h.setUpdate(s);
       tray?.setContextMenu(trayMenu());
-      if (s.state.kind === 'downloaded' && Notification.isSupported()) new Notification({ title: 'engy panel update ready', body: `Version ${s.state.version} is downloaded: restart from the tray menu. Mining drains first.` }).show();
+      if (s.state.kind === 'downloaded' && Notification.isSupported())
+        new Notification({ title: 'engy panel update ready', body: `Version ${s.state.version} is downloaded: restart from the tray menu. Mining drains first.` }).show();
     });
     h.setUpdate(u.snapshot());
     u.start();
@@ -195,9 +198,7 @@ function bootFailed(e: unknown): void {
   );
   const half = host;
   host = null;
-  void (half?.stop() ?? Promise.resolve())
-    .catch(() => undefined)
-    .finally(() => app.exit(1));
+  void (half?.stop() ?? Promise.resolve()).catch(() => undefined).finally(() => app.exit(1));
 }
 
 if (!app.requestSingleInstanceLock()) {

@@ -44,7 +44,9 @@ export function installProcessGuards(opts: ProcessGuardOptions): () => void {
     opts.log.error(`unexpected error: ${describeError(e)}`);
     if (stopping) return;
     stopping = true;
-    opts.log.error('The engine stops now because its state may be inconsistent after that error. Restart it; your settings and data on disk are intact. The log above has the details for a bug report.');
+    opts.log.error(
+      'The engine stops now because its state may be inconsistent after that error. Restart it; your settings and data on disk are intact. The log above has the details for a bug report.',
+    );
     const timer = setTimeout(() => proc.exit(70), opts.shutdownMs ?? 15_000);
     timer.unref();
     opts

@@ -62,7 +62,8 @@ export class UpdateSlot {
   download(): null {
     const c = this.need();
     const s = c.snapshot();
-    if (s.state.kind !== 'available') throw new AppFailure('conflict', `There is no update to download: ${s.message}${s.state.kind === 'idle' || s.state.kind === 'disabled' ? ' Check for updates first.' : ''}`);
+    if (s.state.kind !== 'available')
+      throw new AppFailure('conflict', `There is no update to download: ${s.message}${s.state.kind === 'idle' || s.state.kind === 'disabled' ? ' Check for updates first.' : ''}`);
     void c.download();
     return null;
   }

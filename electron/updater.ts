@@ -14,7 +14,13 @@ import { UpdateController, type DrainGate, type DriverEvent, type UpdateDriver }
 function notesText(info: UpdateInfo): string | undefined {
   const n = info.releaseNotes;
   if (typeof n === 'string') return n;
-  if (Array.isArray(n)) return n.map((x) => x.note ?? '').filter(Boolean).join('\n\n') || undefined;
+  if (Array.isArray(n))
+    return (
+      n
+        .map((x) => x.note ?? '')
+        .filter(Boolean)
+        .join('\n\n') || undefined
+    );
   return undefined;
 }
 

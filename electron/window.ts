@@ -5,7 +5,12 @@ import { CONTENT_SECURITY_POLICY } from './transport/headless-server.ts';
 
 const EXTERNAL_ALLOW = [
   // The engine's one-shot browser-wallet signing page (loopback, tokened).
-  /^http:\/\/127\.0\.0\.1:\d+\//,/^https:\/\/(provider\.)?engy\.ai\//, /^https:\/\/taostats\.io\//, /^https:\/\/github\.com\/hanlinai\//, /^https:\/\/huggingface\.co\//];
+  /^http:\/\/127\.0\.0\.1:\d+\//,
+  /^https:\/\/(provider\.)?engy\.ai\//,
+  /^https:\/\/taostats\.io\//,
+  /^https:\/\/github\.com\/hanlinai\//,
+  /^https:\/\/huggingface\.co\//,
+];
 
 export function rendererIndexUrl(rendererDir: string): string {
   return pathToFileURL(join(rendererDir, 'index.html')).href;

@@ -24,7 +24,10 @@ function check(found, need) {
   var ok = have && (have[0] > need[0] || (have[0] === need[0] && (have[1] > need[1] || (have[1] === need[1] && have[2] >= need[2]))));
   if (ok) return null;
   return (
-    'engy panel needs Node.js ' + need.slice(0, 2).join('.') + ' or newer, and this is Node.js ' + found +
+    'engy panel needs Node.js ' +
+    need.slice(0, 2).join('.') +
+    ' or newer, and this is Node.js ' +
+    found +
     ': install Node.js 24 (https://nodejs.org/en/download, or `nvm install 24 && nvm use 24`), then run the command again.'
   );
 }

@@ -30,7 +30,10 @@ try {
     const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
     await page.goto(app.server.url);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Mine', exact: true }).click();
-    await page.getByTestId('miner-phase').filter({ hasText: /^active$/ }).waitFor({ timeout: 30_000 });
+    await page
+      .getByTestId('miner-phase')
+      .filter({ hasText: /^active$/ })
+      .waitFor({ timeout: 30_000 });
     mkdirSync(join(OUT, '..'), { recursive: true });
     await page.screenshot({ path: OUT });
     process.stdout.write(`wrote ${OUT}\n`);

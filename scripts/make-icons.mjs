@@ -14,7 +14,13 @@ const VIEW = 512;
 const RADIUS = 112;
 // A lightning bolt: engy = energy that does verified work.
 const BOLT = [
-  [300, 52], [140, 292], [246, 292], [210, 460], [376, 206], [270, 206], [330, 52],
+  [300, 52],
+  [140, 292],
+  [246, 292],
+  [210, 460],
+  [376, 206],
+  [270, 206],
+  [330, 52],
 ];
 const BG_TOP = [13, 23, 42];
 const BG_BOTTOM = [20, 60, 88];
@@ -62,7 +68,10 @@ function render(size) {
   const scale = VIEW / size;
   for (let py = 0; py < size; py++) {
     for (let pxX = 0; pxX < size; pxX++) {
-      let r = 0, g = 0, b = 0, a = 0;
+      let r = 0,
+        g = 0,
+        b = 0,
+        a = 0;
       for (let sy = 0; sy < ss; sy++) {
         for (let sx = 0; sx < ss; sx++) {
           const x = (pxX + (sx + 0.5) / ss) * scale;
@@ -70,7 +79,10 @@ function render(size) {
           if (!insideRoundedRect(x, y)) continue;
           const t = y / VIEW;
           const c = insideBolt(x, y) ? mix(BOLT_TOP, BOLT_BOTTOM, t) : mix(BG_TOP, BG_BOTTOM, t);
-          r += c[0]; g += c[1]; b += c[2]; a += 1;
+          r += c[0];
+          g += c[1];
+          b += c[2];
+          a += 1;
         }
       }
       const o = (py * size + pxX) * 4;
@@ -112,12 +124,7 @@ function png(size) {
   ihdr.writeUInt32BE(size, 4);
   ihdr[8] = 8; // bit depth
   ihdr[9] = 6; // RGBA
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw, { level: 9 })),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
 }
 
 function ico(images) {
@@ -165,9 +172,17 @@ writeFileSync(join(OUT, 'icon.ico'), ico([16, 24, 32, 48, 64, 128, 256].map((s) 
 writeFileSync(
   join(OUT, 'icon.icns'),
   icns([
-    ['icp4', pngs.get(16)], ['icp5', pngs.get(32)], ['icp6', pngs.get(64)], ['ic07', pngs.get(128)],
-    ['ic08', pngs.get(256)], ['ic09', pngs.get(512)], ['ic10', pngs.get(1024)],
-    ['ic11', pngs.get(32)], ['ic12', pngs.get(64)], ['ic13', pngs.get(256)], ['ic14', pngs.get(512)],
+    ['icp4', pngs.get(16)],
+    ['icp5', pngs.get(32)],
+    ['icp6', pngs.get(64)],
+    ['ic07', pngs.get(128)],
+    ['ic08', pngs.get(256)],
+    ['ic09', pngs.get(512)],
+    ['ic10', pngs.get(1024)],
+    ['ic11', pngs.get(32)],
+    ['ic12', pngs.get(64)],
+    ['ic13', pngs.get(256)],
+    ['ic14', pngs.get(512)],
   ]),
 );
 process.stdout.write(`icons written to ${OUT}\n`);

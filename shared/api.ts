@@ -278,11 +278,7 @@ export interface SnapshotEnvelope<T extends SnapshotTopic = SnapshotTopic> {
 }
 
 /** The desktop app's engine process as main sees it (the WebSocket transport never sends this). */
-export type EngineProcessState =
-  | { state: 'starting' }
-  | { state: 'running' }
-  | { state: 'restarting'; attempt: number; nextRetryAt: number; reason: string }
-  | { state: 'stopped' };
+export type EngineProcessState = { state: 'starting' } | { state: 'running' } | { state: 'restarting'; attempt: number; nextRetryAt: number; reason: string } | { state: 'stopped' };
 
 export interface EventMap {
   snapshot: SnapshotEnvelope;
@@ -302,9 +298,7 @@ export interface EngineApi {
 
 /** Wire frames of the WebSocket transport (Electron IPC carries the same payloads). */
 export type ClientFrame = { kind: 'invoke'; id: number; method: string; req: unknown };
-export type ServerFrame =
-  | { kind: 'result'; id: number; result: Result<unknown> }
-  | { kind: 'event'; event: EventName; payload: unknown };
+export type ServerFrame = { kind: 'result'; id: number; result: Result<unknown> } | { kind: 'event'; event: EventName; payload: unknown };
 
 export const IPC_INVOKE_CHANNEL = 'engy:invoke';
 export const IPC_EVENT_CHANNEL = 'engy:event';

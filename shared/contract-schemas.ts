@@ -18,13 +18,23 @@ function fields<E extends v.ObjectEntries>(entries: E) {
 const none = v.optional(v.null('expected no arguments'), null);
 
 const bool = v.boolean('must be true or false');
-const int = (min: number, max: number) => v.pipe(v.number(`must be a whole number from ${min} to ${max}`), v.integer(`must be a whole number from ${min} to ${max}`), v.minValue(min, `must be a whole number from ${min} to ${max}`), v.maxValue(max, `must be a whole number from ${min} to ${max}`));
+const int = (min: number, max: number) =>
+  v.pipe(
+    v.number(`must be a whole number from ${min} to ${max}`),
+    v.integer(`must be a whole number from ${min} to ${max}`),
+    v.minValue(min, `must be a whole number from ${min} to ${max}`),
+    v.maxValue(max, `must be a whole number from ${min} to ${max}`),
+  );
 const text = (max: number) => v.pipe(v.string(`must be text of at most ${max} characters`), v.maxLength(max, `must be text of at most ${max} characters`));
 /** btcli wallet and hotkey names: no path separators, no dot first. */
 const name = v.pipe(v.string('must be a wallet or hotkey name'), v.regex(/^[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}$/, 'must be a name of letters, digits, ".", "_" or "-" (at most 64, no dot first)'));
 /** A password or mnemonic: bounded; the message never quotes it. */
 const secret = (min: number) =>
-  v.pipe(v.string('must be text'), v.maxLength(1024, 'must be at most 1024 characters'), v.check((s) => s.trim().length >= min, `must have at least ${min} characters besides spaces`));
+  v.pipe(
+    v.string('must be text'),
+    v.maxLength(1024, 'must be at most 1024 characters'),
+    v.check((s) => s.trim().length >= min, `must have at least ${min} characters besides spaces`),
+  );
 /** Base58 characters only; the checksum is checked where the address is used. */
 const ss58 = v.pipe(v.string('must be an SS58 address'), v.regex(/^\s*[1-9A-HJ-NP-Za-km-z]{40,60}\s*$/, 'must be an SS58 address (40 to 60 base58 characters)'));
 const mode = v.picklist(['register-limit', 'burned-register'], 'must be "register-limit" or "burned-register"');
@@ -49,7 +59,13 @@ export const REQUEST_SCHEMAS = {
   'wallet.list': none,
   'wallet.createHotkey': fields({ wallet: name, hotkey: name }),
   'wallet.importHotkey': fields({ wallet: name, hotkey: name, secret: secret(16) }),
-  'wallet.setMinerKey': fields({ key: v.pipe(v.string('must be text'), v.maxLength(512, 'must be at most 512 characters'), v.check((s) => s.trim().length >= 8, 'must have at least 8 characters besides spaces')) }),
+  'wallet.setMinerKey': fields({
+    key: v.pipe(
+      v.string('must be text'),
+      v.maxLength(512, 'must be at most 512 characters'),
+      v.check((s) => s.trim().length >= 8, 'must have at least 8 characters besides spaces'),
+    ),
+  }),
   'wallet.registration': none,
   'wallet.register': fields({ mode, limitTao, password: v.pipe(v.string('must be text'), v.maxLength(1024, 'must be at most 1024 characters')) }),
   'wallet.registerWithBrowser': fields({ mode, limitTao, coldkey: v.optional(ss58) }),
@@ -74,12 +90,25 @@ export const REQUEST_SCHEMAS = {
   'alerts.testWebhook': none,
   'fleet.addRig': fields({ target: text(300), name: orNullText(64), command: orNullText(600), dataDir: orNullText(512) }),
   'fleet.removeRig': fields({ id: rigId }),
-  'fleet.acceptHostKey': fields({ id: rigId, fingerprints: v.pipe(v.array(text(200), 'must be a list of fingerprints'), v.minLength(1, 'must name at least one fingerprint'), v.maxLength(16, 'must name at most 16 fingerprints')) }),
+  'fleet.acceptHostKey': fields({
+    id: rigId,
+    fingerprints: v.pipe(v.array(text(200), 'must be a list of fingerprints'), v.minLength(1, 'must name at least one fingerprint'), v.maxLength(16, 'must name at most 16 fingerprints')),
+  }),
   'fleet.retry': fields({ id: rigId }),
-  'fleet.control': fields({ ids: v.pipe(v.array(rigId, 'must be a list of rig ids'), v.minLength(1, 'must name at least one rig'), v.maxLength(64, 'must name at most 64 rigs')), action: v.picklist(RIG_ACTIONS, `must be one of ${RIG_ACTIONS.join(', ')}`) }),
+  'fleet.control': fields({
+    ids: v.pipe(v.array(rigId, 'must be a list of rig ids'), v.minLength(1, 'must name at least one rig'), v.maxLength(64, 'must name at most 64 rigs')),
+    action: v.picklist(RIG_ACTIONS, `must be one of ${RIG_ACTIONS.join(', ')}`),
+  }),
   'fleet.watch': fields({ id: rigId, fresh: v.optional(bool) }),
   // The request itself is the rig's to check (it runs the same schemas); the panel checks the method.
-  'fleet.rigInvoke': fields({ id: rigId, method: v.pipe(text(64), v.check((m) => (INVOKE_METHODS as readonly string[]).includes(m) && isRelayableMethod(m), 'must be a method a rig answers (not fleet.*)')), req: v.unknown() }),
+  'fleet.rigInvoke': fields({
+    id: rigId,
+    method: v.pipe(
+      text(64),
+      v.check((m) => (INVOKE_METHODS as readonly string[]).includes(m) && isRelayableMethod(m), 'must be a method a rig answers (not fleet.*)'),
+    ),
+    req: v.unknown(),
+  }),
   'history.audits': fields({ limit: v.optional(int(1, 10_000)) }),
   'checkpoint.refresh': none,
   'checkpoint.download': none,

@@ -118,9 +118,7 @@ export interface RigActionResult {
  * up. The rig's token stays in the panel's engine; the renderer only ever names the rig by id.
  */
 export type RigRelayEvent =
-  | { rigId: string; kind: 'state'; state: 'open' | 'closed'; detail: string }
-  | { rigId: string; kind: 'snapshot'; payload: SnapshotEnvelope }
-  | { rigId: string; kind: 'logs'; payload: LogLine[] };
+  { rigId: string; kind: 'state'; state: 'open' | 'closed'; detail: string } | { rigId: string; kind: 'snapshot'; payload: SnapshotEnvelope } | { rigId: string; kind: 'logs'; payload: LogLine[] };
 
 /** Methods a scoped panel may not relay to a rig: the rig's own fleet is its business, and relays never chain. */
 export const isRelayableMethod = (method: string): boolean => !method.startsWith('fleet.');

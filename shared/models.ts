@@ -41,4 +41,3 @@ export interface ModelCatalog {
   version: number;
   models: ModelEntry[];
 }
-

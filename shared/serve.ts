@@ -5,14 +5,7 @@ import type { ThrottleReason } from './gpu-throttle.ts';
 export type ServeRuntimeKind = 'python' | 'docker' | 'external';
 
 /** Where a starting engine is, read from its log (sglang prints these steps in this order). */
-export type ServeStartPhase =
-  | 'launching'
-  | 'loading-weights'
-  | 'allocating-kv-cache'
-  | 'capturing-cuda-graphs'
-  | 'compiling-kernels'
-  | 'warming-up'
-  | 'health-check';
+export type ServeStartPhase = 'launching' | 'loading-weights' | 'allocating-kv-cache' | 'capturing-cuda-graphs' | 'compiling-kernels' | 'warming-up' | 'health-check';
 
 export const SERVE_CAUSE_CODES = [
   'cuda-oom-load',

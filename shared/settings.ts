@@ -32,7 +32,6 @@ export const NOTIFICATION_KINDS = [
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
-
 /** 2 added mining.gpus and logLevel (see SETTINGS_MIGRATIONS in the engine). */
 export const SETTINGS_SCHEMA_VERSION = 2;
 
@@ -154,7 +153,10 @@ export function settingsFields(network: NetworkProfile) {
     'wallet.path': orNull('wallet.path', folder('wallet.path', false), 'a folder path'),
     'wallet.name': orNull('wallet.name', btcliName('wallet.name'), 'a btcli wallet name'),
     'wallet.hotkey': orNull('wallet.hotkey', btcliName('wallet.hotkey'), 'a btcli hotkey name'),
-    'mining.modelId': v.pipe(v.string(`${label('mining.modelId')} must be a model id`), v.regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, `${label('mining.modelId')} must be a model id such as ${DEFAULT_MODEL_ID}`)),
+    'mining.modelId': v.pipe(
+      v.string(`${label('mining.modelId')} must be a model id`),
+      v.regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, `${label('mining.modelId')} must be a model id such as ${DEFAULT_MODEL_ID}`),
+    ),
     'mining.checkpointDir': orNull('mining.checkpointDir', folder('mining.checkpointDir', true), 'an absolute folder path'),
     'mining.runtime': orNull('mining.runtime', oneOf('mining.runtime', RUNTIMES), `one of ${RUNTIMES.join(', ')}`),
     'mining.externalServeUrls': v.pipe(
@@ -163,7 +165,10 @@ export function settingsFields(network: NetworkProfile) {
     ),
     'mining.gatewayUrl': v.pipe(
       url('mining.gatewayUrl', 'ws', DEFAULT_GATEWAY_URL),
-      v.check((s) => clearTextGatewayProblem(s, label('mining.gatewayUrl')) === null, (issue) => clearTextGatewayProblem(String(issue.input), label('mining.gatewayUrl')) ?? ''),
+      v.check(
+        (s) => clearTextGatewayProblem(s, label('mining.gatewayUrl')) === null,
+        (issue) => clearTextGatewayProblem(String(issue.input), label('mining.gatewayUrl')) ?? '',
+      ),
     ),
     'mining.workerName': orNull('mining.workerName', btcliName('mining.workerName'), 'a name of letters, digits, ".", "_" or "-"'),
     'mining.maxInflightOverride': orNull('mining.maxInflightOverride', int('mining.maxInflightOverride', 1, 1024, ' concurrent requests'), 'a whole number from 1 to 1024'),
@@ -179,7 +184,10 @@ export function settingsFields(network: NetworkProfile) {
     ),
     'validating.chainUrl': url('validating.chainUrl', 'ws', 'ws://127.0.0.1:9944 for a local subtensor node'),
     'validating.providerUrl': url('validating.providerUrl', 'http', DEFAULT_PROVIDER_URL),
-    'validating.masterHotkey': v.pipe(v.string(`${label('validating.masterHotkey')} must be an SS58 address`), v.regex(/^5[1-9A-HJ-NP-Za-km-z]{47}$/, `${label('validating.masterHotkey')} must be an SS58 address (48 characters starting with 5)`)),
+    'validating.masterHotkey': v.pipe(
+      v.string(`${label('validating.masterHotkey')} must be an SS58 address`),
+      v.regex(/^5[1-9A-HJ-NP-Za-km-z]{47}$/, `${label('validating.masterHotkey')} must be an SS58 address (48 characters starting with 5)`),
+    ),
     'validating.netuid': int('validating.netuid', 0, 65535),
     'validating.pollSeconds': int('validating.pollSeconds', sim ? 1 : 30, 3600, ' seconds'),
     'validating.resubmitBlocks': int('validating.resubmitBlocks', sim ? 1 : 100, 5000, ' blocks'),
@@ -194,7 +202,12 @@ export function settingsFields(network: NetworkProfile) {
     'profit.currency': oneOf('profit.currency', CURRENCIES),
     'profit.kwhPrice': orNull(
       'profit.kwhPrice',
-      v.pipe(v.number(`${label('profit.kwhPrice')} must be a number`), v.finite(`${label('profit.kwhPrice')} must be a number`), v.minValue(0, `${label('profit.kwhPrice')} must be from 0 to 100`), v.maxValue(100, `${label('profit.kwhPrice')} must be from 0 to 100`)),
+      v.pipe(
+        v.number(`${label('profit.kwhPrice')} must be a number`),
+        v.finite(`${label('profit.kwhPrice')} must be a number`),
+        v.minValue(0, `${label('profit.kwhPrice')} must be from 0 to 100`),
+        v.maxValue(100, `${label('profit.kwhPrice')} must be from 0 to 100`),
+      ),
       'a price per kWh from 0 to 100 in the chosen currency',
     ),
     'profit.priceUrl': url('profit.priceUrl', 'http', DEFAULT_PRICE_URL),

@@ -81,7 +81,11 @@ function typed(name: string, raw: string, spec: OptionSpec, usage: string): stri
     return n;
   }
   if (spec.choices && !spec.choices.includes(raw)) throw new UsageError(`${flag} must be one of ${spec.choices.join(', ')}, got "${raw}"`, usage);
-  if (spec.kind === 'list') return raw.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  if (spec.kind === 'list')
+    return raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0);
   if (raw.length === 0) throw new UsageError(`${flag} wants a value, got an empty one`, usage);
   return raw;
 }

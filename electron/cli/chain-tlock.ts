@@ -66,10 +66,12 @@ export const run: CliCommand = async (args, io) => {
       io.stdout(`${Buffer.from(tlockEncrypt(input, round, publicKey ? { publicKey } : {})).toString('hex')}\n`);
       return 0;
     }
-    if (values.signature === undefined) throw new InputError('decrypt needs --signature HEX (the beacon\'s 48-byte signature of the round)');
+    if (values.signature === undefined) throw new InputError("decrypt needs --signature HEX (the beacon's 48-byte signature of the round)");
     const signature = hexArg(values.signature, '--signature', 48);
     if (!verifyRoundSignature(round, signature, publicKey)) {
-      io.stderr(`engy-panel chain tlock: the signature is not ${publicKey ? 'this beacon' : `drand quicknet (${QUICKNET.chainHash.slice(0, 8)}…)`}'s signature of round ${round}. Fetch the pulse of that round and try again.\n`);
+      io.stderr(
+        `engy-panel chain tlock: the signature is not ${publicKey ? 'this beacon' : `drand quicknet (${QUICKNET.chainHash.slice(0, 8)}…)`}'s signature of round ${round}. Fetch the pulse of that round and try again.\n`,
+      );
       return 1;
     }
     io.stdout(`${Buffer.from(tlockDecrypt(input, signature)).toString('hex')}\n`);

@@ -77,7 +77,9 @@ export const run: CliCommand = cliCommand('demo', async (args, io) => {
   const port = v.port ?? 7854;
   const dataDir = v['data-dir'] ?? defaultDemoDataDir(io.env);
   if (!existsSync(ENTRY)) {
-    io.stderr(`The demo runs from a source checkout only: its simulated network is made of the test doubles in test/doubles/, which are not here (${ENTRY}). Clone the repository and run \`npm run demo\`.\n`);
+    io.stderr(
+      `The demo runs from a source checkout only: its simulated network is made of the test doubles in test/doubles/, which are not here (${ENTRY}). Clone the repository and run \`npm run demo\`.\n`,
+    );
     return 1;
   }
   const { settingsNetwork, startSimulatedNetwork, runStory } = await loadEntry();

@@ -35,7 +35,6 @@ each serve must run --max-running-requests >= its share + 2.
   },
 });
 
-
 /** The checkpoint folder as the miner needs it, or a sentence naming what is wrong and where. */
 export function checkpointProblem(dir: string): string | null {
   let st;

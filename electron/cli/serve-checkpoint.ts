@@ -32,7 +32,9 @@ export async function runCheckpointCommand(p: CheckpointFlags, io: CliIo): Promi
         if (now - last < 2000 && pr.bytesDone < pr.bytesTotal) return;
         last = now;
         const eta = pr.etaS === null ? '?' : `${Math.round(pr.etaS / 60)} min`;
-        io.stderr(`${gib(pr.bytesDone)} / ${gib(pr.bytesTotal)}  ${(pr.rateBps / 1024 ** 2).toFixed(1)} MiB/s  ETA ${eta}  files ${pr.filesDone}/${pr.filesTotal}${pr.currentFile ? `  ${pr.currentFile}` : ''}\n`);
+        io.stderr(
+          `${gib(pr.bytesDone)} / ${gib(pr.bytesTotal)}  ${(pr.rateBps / 1024 ** 2).toFixed(1)} MiB/s  ETA ${eta}  files ${pr.filesDone}/${pr.filesTotal}${pr.currentFile ? `  ${pr.currentFile}` : ''}\n`,
+        );
       },
     });
   }

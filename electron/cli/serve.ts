@@ -46,16 +46,11 @@ async function prepare(p: PlanFlags, io: CliIo) {
   const dataDir = p['data-dir'] ?? defaultHeadlessDataDir(io.env);
   const model = minerModel();
   const checkpoint = p.checkpoint ?? join(dataPaths(dataDir).checkpoints, ...model.checkpoint.split('/'));
-  const [report, runtimes] = await Promise.all([
-    detectHardware({ dataDir }),
-    detectRuntimes({ dataDir, python: p.python ?? null, docker: p.docker ?? 'docker' }),
-  ]);
+  const [report, runtimes] = await Promise.all([detectHardware({ dataDir }), detectRuntimes({ dataDir, python: p.python ?? null, docker: p.docker ?? 'docker' })]);
   const kind = p.runtime ?? runtimes.recommended ?? 'python';
   if (kind !== 'python' && kind !== 'docker') throw new Error(`--runtime wants python or docker, got "${kind}"`);
   const target: RuntimeTarget =
-    kind === 'docker'
-      ? { kind: 'docker', docker: p.docker ?? 'docker', image: PINNED_DOCKER_IMAGE, shmSize: '32g' }
-      : { kind: 'python', python: p.python ?? runtimes.python?.python ?? 'python3' };
+    kind === 'docker' ? { kind: 'docker', docker: p.docker ?? 'docker', image: PINNED_DOCKER_IMAGE, shmSize: '32g' } : { kind: 'python', python: p.python ?? runtimes.python?.python ?? 'python3' };
   const trim = trimDirOrProblem();
   const specs = report.plan ? await planLaunches(report.plan, { modelPath: checkpoint, target, trimDir: trim.dir, cacheDir: join(dataDir, 'serve-cache') }) : [];
   return { dataDir, report, runtimes, checkpoint, trim, specs };

@@ -4,16 +4,7 @@ import type { CliCommand } from './types.ts';
 import { readStdin } from './types.ts';
 import { defineCommand, parseCommand, pickSubcommand } from './args.ts';
 import { cliCommand } from './run-command.ts';
-import {
-  buildProofs,
-  f32BitsToBf16,
-  float32ArrayToBf16,
-  generateXorshiftRows,
-  isXorshiftRowsSpec,
-  verifyProofs,
-  type ProofParams,
-  type VerifySemantics,
-} from '../engine/proof/index.ts';
+import { buildProofs, f32BitsToBf16, float32ArrayToBf16, generateXorshiftRows, isXorshiftRowsSpec, verifyProofs, type ProofParams, type VerifySemantics } from '../engine/proof/index.ts';
 
 const USAGE = `usage: engy-panel toploc <command> < case.json
   build    a case in build_proofs.json's format (rows_f32_b64 or rows_generator) -> {"proofs_base64": [...]}
@@ -81,7 +72,8 @@ function build(c: Record<string, unknown>): unknown {
   let prefill: Uint16Array | undefined;
   if (!p.skipPrefill) {
     const b = bytesOf(c['prefill_block_f32_b64'], 'prefill_block_f32_b64 (needed when skip_prefill is false)');
-    if (b.length === 0 || b.length % (4 * h) !== 0) throw new InputError(`prefill_block_f32_b64 holds ${b.length} bytes: it must be whole rows of hidden_size ${h} float32 values (${4 * h} bytes each)`);
+    if (b.length === 0 || b.length % (4 * h) !== 0)
+      throw new InputError(`prefill_block_f32_b64 holds ${b.length} bytes: it must be whole rows of hidden_size ${h} float32 values (${4 * h} bytes each)`);
     prefill = float32ArrayToBf16(new Float32Array(b.buffer, 0, b.length / 4));
   }
   return { proofs_base64: buildProofs({ data: rows, rowCount: n, hiddenSize: h }, p, prefill) };

@@ -23,8 +23,14 @@ export const run: CliCommand = async (args, io) => {
         'heartbeat-file': { type: 'string' },
         'poll-s': { type: 'string' },
         // The daemon's other settings are accepted, so the same command line works with the flag added.
-        wallet: { type: 'string' }, hotkey: { type: 'string' }, 'wallet-path': { type: 'string' }, chain: { type: 'string' },
-        api: { type: 'string' }, master: { type: 'string' }, netuid: { type: 'string' }, 'resubmit-blocks': { type: 'string' },
+        wallet: { type: 'string' },
+        hotkey: { type: 'string' },
+        'wallet-path': { type: 'string' },
+        chain: { type: 'string' },
+        api: { type: 'string' },
+        master: { type: 'string' },
+        netuid: { type: 'string' },
+        'resubmit-blocks': { type: 'string' },
       },
     }));
   } catch (e) {

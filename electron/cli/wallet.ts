@@ -132,9 +132,7 @@ async function register(p: Flags, io: CliIo): Promise<number> {
   const hotkey = loadHotkeyAddress({ wallet, hotkey: need(p, 'hotkey'), env: io.env, walletPath });
   // Only a $NACL coldkey has a password (btcli --no-use-password writes plaintext ones).
   const encrypted = readColdkeyInfo({ walletPath, wallet, env: io.env }).encryption === 'nacl';
-  const password = !encrypted
-    ? ''
-    : (passwordFromEnv(keyPaths(walletPath, wallet).coldkey, io.env) ?? (await readSecretLine(io.stdin, `Password of the coldkey of wallet "${wallet}": `, io.stderr)));
+  const password = !encrypted ? '' : (passwordFromEnv(keyPaths(walletPath, wallet).coldkey, io.env) ?? (await readSecretLine(io.stdin, `Password of the coldkey of wallet "${wallet}": `, io.stderr)));
   const chain = await openChain(p.chain);
   try {
     const service = new RegistrationService({ chain, walletPath, env: io.env });

@@ -26,7 +26,11 @@ export function wireApp(w: Wiring, d: AppDeps): { info: AppInfo; updates: Update
   w.module('app');
   const { paths, logs, version } = w.rt;
   const updates = new UpdateSlot();
-  w.bind('update', () => updates.view(), (l) => updates.onDidChange(l));
+  w.bind(
+    'update',
+    () => updates.view(),
+    (l) => updates.onDidChange(l),
+  );
   const info: AppInfo = {
     name: 'engy panel',
     version,
@@ -42,7 +46,14 @@ export function wireApp(w: Wiring, d: AppDeps): { info: AppInfo; updates: Update
       dir: join(paths.root, 'diagnostics'),
       logs,
       versions: { app: info.version, node: process.versions.node, platform: info.platform, shell: info.shell },
-      sections: { settings: d.settings.get(), hardware: d.hardware.snapshot(), serve: d.mining.serveSnapshot(), miners: d.mining.minerSnapshots(), validator: d.validating.snapshot(), wallet: d.wallet.snapshot() },
+      sections: {
+        settings: d.settings.get(),
+        hardware: d.hardware.snapshot(),
+        serve: d.mining.serveSnapshot(),
+        miners: d.mining.minerSnapshots(),
+        validator: d.validating.snapshot(),
+        wallet: d.wallet.snapshot(),
+      },
     });
   w.handle({
     'app.info': () => info,

@@ -13,10 +13,18 @@ export function wireCheckpoint(w: Wiring, settings: SettingsStore, hardware: Har
   const { logs } = w.rt;
   const { spec } = place;
   const checkpoint = w.add(
-    new CheckpointFollower(place.dir(), (dir) => new CheckpointService({ repo: spec.checkpoint, dir, publishedRoot: spec.modelRoot, downloadBytes: spec.memory.downloadGB * 1e9, logger: logs.logger('checkpoint') }), logs.logger('app')),
+    new CheckpointFollower(
+      place.dir(),
+      (dir) => new CheckpointService({ repo: spec.checkpoint, dir, publishedRoot: spec.modelRoot, downloadBytes: spec.memory.downloadGB * 1e9, logger: logs.logger('checkpoint') }),
+      logs.logger('app'),
+    ),
   );
   w.add(settings.onDidChange(() => checkpoint.follow(place.dir())));
-  w.bind('checkpoint', () => checkpoint.snapshot(), (l) => checkpoint.onDidChange(l));
+  w.bind(
+    'checkpoint',
+    () => checkpoint.snapshot(),
+    (l) => checkpoint.onDidChange(l),
+  );
   let spaceKey = '';
   let spaceAt = 0;
   const remeasureSpace = () => {

@@ -41,12 +41,19 @@ export function wireEarnings(w: Wiring, d: EarningsDeps): EarningsService {
       logs.logger('earnings'),
     ),
   );
-  const feed = w.add(new ChangeFeed(() => earnings.snapshot(), (l) => earnings.onDidChange(l)));
+  const feed = w.add(
+    new ChangeFeed(
+      () => earnings.snapshot(),
+      (l) => earnings.onDidChange(l),
+    ),
+  );
   w.publish('earnings', feed, (v) => v);
   w.add(feed.onDidView((v) => d.notifications.update('earnings', earningsAlerts(v))));
   w.handle({ 'earnings.refresh': () => earnings.refresh() });
   // The τ price for the profit figures: its topic is owned here, beside the earnings it prices.
-  w.add(wirePrice({ settings: d.settings, hub: { bind: (topic, read, onDidChange) => (w.bind(topic, read, onDidChange), { dispose: () => undefined }) }, dataDir: paths.root, log: logs.logger('price') }));
+  w.add(
+    wirePrice({ settings: d.settings, hub: { bind: (topic, read, onDidChange) => (w.bind(topic, read, onDidChange), { dispose: () => undefined }) }, dataDir: paths.root, log: logs.logger('price') }),
+  );
   earnings.start(d.simulated ? 5_000 : 600_000);
   return earnings;
 }

@@ -20,7 +20,11 @@ export function wireFleet(w: Wiring, deps: FleetWiringDeps): FleetService {
   const { paths, logs } = w.rt;
   const log = logs.logger('fleet');
   const fleet = w.add(new FleetService({ dataDir: paths.root, log, tools: { configFile: process.env.ENGY_FLEET_SSH_CONFIG || null } }));
-  w.bind('fleet', () => fleet.snapshot(), (l) => fleet.onDidChange(l));
+  w.bind(
+    'fleet',
+    () => fleet.snapshot(),
+    (l) => fleet.onDidChange(l),
+  );
   w.add(fleet.onRelay((ev) => w.hub.rig(ev)));
   w.add(
     fleet.onRigAlert((ev) => {

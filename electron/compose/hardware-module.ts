@@ -29,14 +29,18 @@ export function wireHardware(w: Wiring, settings: SettingsStore, place: ModelPla
   );
   // Settings refuse an in-flight override the plan cannot serve, with the plan's limit in the sentence.
   w.add(settings.addCheck((next) => inflightRefusal(next, hardware.snapshot()?.plan ?? null)));
-  w.bind('hardware', () => hardware.snapshot(), (l) => hardware.onDidChange(l));
+  w.bind(
+    'hardware',
+    () => hardware.snapshot(),
+    (l) => hardware.onDidChange(l),
+  );
   w.handle({
     'hardware.report': (req) => hardware.get(req.refresh),
     'hardware.alternatives': async () => {
       // What each option would earn rests on one read of the subnet's miners; without it the options still show.
       const v = settings.get().validating;
       let pool: MinerPoolFacts | null = null;
-      let why = 'this chain does not give the miners\' emission';
+      let why = "this chain does not give the miners' emission";
       try {
         const chain = await openChain(v.chainUrl);
         try {

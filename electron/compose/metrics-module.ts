@@ -16,7 +16,12 @@ export function wireMetrics(w: Wiring, mining: MiningController, miningFeed: Cha
   const feeds = new SnapshotFeeds(metrics);
   w.add(watchEventLoopLag((seconds) => metrics.setEventLoopLag(seconds)));
   // The run is read once per change by the feed; the scrape reads it again as it is now (feedMiningMetrics says why).
-  const miningMetrics = w.add(feedMiningMetrics({ onDidChange: (l) => miningFeed.onDidView(() => l()), minerSnapshots: () => mining.minerSnapshots(), serveSnapshot: () => mining.serveSnapshot(), sglangMetrics: () => mining.sglangMetrics() }, feeds));
+  const miningMetrics = w.add(
+    feedMiningMetrics(
+      { onDidChange: (l) => miningFeed.onDidView(() => l()), minerSnapshots: () => mining.minerSnapshots(), serveSnapshot: () => mining.serveSnapshot(), sglangMetrics: () => mining.sglangMetrics() },
+      feeds,
+    ),
+  );
   w.add(
     validatorFeed.onDidView((v) => {
       if (v) feeds.validator(v);

@@ -49,9 +49,28 @@ export function wireMining(w: Wiring, d: MiningDeps): { mining: MiningController
   const { paths, logs, db, versions } = w.rt;
   const gpuWatch = new GpuWatch(systemClock);
   const mining = w.add(
-    new MiningController({ gpuWatch, settings: d.settings, hardware: d.hardware, minerKeys: d.minerKeys, logs, db, paths, versions, simulated: d.simulated, preflight: d.preflight, proofPool: d.proofPool, workerIdsFile: paths.workerIds, rehearse: (urls): Promise<RehearsalResult> => rehearsals.runOn(urls) }),
+    new MiningController({
+      gpuWatch,
+      settings: d.settings,
+      hardware: d.hardware,
+      minerKeys: d.minerKeys,
+      logs,
+      db,
+      paths,
+      versions,
+      simulated: d.simulated,
+      preflight: d.preflight,
+      proofPool: d.proofPool,
+      workerIdsFile: paths.workerIds,
+      rehearse: (urls): Promise<RehearsalResult> => rehearsals.runOn(urls),
+    }),
   );
-  const feed = w.add(new ChangeFeed<MiningView>(() => ({ serve: mining.serveSnapshot(), miners: mining.minerSnapshots(), lastRun: mining.lastRunSummary() }), (l) => mining.onDidChange(l)));
+  const feed = w.add(
+    new ChangeFeed<MiningView>(
+      () => ({ serve: mining.serveSnapshot(), miners: mining.minerSnapshots(), lastRun: mining.lastRunSummary() }),
+      (l) => mining.onDidChange(l),
+    ),
+  );
   w.publish('serve', feed, (v) => v.serve);
   w.publish('miners', feed, (v) => v.miners);
   w.publish('lastMiningRun', feed, (v) => v.lastRun);

@@ -35,6 +35,10 @@ export function wirePreflight(w: Wiring, d: PreflightDeps): PreflightService {
       log: logs.logger('preflight'),
     }),
   );
-  w.bind('preflight', () => preflight.snapshot(), (l) => preflight.onDidChange(l));
+  w.bind(
+    'preflight',
+    () => preflight.snapshot(),
+    (l) => preflight.onDidChange(l),
+  );
   return preflight;
 }

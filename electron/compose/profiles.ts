@@ -29,8 +29,24 @@ export type ModuleName =
 
 /** The panel: every page's services, bound to the contract. */
 const PANEL: readonly ModuleName[] = [
-  'runtime', 'settings', 'hardware', 'checkpoint', 'serve', 'proof-pool', 'wallet', 'preflight', 'notify',
-  'mining', 'validating', 'metrics', 'history', 'webhook', 'storage-watch', 'earnings', 'app', 'fleet',
+  'runtime',
+  'settings',
+  'hardware',
+  'checkpoint',
+  'serve',
+  'proof-pool',
+  'wallet',
+  'preflight',
+  'notify',
+  'mining',
+  'validating',
+  'metrics',
+  'history',
+  'webhook',
+  'storage-watch',
+  'earnings',
+  'app',
+  'fleet',
 ];
 
 /** In build order; a module named here is wired exactly once (Wiring refuses a second time). */

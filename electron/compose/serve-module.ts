@@ -8,7 +8,11 @@ export function wireServe(w: Wiring): SglangSetupService {
   const { paths, logs } = w.rt;
   const sglang = new SglangSetupService({ dataDir: paths.root, log: logs.logger('sglang-setup') });
   w.add(toDisposable(() => sglang.dispose()));
-  w.bind('sglang', () => sglang.snapshot(), (l) => sglang.onDidChange(l));
+  w.bind(
+    'sglang',
+    () => sglang.snapshot(),
+    (l) => sglang.onDidChange(l),
+  );
   w.handle({
     'serve.detectRuntimes': (req) => sglang.detect(req.refresh),
     'serve.installSglang': () => {

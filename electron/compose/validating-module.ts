@@ -22,7 +22,12 @@ export function wireValidating(w: Wiring, d: ValidatingDeps): { validating: Vali
   w.module('validating');
   const { paths, logs, db, version } = w.rt;
   const validating = w.add(new ValidatingController({ settings: d.settings, logs, db, paths, version: heartbeatVersion(version), openChain: d.openChain, preflight: d.preflight }));
-  const feed = w.add(new ChangeFeed(() => validating.snapshot(), (l) => validating.onDidChange(l)));
+  const feed = w.add(
+    new ChangeFeed(
+      () => validating.snapshot(),
+      (l) => validating.onDidChange(l),
+    ),
+  );
   w.publish('validator', feed, (v) => v);
   w.add(feed.onDidView((v) => d.notifications.update('validator', validatorAlerts(v, Date.now()))));
   w.handle({

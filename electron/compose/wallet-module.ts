@@ -30,7 +30,11 @@ export function wireWallet(w: Wiring, d: WalletDeps): { wallet: WalletController
     return { gatewayUrl: d.settings.get().mining.gatewayUrl, model: d.place.spec.id, modelRoot: d.checkpoint.snapshot()?.identity ?? d.place.spec.modelRoot, hw: helloHw(report), versions };
   };
   const wallet = new WalletController({ settings: d.settings, minerKeys, logs, openChain: d.openChain, helloContext, ...(d.openExternal ? { openExternal: d.openExternal } : {}) });
-  w.bind('wallet', () => wallet.snapshot(), (l) => wallet.onDidChange(l));
+  w.bind(
+    'wallet',
+    () => wallet.snapshot(),
+    (l) => wallet.onDidChange(l),
+  );
   w.handle({
     'wallet.list': () => wallet.list(),
     'wallet.createHotkey': (req) => wallet.createHotkey(req.wallet, req.hotkey),

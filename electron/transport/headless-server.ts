@@ -99,7 +99,7 @@ export async function startHeadlessServer(opts: HeadlessServerOptions): Promise<
     if (!url) return plain(res, 400, 'Bad request: the path is not a valid URL path.\n');
     if (!hostAllowed(req.headers.host, opts.host, opts.allowedHosts)) return plain(res, 421, MISDIRECTED);
     const found = tokenFrom(req, url, cookieName);
-    if (found.kind === 'malformed') return plain(res, 400, 'Bad request: the engine cookie is malformed. Clear this site\'s cookies and open the printed URL again.\n');
+    if (found.kind === 'malformed') return plain(res, 400, "Bad request: the engine cookie is malformed. Clear this site's cookies and open the printed URL again.\n");
     if (!sameToken(found.value, token)) {
       res.writeHead(401, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': CONTENT_SECURITY_POLICY, 'x-content-type-options': 'nosniff' });
       res.end(unauthorizedPage());
@@ -189,4 +189,3 @@ export async function startHeadlessServer(opts: HeadlessServerOptions): Promise<
       }),
   };
 }
-

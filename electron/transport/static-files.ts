@@ -86,7 +86,10 @@ export class StaticFiles {
       return;
     }
     const ext = extname(file);
-    const rel = file.slice(this.root.length + 1).split(sep).join('/');
+    const rel = file
+      .slice(this.root.length + 1)
+      .split(sep)
+      .join('/');
     const encoding = COMPRESSIBLE.has(ext) ? negotiateEncoding(req.headers['accept-encoding']) : 'identity';
     const body = this.body(file, encoding);
     const cache = ext === '.html' ? 'no-cache' : HASHED.test(rel) ? 'public, max-age=31536000, immutable' : 'public, max-age=3600';
@@ -108,11 +111,7 @@ export class StaticFiles {
     if (hit && hit.mtimeMs === mtimeMs) return hit.body;
     const raw = readFileSync(file);
     const body =
-      encoding === 'br'
-        ? brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length } })
-        : encoding === 'gzip'
-          ? gzipSync(raw, { level: 9 })
-          : raw;
+      encoding === 'br' ? brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length } }) : encoding === 'gzip' ? gzipSync(raw, { level: 9 }) : raw;
     this.cache.set(key, { body, mtimeMs });
     return body;
   }

@@ -83,19 +83,7 @@ export function signedPayload(opts: { epochIndex: number; weights: Weights; netu
 }
 
 /** How /epoch/latest answers. `ok` serves the latest published epoch as signed. */
-export type ProviderMode =
-  | 'ok'
-  | 'outage-503'
-  | 'reset'
-  | 'tampered'
-  | 'tampered-redigested'
-  | 'replay'
-  | 'wrong-key'
-  | 'oversized'
-  | 'oversized-chunked'
-  | 'display-lies'
-  | 'garbage'
-  | 'slow';
+export type ProviderMode = 'ok' | 'outage-503' | 'reset' | 'tampered' | 'tampered-redigested' | 'replay' | 'wrong-key' | 'oversized' | 'oversized-chunked' | 'display-lies' | 'garbage' | 'slow';
 
 export interface RecordedHeartbeat {
   hotkey: string;

@@ -71,9 +71,7 @@ export async function installWalletExtension(context: BrowserContext, o: WalletE
     if (o.refuseEnable) throw new Error(`The source ${String(origin)} is not allowed to interact with this extension`);
     return true;
   });
-  await context.exposeFunction(`${fn}Accounts`, () =>
-    o.accounts.map((a) => ({ address: encodeAddress(a.pair.publicKey, a.ss58Prefix ?? 42), name: a.name ?? '', type: a.pair.type })),
-  );
+  await context.exposeFunction(`${fn}Accounts`, () => o.accounts.map((a) => ({ address: encodeAddress(a.pair.publicKey, a.ss58Prefix ?? 42), name: a.name ?? '', type: a.pair.type })));
   await context.exposeFunction(`${fn}SignPayload`, (payload: SignerPayloadJSON) => {
     const pair = byKey(payload.address);
     ask({ kind: 'payload', address: payload.address, payload });

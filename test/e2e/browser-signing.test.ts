@@ -92,7 +92,10 @@ async function engineWithHotkey(hotkey: string): Promise<{ engine: HeadlessChild
   return { engine, hotkeyAddress: ss58Address };
 }
 
-async function contextWith(extension: Omit<WalletExtensionOptions, 'registry'> | null, colorScheme: 'dark' | 'light' = 'dark'): Promise<{ context: BrowserContext; popups: () => Array<{ answer: string; address: string }> }> {
+async function contextWith(
+  extension: Omit<WalletExtensionOptions, 'registry'> | null,
+  colorScheme: 'dark' | 'light' = 'dark',
+): Promise<{ context: BrowserContext; popups: () => Array<{ answer: string; address: string }> }> {
   const context = await browser.newContext({ colorScheme, viewport: { width: 1280, height: 900 } });
   if (!extension) return { context, popups: () => [] };
   const double = await installWalletExtension(context, { ...extension, registry: client.api.registry });
@@ -119,9 +122,14 @@ async function axeClean(page: Page): Promise<void> {
 }
 
 describe('browser-wallet registration through @polkadot/extension-dapp', () => {
-  it('the signing page lists the extension\'s account, signs register_limit, and the dev chain registers the hotkey', { timeout: 300_000 }, async () => {
+  it("the signing page lists the extension's account, signs register_limit, and the dev chain registers the hotkey", { timeout: 300_000 }, async () => {
     const { engine, hotkeyAddress } = await engineWithHotkey('viapage');
-    const { context, popups } = await contextWith({ accounts: [{ pair: coldkey, name: 'my coldkey' }, { pair: other, name: 'savings', ss58Prefix: 0 }] });
+    const { context, popups } = await contextWith({
+      accounts: [
+        { pair: coldkey, name: 'my coldkey' },
+        { pair: other, name: 'savings', ss58Prefix: 0 },
+      ],
+    });
     try {
       const ui = await context.newPage();
       await startBrowserRegistration(ui, engine);
@@ -134,7 +142,11 @@ describe('browser-wallet registration through @polkadot/extension-dapp', () => {
       const tab = await context.newPage();
       await tab.goto(href);
       // Both accounts listed (the one the extension shows under prefix 0 re-encoded to 42), each with its balance.
-      await tab.waitForFunction(() => document.querySelectorAll('.account').length === 2 && [...document.querySelectorAll('.funds')].every((e) => !/looking/.test(e.textContent ?? '')), undefined, WAIT);
+      await tab.waitForFunction(
+        () => document.querySelectorAll('.account').length === 2 && [...document.querySelectorAll('.funds')].every((e) => !/looking/.test(e.textContent ?? '')),
+        undefined,
+        WAIT,
+      );
       const labels = await tab.$$eval('.account', (els) => els.map((e) => e.textContent ?? ''));
       expect(labels.join('\n')).toContain(coldkey.address);
       expect(labels.join('\n')).toContain(other.address);
@@ -211,7 +223,7 @@ describe('browser-wallet registration through @polkadot/extension-dapp', () => {
 });
 
 describe('the signing page when the browser cannot sign what the engine asks', () => {
-  it('with no wallet extension, says what to install; Cancel ends the engine\'s request', { timeout: 120_000 }, async () => {
+  it("with no wallet extension, says what to install; Cancel ends the engine's request", { timeout: 120_000 }, async () => {
     const { context } = await contextWith(null);
     const page = await openSigningPage({ description: 'Register hotkey 5F… on subnet 53 for at most 1.5 τ', costTao: '1.0000 τ' });
     try {

@@ -20,7 +20,14 @@ import { runStory, type RunningStory } from '../doubles/sim-network/story.ts';
 
 const PAGES = ['mine', 'validate', 'earnings', 'history', 'notifications', 'logs', 'settings', 'setup'] as const;
 const HEADINGS: Record<(typeof PAGES)[number], RegExp> = {
-  mine: /^Mining$/, validate: /^Validating$/, earnings: /^Earnings$/, history: /^History$/, notifications: /^Alerts$/, logs: /^Logs$/, settings: /^Settings$/, setup: /./,
+  mine: /^Mining$/,
+  validate: /^Validating$/,
+  earnings: /^Earnings$/,
+  history: /^History$/,
+  notifications: /^Alerts$/,
+  logs: /^Logs$/,
+  settings: /^Settings$/,
+  setup: /./,
 };
 
 describe('dashboards on the simulated network (Chromium, axe, 1280/800 px, dark/light)', () => {
@@ -129,7 +136,13 @@ describe('dashboards on the simulated network (Chromium, axe, 1280/800 px, dark/
     // Two ongoing alerts with long text through the engine's own notification service (a test source,
     // cleared below), so every capture has a full alert tray whose boxes are checked against the controls.
     app.engine.notifications.update('e2e-tray', [
-      { key: 'e2e-a', kind: 'serve-stalled', severity: 'error', title: 'Test alert: the serve stopped answering', body: 'A long explanation that wraps over several lines at 800 px, as the real ones do when they name a URL, a cause and what to do next. '.repeat(3) },
+      {
+        key: 'e2e-a',
+        kind: 'serve-stalled',
+        severity: 'error',
+        title: 'Test alert: the serve stopped answering',
+        body: 'A long explanation that wraps over several lines at 800 px, as the real ones do when they name a URL, a cause and what to do next. '.repeat(3),
+      },
       { key: 'e2e-b', kind: 'validator-stalled', severity: 'warn', title: 'Test alert: provider unreachable', body: 'Second alert, so the tray holds more than one.' },
     ]);
     for (const p of PAGES) {
@@ -143,7 +156,12 @@ describe('dashboards on the simulated network (Chromium, axe, 1280/800 px, dark/
         await page.waitForTimeout(300);
         const res = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
         for (const v of res.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')) {
-          failures.push(`${p} (${t}): ${v.id} [${v.impact}] ${v.help} :: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+          failures.push(
+            `${p} (${t}): ${v.id} [${v.impact}] ${v.help} :: ${v.nodes
+              .slice(0, 3)
+              .map((n) => n.target.join(' '))
+              .join(' | ')}`,
+          );
         }
         for (const width of [1280, 800] as const) await capture(p, width, t);
       }

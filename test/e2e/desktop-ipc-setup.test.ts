@@ -67,9 +67,14 @@ describe('setup walk over the desktop transport (IPC e2e mode)', () => {
     await badge('role', 'current').waitFor({ timeout: 60_000 });
     await page.getByRole('group', { name: 'Role' }).getByRole('button', { name: /^Mine/ }).click();
     // Ready, or (on a disk without room for the ~80 GiB download) ready once the checkpoint fits.
-    await stage('hardware').getByText(/^(Ready to mine\.|The GPUs can mine, but the disk cannot hold the checkpoint yet)/).waitFor({ timeout: 60_000 });
+    await stage('hardware')
+      .getByText(/^(Ready to mine\.|The GPUs can mine, but the disk cannot hold the checkpoint yet)/)
+      .waitFor({ timeout: 60_000 });
     await open('serve');
-    await page.getByTestId('runtime-python').getByText(/sglang 0\.5\.12\.post1 found/).waitFor({ timeout: 60_000 });
+    await page
+      .getByTestId('runtime-python')
+      .getByText(/sglang 0\.5\.12\.post1 found/)
+      .waitFor({ timeout: 60_000 });
     await page.getByTestId('runtime-python').click();
     await page.getByTestId('folder-check').waitFor({ timeout: 30_000 });
     await page.getByRole('textbox', { name: 'Checkpoint folder' }).fill(CHECKPOINT_TINY);
@@ -84,7 +89,9 @@ describe('setup walk over the desktop transport (IPC e2e mode)', () => {
     await stage('hotkey').getByRole('row', { name: /rig/ }).getByRole('button', { name: 'Use' }).click();
     await badge('hotkey', 'done').waitFor({ timeout: 30_000 });
     // Registration checks itself once a hotkey is chosen: a registered hotkey completes the step.
-    await stage('registration').getByText(/uid \d+ on subnet 53/).waitFor({ timeout: 60_000 });
+    await stage('registration')
+      .getByText(/uid \d+ on subnet 53/)
+      .waitFor({ timeout: 60_000 });
     await badge('registration', 'done').waitFor({ timeout: 30_000 });
 
     await open('minerkey');

@@ -69,7 +69,10 @@ describe('desktop transport in Chromium (IPC e2e mode)', () => {
     process.kill(pid, 'SIGKILL');
     const banner = page.getByTestId('connection-banner');
     await banner.getByText('The engine stopped unexpectedly and is restarting').waitFor({ timeout: 60_000 });
-    for (const [width, scheme] of [[1280, 'dark'], [800, 'light']] as const) {
+    for (const [width, scheme] of [
+      [1280, 'dark'],
+      [800, 'light'],
+    ] as const) {
       await page.setViewportSize({ width, height: 900 });
       await page.emulateMedia({ colorScheme: scheme });
       await page.screenshot({ path: screenshotPath(`desktop-ipc-engine-restarting-${width}-${scheme}`) });

@@ -97,7 +97,14 @@ describe('one number, one meaning across pages (simulated network, Chromium)', (
     // Card values from one snapshot: read in one turn of the page's event loop.
     const cards = await page.evaluate(() => {
       const t = (id: string, part: string) => document.querySelector(`[data-figure="${id}"] ${part}`)?.textContent?.trim() ?? '';
-      return { acc: t('acceptance', '.stat-value'), accLabel: t('acceptance', '.muted'), ok: t('requests', '.stat-value'), failed: t('requests', '.muted.small:last-child'), reqLabel: t('requests', '.muted'), ttft: t('ttft', '.stat-value') };
+      return {
+        acc: t('acceptance', '.stat-value'),
+        accLabel: t('acceptance', '.muted'),
+        ok: t('requests', '.stat-value'),
+        failed: t('requests', '.muted.small:last-child'),
+        reqLabel: t('requests', '.muted'),
+        ttft: t('ttft', '.stat-value'),
+      };
     });
     expect(cards.accLabel.replace(/^Acceptance, /, '')).toBe(cards.reqLabel.replace(/^Requests, /, ''));
     const ok = Number(cards.ok.replace(/[^\d]/g, ''));
@@ -107,9 +114,18 @@ describe('one number, one meaning across pages (simulated network, Chromium)', (
     expect(cards.ttft).toMatch(/^[\d.]+ s$/);
 
     const perRequest = async (testId: string) =>
-      page.locator(`[data-testid="${testId}"] tbody tr[data-request]`).evaluateAll((trs) =>
-        trs.map((tr) => [tr.getAttribute('data-request') ?? '', tr.querySelector('[data-figure="request-ttft"]')?.textContent?.trim() ?? '', tr.querySelector('[data-figure="request-tpot"]')?.textContent?.trim() ?? ''] as const),
-      );
+      page
+        .locator(`[data-testid="${testId}"] tbody tr[data-request]`)
+        .evaluateAll((trs) =>
+          trs.map(
+            (tr) =>
+              [
+                tr.getAttribute('data-request') ?? '',
+                tr.querySelector('[data-figure="request-ttft"]')?.textContent?.trim() ?? '',
+                tr.querySelector('[data-figure="request-tpot"]')?.textContent?.trim() ?? '',
+              ] as const,
+          ),
+        );
     const mine = new Map((await perRequest('recent-requests')).map(([id, ttft, tpot]) => [id, `${ttft}|${tpot}`]));
     await open('history', /^History$/);
     await page.getByTestId('request-table').waitFor({ timeout: 30_000 });
@@ -123,7 +139,11 @@ describe('one number, one meaning across pages (simulated network, Chromium)', (
 
   it('Earnings (details open), History and Setup: axe clean, nothing sideways, captured at 1280 and 800 px in dark and light', { timeout: 300_000 }, async () => {
     const failures: string[] = [];
-    for (const [p, heading] of [['earnings', /^Earnings$/], ['history', /^History$/], ['setup', /./]] as const) {
+    for (const [p, heading] of [
+      ['earnings', /^Earnings$/],
+      ['history', /^History$/],
+      ['setup', /./],
+    ] as const) {
       await page.setViewportSize({ width: 1280, height: 900 });
       await open(p, heading);
       if (p === 'earnings') {
@@ -131,12 +151,22 @@ describe('one number, one meaning across pages (simulated network, Chromium)', (
         await page.locator(row).waitFor({ timeout: 30_000 });
         await page.locator(row).getByRole('button', { name: 'details' }).click();
       }
-      if (p === 'history') await page.locator('[data-testid="verdicts"] details').first().evaluate((d) => ((d as HTMLDetailsElement).open = true));
+      if (p === 'history')
+        await page
+          .locator('[data-testid="verdicts"] details')
+          .first()
+          .evaluate((d) => ((d as HTMLDetailsElement).open = true));
       for (const t of ['dark', 'light'] as const) {
         await app.engine.table['settings.update']({ theme: t });
         await page.waitForFunction((want) => document.documentElement.dataset.theme === want, t, { timeout: 10_000 });
         const res = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-        for (const v of res.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')) failures.push(`${p} (${t}): ${v.id} ${v.help} :: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+        for (const v of res.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical'))
+          failures.push(
+            `${p} (${t}): ${v.id} ${v.help} :: ${v.nodes
+              .slice(0, 3)
+              .map((n) => n.target.join(' '))
+              .join(' | ')}`,
+          );
         for (const width of [1280, 800]) {
           await page.setViewportSize({ width, height: 900 });
           await page.waitForTimeout(300);

@@ -63,9 +63,14 @@ describe('first run to mining, validating and earnings (Chromium + simulated net
     await stage('role').waitFor();
     await page.getByRole('group', { name: 'Role' }).getByRole('button', { name: /^Both/ }).click();
     // Ready, or (on a disk without room for the ~80 GiB download) ready once the checkpoint fits.
-    await stage('hardware').getByText(/^(Ready to mine\.|The GPUs can mine, but the disk cannot hold the checkpoint yet)/).waitFor();
+    await stage('hardware')
+      .getByText(/^(Ready to mine\.|The GPUs can mine, but the disk cannot hold the checkpoint yet)/)
+      .waitFor();
     await open('serve');
-    await page.getByRole('group', { name: 'Serve runtime' }).getByRole('button', { name: /already run/ }).click();
+    await page
+      .getByRole('group', { name: 'Serve runtime' })
+      .getByRole('button', { name: /already run/ })
+      .click();
     await page.getByRole('textbox', { name: 'Serve URLs' }).fill(await net.honestServe.url());
     await page.getByRole('button', { name: 'Save URL' }).click();
     await page.getByRole('textbox', { name: 'Checkpoint folder' }).fill(CHECKPOINT_TINY);
@@ -79,14 +84,19 @@ describe('first run to mining, validating and earnings (Chromium + simulated net
     await stage('hotkey').locator('.badge', { hasText: 'done' }).waitFor();
 
     // Registration checks itself once a hotkey is chosen: a registered hotkey completes the step.
-    await stage('registration').getByText(/uid 1 on subnet 53, validator permit/).waitFor({ timeout: 20_000 });
+    await stage('registration')
+      .getByText(/uid 1 on subnet 53, validator permit/)
+      .waitFor({ timeout: 20_000 });
     await stage('registration').locator('.badge', { hasText: 'done' }).waitFor();
 
     // A key the gateway does not know is refused by the gateway itself, and the step stays open.
     await open('minerkey');
     await page.getByRole('textbox', { name: 'Miner key' }).fill('mk-not-issued-to-anyone-9999');
     await page.getByRole('button', { name: 'Save and check' }).click();
-    await stage('minerkey').getByText(/unknown miner key/).first().waitFor({ timeout: 20_000 });
+    await stage('minerkey')
+      .getByText(/unknown miner key/)
+      .first()
+      .waitFor({ timeout: 20_000 });
     expect(await stage('minerkey').locator(':scope > .badge').textContent()).not.toBe('done');
     expect(await stage('minerkey').textContent()).not.toContain('mk-not-issued-to-anyone-9999');
     await page.screenshot({ path: screenshotPath('first-run'), fullPage: true });
@@ -95,7 +105,10 @@ describe('first run to mining, validating and earnings (Chromium + simulated net
   it('blocks Start on a key the gateway denied (with its reason), then mines once the right key is in', { timeout: 240_000 }, async () => {
     await page.getByRole('button', { name: 'Mine', exact: true }).click();
     // The gateway's own deny reason stands in the pre-flight, and Start stays disabled.
-    await page.getByTestId('preflight-check-minerkey').getByText(/unknown miner key/).waitFor({ timeout: 20_000 });
+    await page
+      .getByTestId('preflight-check-minerkey')
+      .getByText(/unknown miner key/)
+      .waitFor({ timeout: 20_000 });
     expect(await page.getByTestId('preflight-check-minerkey').getAttribute('data-state')).toBe('blocked');
     expect(await page.getByTestId('mine-toggle').isDisabled()).toBe(true);
     await page.screenshot({ path: screenshotPath('mine-denied'), fullPage: true });

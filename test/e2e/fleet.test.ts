@@ -143,7 +143,7 @@ describe('the Fleet: three rigs over a real sshd, driven from the panel in Chrom
     for (const name of ['rig-b', 'rig-c']) expect(await page.getByTestId(`rig-state-${name}`).textContent()).toMatch(/^stopped/);
   });
 
-  it('each rig\'s full panel (its name in the banner) shows its own Earnings; the fleet\'s τ today is their sum', { timeout: 900_000 }, async () => {
+  it("each rig's full panel (its name in the banner) shows its own Earnings; the fleet's τ today is their sum", { timeout: 900_000 }, async () => {
     // Wait for epochs scored while rig-a mined, then hold the traffic so the figures stay put while read.
     // (No validator sets weights on this simulated chain here, so the projected τ may be 0: the sums still must hold.)
     await expect.poll(() => net.epochs.length, { timeout: 300_000, interval: 1_000 }).toBeGreaterThanOrEqual(2);
@@ -156,7 +156,10 @@ describe('the Fleet: three rigs over a real sshd, driven from the panel in Chrom
     for (const name of RIGS) {
       await page.getByTestId(`rig-open-${name}`).click();
       await expect.poll(() => page.getByTestId('rig-banner-name').textContent(), WAIT).toBe(name);
-      await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Earnings/ }).click();
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('button', { name: /^Earnings/ })
+        .click();
       await page.getByRole('heading', { level: 1, name: 'Earnings' }).waitFor({ timeout: 120_000 });
       const figure = page.getByTestId('tau-total-Last 24 h').locator('.stat-value');
       await expect.poll(async () => tauOf(await figure.textContent()), WAIT).not.toBeNull();
@@ -166,7 +169,10 @@ describe('the Fleet: three rigs over a real sshd, driven from the panel in Chrom
       // The rig's own Settings page has no Settings > Rigs (the rigs are this panel's).
       if (name === 'rig-a') {
         await page.screenshot({ path: screenshotPath('fleet-rig-panel-earnings-1280-dark') });
-        await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Settings/ }).click();
+        await page
+          .getByRole('navigation', { name: 'Main' })
+          .getByRole('button', { name: /^Settings/ })
+          .click();
         await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor({ timeout: 60_000 });
         expect(await page.getByTestId('rigs-card').count()).toBe(0);
         expect(await page.getByTestId('rig-banner-name').textContent()).toBe('rig-a');

@@ -78,7 +78,12 @@ describe('newcomer walk: fresh data dir, new keys, the faucet, to earning and ne
       await page.emulateMedia({ colorScheme: scheme });
       const res = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
       for (const v of res.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')) {
-        axeFailures.push(`${where} (${scheme}): ${v.id} [${v.impact}] ${v.help} :: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+        axeFailures.push(
+          `${where} (${scheme}): ${v.id} [${v.impact}] ${v.help} :: ${v.nodes
+            .slice(0, 3)
+            .map((n) => n.target.join(' '))
+            .join(' | ')}`,
+        );
       }
     }
     await page.emulateMedia({ colorScheme: 'dark' });
@@ -116,9 +121,14 @@ describe('newcomer walk: fresh data dir, new keys, the faucet, to earning and ne
     await axe('setup, first page');
     await page.getByRole('group', { name: 'Role' }).getByRole('button', { name: /^Mine/ }).click();
     // Ready, or (on a disk without room for the ~80 GiB download: this machine) ready once the checkpoint fits.
-    await stage('hardware').getByText(/^(Ready to mine\.|The GPUs can mine, but the disk cannot hold the checkpoint yet)/).waitFor();
+    await stage('hardware')
+      .getByText(/^(Ready to mine\.|The GPUs can mine, but the disk cannot hold the checkpoint yet)/)
+      .waitFor();
     await open('serve');
-    await page.getByRole('group', { name: 'Serve runtime' }).getByRole('button', { name: /already run/ }).click();
+    await page
+      .getByRole('group', { name: 'Serve runtime' })
+      .getByRole('button', { name: /already run/ })
+      .click();
     await page.getByRole('textbox', { name: 'Serve URLs' }).fill(await net.honestServe.url());
     await page.getByRole('button', { name: 'Save URL' }).click();
     await page.getByRole('textbox', { name: 'Checkpoint folder' }).fill(CHECKPOINT_TINY);
@@ -168,7 +178,10 @@ describe('newcomer walk: fresh data dir, new keys, the faucet, to earning and ne
 
   it('registration paid by the funded coldkey, a miner key issued for the new hotkey, Start, earning', { timeout: 420_000 }, async () => {
     await open('registration');
-    await page.getByTestId('registration-needs').locator('.badge.ok', { hasText: /^enough$/ }).waitFor({ timeout: 60_000 });
+    await page
+      .getByTestId('registration-needs')
+      .locator('.badge.ok', { hasText: /^enough$/ })
+      .waitFor({ timeout: 60_000 });
     await page.getByRole('textbox', { name: 'Coldkey password' }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Register with this coldkey' }).click();
     await badge('registration', 'done').waitFor({ timeout: 200_000 });
@@ -191,7 +204,7 @@ describe('newcomer walk: fresh data dir, new keys, the faucet, to earning and ne
     console.log(`newcomer walk: first page to "earning" in ${secs.toFixed(0)} s (${(secs / 60).toFixed(1)} min)`);
   });
 
-  it('the Mine page shows net profit per day from the new hotkey\'s own epochs', { timeout: 240_000 }, async () => {
+  it("the Mine page shows net profit per day from the new hotkey's own epochs", { timeout: 240_000 }, async () => {
     const netFigure = page.locator('[data-figure="profit-net"] .stat-value');
     // Three verified epochs with this hotkey's weight (8 s each here) and a chain read of its incentive.
     try {
@@ -200,8 +213,15 @@ describe('newcomer walk: fresh data dir, new keys, the faucet, to earning and ne
       // What the card and the network said instead, for whoever reads the failure.
       const hk = loadHotkeyAddress({ walletPath: join(appDir, 'wallets'), wallet: WALLET, hotkey: 'miner' });
       const uid = net.uidOf(hk);
-      console.log(`profit card: ${await page.getByTestId('profit').textContent().catch(() => 'absent')}`);
-      console.log(`epochs published: ${net.epochs.length}; weights of the last: ${JSON.stringify(net.epochs.at(-1)?.weights ?? null)}; uid ${uid}, incentive ${uid === undefined ? '-' : net.chain.state.subnet(53)?.neurons[uid]?.incentive}`);
+      console.log(
+        `profit card: ${await page
+          .getByTestId('profit')
+          .textContent()
+          .catch(() => 'absent')}`,
+      );
+      console.log(
+        `epochs published: ${net.epochs.length}; weights of the last: ${JSON.stringify(net.epochs.at(-1)?.weights ?? null)}; uid ${uid}, incentive ${uid === undefined ? '-' : net.chain.state.subnet(53)?.neurons[uid]?.incentive}`,
+      );
       throw e;
     }
     expect(await page.locator('[data-figure="profit-tao"] .stat-value').textContent()).toMatch(/τ$/);

@@ -66,11 +66,12 @@ describe('pre-flight and rig settings (Chromium, fake 2x RTX 4090)', () => {
   it('the Validate page has its own checklist: no GPU checks, the role and hotkey blockers', { timeout: 30_000 }, async () => {
     await page.getByRole('button', { name: 'Validate', exact: true }).click();
     await page.getByTestId('preflight-validate').waitFor();
-    expect(await page.getByTestId('preflight-validate').locator('[data-testid^="preflight-check-"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')))).toEqual([
-      'preflight-check-role',
-      'preflight-check-hotkey',
-      'preflight-check-registration',
-    ]);
+    expect(
+      await page
+        .getByTestId('preflight-validate')
+        .locator('[data-testid^="preflight-check-"]')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-testid'))),
+    ).toEqual(['preflight-check-role', 'preflight-check-hotkey', 'preflight-check-registration']);
     expect(await page.getByTestId('validate-toggle').isDisabled()).toBe(true);
     await shots('preflight-validate');
     await page.getByRole('button', { name: 'Mine', exact: true }).click();
@@ -83,9 +84,15 @@ describe('pre-flight and rig settings (Chromium, fake 2x RTX 4090)', () => {
     // An external serve without its URL: the Fix goes to the Settings field.
     const serve = page.getByTestId('stage-serve').getByRole('button').first();
     if ((await serve.getAttribute('aria-expanded')) !== 'true') await serve.click();
-    await page.getByRole('group', { name: 'Serve runtime' }).getByRole('button', { name: /already run/ }).click();
+    await page
+      .getByRole('group', { name: 'Serve runtime' })
+      .getByRole('button', { name: /already run/ })
+      .click();
     await page.getByRole('button', { name: 'Mine', exact: true }).click();
-    await page.getByTestId('preflight-check-runtime').getByText(/Give the URL/).waitFor();
+    await page
+      .getByTestId('preflight-check-runtime')
+      .getByText(/Give the URL/)
+      .waitFor();
     await page.getByTestId('preflight-check-runtime').getByRole('button').click();
     await page.waitForFunction(() => document.activeElement?.id === 'setting-externalServeUrls');
     expect(page.url()).toMatch(/#\/settings$/);
@@ -121,7 +128,10 @@ describe('pre-flight and rig settings (Chromium, fake 2x RTX 4090)', () => {
 
     await page.locator('section[aria-label="Endpoints"]').getByRole('button', { name: 'Reset to default' }).nth(1).click();
     await page.waitForFunction(() => (document.querySelector('#setting-chainUrl') as HTMLInputElement).value.startsWith('wss://entrypoint-finney'));
-    await page.locator('#setting-gpus').getByRole('button', { name: /Reset to default/ }).click();
+    await page
+      .locator('#setting-gpus')
+      .getByRole('button', { name: /Reset to default/ })
+      .click();
     await page.waitForFunction(() => document.querySelectorAll('#setting-gpus input:checked').length === 2);
     await page.locator('#setting-logLevel').selectOption('warn');
     await page.waitForFunction(() => (document.querySelector('#setting-logLevel') as HTMLSelectElement).value === 'warn');

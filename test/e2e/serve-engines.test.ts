@@ -36,7 +36,24 @@ describe('a managed serve on the Mine page (fake python + fake 2x4090, Chromium)
     const { ss58Address } = await createHotkey({ walletPath, wallet: 'rig', hotkey: 'default', source: { kind: 'generate' } });
     const keys = await devKeys();
     const cold = keys.coldkey.address;
-    chain = await startDevChain({ port: 0, blockMs: 500, startBlocks: 2, seed: { subnets: [{ netuid: SN53, ownerHotkey: keys.owner.address, ownerColdkey: cold, neurons: [{ hotkey: keys.owner.address, coldkey: cold }, { hotkey: ss58Address, coldkey: cold }] }] } });
+    chain = await startDevChain({
+      port: 0,
+      blockMs: 500,
+      startBlocks: 2,
+      seed: {
+        subnets: [
+          {
+            netuid: SN53,
+            ownerHotkey: keys.owner.address,
+            ownerColdkey: cold,
+            neurons: [
+              { hotkey: keys.owner.address, coldkey: cold },
+              { hotkey: ss58Address, coldkey: cold },
+            ],
+          },
+        ],
+      },
+    });
     // The gateway address answers nothing here: this page is about the serve, the miner says it cannot reach it.
     const settings: Settings = {
       ...d,

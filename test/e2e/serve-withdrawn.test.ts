@@ -40,7 +40,24 @@ describe('a withdrawn engine on the Mine page and in /metrics (fake serve killed
     const { ss58Address } = await createHotkey({ walletPath, wallet: 'rig', hotkey: 'default', source: { kind: 'generate' } });
     const keys = await devKeys();
     const cold = keys.coldkey.address;
-    chain = await startDevChain({ port: 0, blockMs: 500, startBlocks: 2, seed: { subnets: [{ netuid: SN53, ownerHotkey: keys.owner.address, ownerColdkey: cold, neurons: [{ hotkey: keys.owner.address, coldkey: cold }, { hotkey: ss58Address, coldkey: cold }] }] } });
+    chain = await startDevChain({
+      port: 0,
+      blockMs: 500,
+      startBlocks: 2,
+      seed: {
+        subnets: [
+          {
+            netuid: SN53,
+            ownerHotkey: keys.owner.address,
+            ownerColdkey: cold,
+            neurons: [
+              { hotkey: keys.owner.address, coldkey: cold },
+              { hotkey: ss58Address, coldkey: cold },
+            ],
+          },
+        ],
+      },
+    });
     const d = defaultSettings();
     const settings: Settings = {
       ...d,
@@ -77,7 +94,7 @@ describe('a withdrawn engine on the Mine page and in /metrics (fake serve killed
     // The gateway double admits the legs (its probe is off): buyer traffic reaches the engine.
     // (The pre-flight's key check shows up at the gateway too, as a worker without legs.)
     const rig = () => gw!.view().find((w) => w.legs.length > 0);
-    await until(() => rig() !== undefined, 90_000, 'the engine\'s legs at the gateway').catch(async (e: Error) => {
+    await until(() => rig() !== undefined, 90_000, "the engine's legs at the gateway").catch(async (e: Error) => {
       throw new Error(`${e.message}; gateway ${JSON.stringify(gw!.view())}; page: ${(await page.locator('main').textContent())?.slice(0, 1500)}; engine: ${engine!.output().slice(-1500)}`);
     });
     const workerId = rig()!.workerId;

@@ -115,7 +115,9 @@ describe('setup walk (a): a fresh 2x RTX 4090 rig to mining, through the UI only
     await shoot(page, '01-first-screen');
     await page.getByRole('group', { name: 'Role' }).getByRole('button', { name: /^Mine/ }).click();
     // Ready, or (on a disk without room for the ~80 GiB download) ready once the checkpoint fits.
-    await stage('hardware').getByText(/^(Ready to mine\.|The GPUs can mine, but the disk cannot hold the checkpoint yet)/).waitFor();
+    await stage('hardware')
+      .getByText(/^(Ready to mine\.|The GPUs can mine, but the disk cannot hold the checkpoint yet)/)
+      .waitFor();
     await open('hardware');
     await page.getByTestId('verdict').waitFor();
     await shoot(page, '02-hardware');
@@ -134,7 +136,10 @@ describe('setup walk (a): a fresh 2x RTX 4090 rig to mining, through the UI only
 
     await open('serve');
     // Detection runs on its own when the step opens, and says what it found per runtime.
-    await page.getByTestId('runtime-python').getByText(/sglang 0\.5\.12\.post1 found/).waitFor({ timeout: 30_000 });
+    await page
+      .getByTestId('runtime-python')
+      .getByText(/sglang 0\.5\.12\.post1 found/)
+      .waitFor({ timeout: 30_000 });
     expect(await page.getByTestId('runtime-docker').textContent()).toMatch(/Docker/);
     await page.getByTestId('runtime-python').click();
     await page.getByTestId('folder-check').waitFor();

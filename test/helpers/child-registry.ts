@@ -25,7 +25,10 @@ function running(c: ChildProcess): boolean {
 
 function describeStart(args: unknown[]): string {
   const parts = [args[0], ...(Array.isArray(args[1]) ? (args[1] as unknown[]).slice(0, 3) : [])];
-  return parts.map((p) => String(p)).join(' ').slice(0, 200);
+  return parts
+    .map((p) => String(p))
+    .join(' ')
+    .slice(0, 200);
 }
 
 /**

@@ -15,7 +15,15 @@ export function mineOptions(dir: string) {
   return {
     profile: 'mine' as const,
     dataDir: join(dir, 'data'),
-    mine: { gatewayUrl: 'ws://127.0.0.1:9/gw', serveUrls: ['http://127.0.0.1:9'], checkpointDir: CHECKPOINT, model: DEFAULT_MODEL_ID, maxInflight: 8, workerName: 'rig-a', env: { ENGY_MINER_KEY_FILE: keyFile } },
+    mine: {
+      gatewayUrl: 'ws://127.0.0.1:9/gw',
+      serveUrls: ['http://127.0.0.1:9'],
+      checkpointDir: CHECKPOINT,
+      model: DEFAULT_MODEL_ID,
+      maxInflight: 8,
+      workerName: 'rig-a',
+      env: { ENGY_MINER_KEY_FILE: keyFile },
+    },
   };
 }
 
@@ -26,4 +34,3 @@ export function validateOptions(dir: string, pollS = '60') {
   const down = (async () => new Response('', { status: 503 })) as typeof fetch;
   return { profile: 'validate' as const, dataDir: r.config.dataDir, validate: { config: r.config, env: {}, openChain: () => chain.open(), signer: devKey('//ValidatorHot'), fetch: down } };
 }
-

@@ -14,7 +14,7 @@ export function fakeSglangPerSuite(args: string[], startTimeoutMs = 60_000): { r
     await serve?.stop();
   });
   const started = <T>(v: T | null): T => {
-    if (v === null) throw new Error('the suite\'s fake sglang is read before its beforeAll started it');
+    if (v === null) throw new Error("the suite's fake sglang is read before its beforeAll started it");
     return v;
   };
   return {

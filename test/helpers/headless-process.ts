@@ -23,7 +23,10 @@ export interface HeadlessChild {
  * The UI is the one `npm test` built (ENGY_RENDERER_DIR): parallel tests must not each build it.
  */
 export async function startHeadlessChild(env: NodeJS.ProcessEnv, extraArgs: string[] = [], dataDir = mkdtempSync(join(tmpdir(), 'engy-e2e-')), startupMs = START_MS): Promise<HeadlessChild> {
-  const child = spawn(process.execPath, [bin, 'headless', '--port', '0', '--data-dir', dataDir, ...extraArgs], { env: { ENGY_RENDERER_DIR: join(root, 'dist-renderer'), ...env, ENGY_FROM_SOURCE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'headless', '--port', '0', '--data-dir', dataDir, ...extraArgs], {
+    env: { ENGY_RENDERER_DIR: join(root, 'dist-renderer'), ...env, ENGY_FROM_SOURCE: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));

@@ -85,7 +85,9 @@ async function waitUntilAsync(pred: () => Promise<boolean>, ms: number, what: st
 }
 
 async function runningAtServe(url: string): Promise<number> {
-  const text = await fetch(`${url}/metrics`).then((r) => r.text()).catch(() => '');
+  const text = await fetch(`${url}/metrics`)
+    .then((r) => r.text())
+    .catch(() => '');
   const m = /^sglang:num_running_reqs\{[^}]*\} ([\d.e+]+)/m.exec(text);
   return m ? Number(m[1]) : 0;
 }
@@ -159,7 +161,9 @@ export async function runMineChaos(opts: { gatewayRestarts?: number } = {}): Pro
     await waitUntil(() => gw?.worker()?.state === 'active' && gw.worker()!.legs.length === WORKERS, 60_000, `the worker to qualify again on all ${WORKERS} legs (${what})`, ctx);
   };
   const serveOnEveryLeg = async (after: string, maxTokens = 8): Promise<ServeResult[]> => {
-    const runs = Array.from({ length: WORKERS }, (_, leg) => gw!.serve({ messages: [{ role: 'user', content: `after ${after} on leg ${leg}` }], max_tokens: maxTokens, engy_request_id: `chk-${after}-${leg}` }, { stream: leg % 2 === 0, leg }));
+    const runs = Array.from({ length: WORKERS }, (_, leg) =>
+      gw!.serve({ messages: [{ role: 'user', content: `after ${after} on leg ${leg}` }], max_tokens: maxTokens, engy_request_id: `chk-${after}-${leg}` }, { stream: leg % 2 === 0, leg }),
+    );
     const results = await Promise.all(runs.map((r) => r.done));
     checks.push({ after, ok: results.filter((r) => r.response !== null && !r.response.error).length, total: results.length });
     return results;
@@ -181,7 +185,9 @@ export async function runMineChaos(opts: { gatewayRestarts?: number } = {}): Pro
 
     // 3. The serve killed mid-request: each in-flight request gets one (error) response, then the
     //    serve comes back on its port and requests succeed again.
-    const long = Array.from({ length: WORKERS }, (_, leg) => gw!.serve({ messages: [{ role: 'user', content: `long ${leg}` }], max_tokens: 600, engy_request_id: `long-${leg}` }, { stream: true, leg }));
+    const long = Array.from({ length: WORKERS }, (_, leg) =>
+      gw!.serve({ messages: [{ role: 'user', content: `long ${leg}` }], max_tokens: 600, engy_request_id: `long-${leg}` }, { stream: true, leg }),
+    );
     const before = count(/request \S+ leg=/g);
     await waitUntilAsync(async () => (await runningAtServe(serve.url)) > 0, 10_000, 'requests running on the serve');
     await kill(serve.proc, 'SIGKILL');
@@ -227,8 +233,18 @@ export async function runMineChaos(opts: { gatewayRestarts?: number } = {}): Pro
     }
     for (const g of gateways) for (const id of g.sentCorrIds) sent.add(id);
     return {
-      faults, rssBeforeKiB: rssBefore, rssAfterKiB: rssAfter, legsAfterRestart, responses, sent, records, checks, serveKillResults,
-      exitCode, log: ctx(), seconds: (Date.now() - started) / 1000,
+      faults,
+      rssBeforeKiB: rssBefore,
+      rssAfterKiB: rssAfter,
+      legsAfterRestart,
+      responses,
+      sent,
+      records,
+      checks,
+      serveKillResults,
+      exitCode,
+      log: ctx(),
+      seconds: (Date.now() - started) / 1000,
     };
   } finally {
     if (alive()) await kill(miner, 'SIGKILL');

@@ -87,9 +87,11 @@ export function rawWsUpgrade(port: number, path: string, headers: Record<string,
     socket.on('data', onData);
     socket.on('error', () => undefined);
     const all = { Host: `127.0.0.1:${port}`, Upgrade: 'websocket', Connection: 'Upgrade', 'Sec-WebSocket-Key': randomBytes(16).toString('base64'), 'Sec-WebSocket-Version': '13', ...headers };
-    socket.write(`GET ${path} HTTP/1.1\r\n${Object.entries(all)
-      .map(([k, v]) => `${k}: ${v}\r\n`)
-      .join('')}\r\n`);
+    socket.write(
+      `GET ${path} HTTP/1.1\r\n${Object.entries(all)
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join('')}\r\n`,
+    );
   });
 }
 

@@ -6,9 +6,14 @@ import { until } from './until.ts';
 
 export async function openSetupStage(page: Page, stage: string, content: string, ms = 30_000): Promise<void> {
   const toggle = page.getByTestId(`stage-${stage}`).locator('.stage-toggle');
-  await until(`the ${stage} step showing ${content}`, ms, async () => {
-    if (await page.getByTestId(content).first().isVisible()) return true;
-    if ((await toggle.getAttribute('aria-expanded').catch(() => null)) === 'false') await toggle.click().catch(() => undefined);
-    return false;
-  }, 500);
+  await until(
+    `the ${stage} step showing ${content}`,
+    ms,
+    async () => {
+      if (await page.getByTestId(content).first().isVisible()) return true;
+      if ((await toggle.getAttribute('aria-expanded').catch(() => null)) === 'false') await toggle.click().catch(() => undefined);
+      return false;
+    },
+    500,
+  );
 }

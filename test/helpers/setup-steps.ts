@@ -10,7 +10,13 @@ import { MinerKeyStore } from '../../electron/engine/wallet/miner-key-store.ts';
 export function blankProfile(dataDir: string): void {
   const file = dataPaths(dataDir).settings;
   const s = JSON.parse(readFileSync(file, 'utf8')) as Settings;
-  const blank: Settings = { ...s, role: null, theme: 'system', wallet: { path: s.wallet.path, name: null, hotkey: null }, mining: { ...s.mining, runtime: null, externalServeUrls: [], checkpointDir: null } };
+  const blank: Settings = {
+    ...s,
+    role: null,
+    theme: 'system',
+    wallet: { path: s.wallet.path, name: null, hotkey: null },
+    mining: { ...s.mining, runtime: null, externalServeUrls: [], checkpointDir: null },
+  };
   writeFileSync(file, JSON.stringify(blank));
   new MinerKeyStore({ secretsDir: dataPaths(dataDir).secrets, env: {} }).clear();
 }

@@ -86,29 +86,32 @@ export async function startTestSshd(): Promise<TestSshd> {
   keygen(join(dir, 'user_key'));
   writeFileSync(join(dir, 'authorized_keys'), readFileSync(join(dir, 'user_key.pub')), { mode: 0o600 });
   const config = join(dir, 'sshd_config');
-  writeFileSync(config, [
-    `Port ${port}`,
-    'ListenAddress 127.0.0.1',
-    `HostKey ${join(dir, 'host_key')}`,
-    `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
-    `PidFile ${join(dir, 'sshd.pid')}`,
-    'PasswordAuthentication no',
-    'KbdInteractiveAuthentication no',
-    'PubkeyAuthentication yes',
-    'UsePAM no',
-    'StrictModes no',
-    'PermitRootLogin prohibit-password',
-    'AllowTcpForwarding local',
-    'X11Forwarding no',
-    'MaxStartups 100:30:200',
-    'MaxSessions 100',
-    // The rig's commands get the test's PATH (node), as a login would give an installed one, and a HOME in
-    // the temp dir: the machine account's ~/.bashrc (which bash reads for ssh commands) is not the rig's
-    // and must not slow or break it, nor be interrupted when stop() kills the sessions.
-    `SetEnv PATH=${process.env.PATH ?? '/usr/bin:/bin'} HOME=${dir}`,
-    'LogLevel ERROR',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    config,
+    [
+      `Port ${port}`,
+      'ListenAddress 127.0.0.1',
+      `HostKey ${join(dir, 'host_key')}`,
+      `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
+      `PidFile ${join(dir, 'sshd.pid')}`,
+      'PasswordAuthentication no',
+      'KbdInteractiveAuthentication no',
+      'PubkeyAuthentication yes',
+      'UsePAM no',
+      'StrictModes no',
+      'PermitRootLogin prohibit-password',
+      'AllowTcpForwarding local',
+      'X11Forwarding no',
+      'MaxStartups 100:30:200',
+      'MaxSessions 100',
+      // The rig's commands get the test's PATH (node), as a login would give an installed one, and a HOME in
+      // the temp dir: the machine account's ~/.bashrc (which bash reads for ssh commands) is not the rig's
+      // and must not slow or break it, nor be interrupted when stop() kills the sessions.
+      `SetEnv PATH=${process.env.PATH ?? '/usr/bin:/bin'} HOME=${dir}`,
+      'LogLevel ERROR',
+      '',
+    ].join('\n'),
+  );
   const clientConfig = join(dir, 'ssh_config');
   writeFileSync(clientConfig, ['Host *', `  User ${user}`, `  IdentityFile ${join(dir, 'user_key')}`, '  IdentitiesOnly yes', '  IdentityAgent none', '  LogLevel ERROR', ''].join('\n'));
   let child: ChildProcess | null = null;

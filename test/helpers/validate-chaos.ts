@@ -45,12 +45,36 @@ export async function runValidateChaos(): Promise<ValidateChaosReport> {
   let rpc: RpcServer | null = null;
   const blocks = setInterval(() => dev.produceBlock(), 100);
   const provider = await startProviderDouble();
-  provider.publish(4, [[MINER_A, 1], [MINER_B, 3]]);
+  provider.publish(4, [
+    [MINER_A, 1],
+    [MINER_B, 3],
+  ]);
   const dataDir = join(dir, 'data');
   const statePath = join(dataDir, 'validator', 'state.json');
   const faults = { providerOutages: 0, chainDrops: 0, chainDown: 0 };
   const child = spawnLogged(
-    [join(ROOT, 'bin/engy-panel.mjs'), 'validate', '--wallet', 'val', '--hotkey', 'hk', '--wallet-path', walletPath, '--chain', dev.url, '--api', provider.url, '--master', provider.masterHotkey, '--poll-s', '1', '--resubmit-blocks', '25', '--data-dir', dataDir],
+    [
+      join(ROOT, 'bin/engy-panel.mjs'),
+      'validate',
+      '--wallet',
+      'val',
+      '--hotkey',
+      'hk',
+      '--wallet-path',
+      walletPath,
+      '--chain',
+      dev.url,
+      '--api',
+      provider.url,
+      '--master',
+      provider.masterHotkey,
+      '--poll-s',
+      '1',
+      '--resubmit-blocks',
+      '25',
+      '--data-dir',
+      dataDir,
+    ],
     { PATH: process.env.PATH, HOME: dir },
   );
   const { proc, alive, count, log: ctx } = child;
@@ -81,16 +105,27 @@ export async function runValidateChaos(): Promise<ValidateChaosReport> {
       await waitUntil(() => lines(/\[health\] the provider answers again/g) > up || !alive(), 30_000, `the provider to answer again after ${what}`, ctx);
     };
     for (const mode of ['outage-503', 'reset', 'garbage'] as const) {
-      await outage(mode, () => void (provider.mode = mode), () => void (provider.mode = 'ok'));
+      await outage(
+        mode,
+        () => void (provider.mode = mode),
+        () => void (provider.mode = 'ok'),
+      );
     }
-    await outage('refused connections', () => provider.refuse(), () => provider.resume());
+    await outage(
+      'refused connections',
+      () => provider.refuse(),
+      () => provider.resume(),
+    );
 
     // The chain's RPC server down when a new epoch needs it: ticks say the chain is unreachable, and
     // once the server is back on its port (the same chain behind it) the epoch lands exactly once.
     {
       const down = lines(/\[health\] the chain is unreachable/g);
       await dev.close();
-      provider.publish(5, [[MINER_A, 2], [MINER_B, 2]]);
+      provider.publish(5, [
+        [MINER_A, 2],
+        [MINER_B, 2],
+      ]);
       await waitUntil(() => lines(/\[health\] the chain is unreachable/g) > down || !alive(), 60_000, 'the chain outage to be noticed', ctx);
       faults.chainDown += 1;
       rpc = await startRpcServer(dev.chain, chainPort);
@@ -98,7 +133,10 @@ export async function runValidateChaos(): Promise<ValidateChaosReport> {
     }
     // Chain connections dropped while the next epoch is being submitted.
     {
-      provider.publish(6, [[MINER_A, 3], [MINER_B, 1]]);
+      provider.publish(6, [
+        [MINER_A, 3],
+        [MINER_B, 1],
+      ]);
       const landed = () => readState(statePath).state.lastApplied === 6;
       for (let i = 0; i < 3 && !landed(); i++) {
         rpc.dropConnections();
@@ -124,8 +162,16 @@ export async function runValidateChaos(): Promise<ValidateChaosReport> {
     }
     const acceptedWeightSets = dev.state.applied.filter((a) => a.method === 'set_weights' && a.signer === hot.address && a.error === null).length;
     return {
-      faults, rssBeforeKiB: rssBefore, rssAfterKiB: rssAfter, lastApplied: readState(statePath).state.lastApplied, submissions, ticks: tickRows, acceptedWeightSets,
-      exitCode, log: ctx(), seconds: (Date.now() - started) / 1000,
+      faults,
+      rssBeforeKiB: rssBefore,
+      rssAfterKiB: rssAfter,
+      lastApplied: readState(statePath).state.lastApplied,
+      submissions,
+      ticks: tickRows,
+      acceptedWeightSets,
+      exitCode,
+      log: ctx(),
+      seconds: (Date.now() - started) / 1000,
     };
   } finally {
     clearInterval(blocks);

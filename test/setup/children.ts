@@ -14,6 +14,8 @@ afterAll(async () => {
   const survivors = await reapSurvivors(registry, GRACE_MS);
   resetChildren(registry);
   if (survivors.length > 0) {
-    throw new Error(`${survivors.length} child process(es) outlived this test file (killed now): ${survivors.map((s) => `pid ${s.child.pid}: ${s.what}`).join('; ')}. Kill every child a test starts on every exit path (afterEach/afterAll or finally).`);
+    throw new Error(
+      `${survivors.length} child process(es) outlived this test file (killed now): ${survivors.map((s) => `pid ${s.child.pid}: ${s.what}`).join('; ')}. Kill every child a test starts on every exit path (afterEach/afterAll or finally).`,
+    );
   }
 }, 30_000);

@@ -12,40 +12,29 @@ export interface ChainErrorText {
 export const MODULE_ERROR_TEXT: Readonly<Record<string, string>> = {
   NeuronNoValidatorPermit:
     'This hotkey has no validator permit on the subnet, so the chain refuses its weights. Permits go to the highest-stake validators at each epoch: add stake to the hotkey and wait for the next epoch.',
-  SettingWeightsTooFast:
-    'Weights were set too recently: the subnet accepts one submission per rate-limit window. Nothing to fix; the next scheduled submission will go through.',
-  CommittingWeightsTooFast:
-    'Weights were committed too recently: the subnet accepts one commit per rate-limit window. Nothing to fix; the next scheduled commit will go through.',
-  HotKeyNotRegisteredInSubNet:
-    'This hotkey is not registered on the subnet. Register it first (Wallet > Register), or check that the right hotkey is selected.',
-  NotEnoughStakeToSetWeights:
-    'This hotkey has less stake than the chain requires to set weights. Add stake to the hotkey, then try again.',
-  CommitRevealEnabled:
-    'The subnet has commit-reveal turned on, so plain set_weights is refused. Nothing to fix: the validator reads the switch every tick and commits instead on its next try.',
+  SettingWeightsTooFast: 'Weights were set too recently: the subnet accepts one submission per rate-limit window. Nothing to fix; the next scheduled submission will go through.',
+  CommittingWeightsTooFast: 'Weights were committed too recently: the subnet accepts one commit per rate-limit window. Nothing to fix; the next scheduled commit will go through.',
+  HotKeyNotRegisteredInSubNet: 'This hotkey is not registered on the subnet. Register it first (Wallet > Register), or check that the right hotkey is selected.',
+  NotEnoughStakeToSetWeights: 'This hotkey has less stake than the chain requires to set weights. Add stake to the hotkey, then try again.',
+  CommitRevealEnabled: 'The subnet has commit-reveal turned on, so plain set_weights is refused. Nothing to fix: the validator reads the switch every tick and commits instead on its next try.',
   CommitRevealDisabled: 'The subnet has commit-reveal turned off, so the commit was refused. Nothing to fix: the validator submits plain weights on its next try.',
-  IncorrectCommitRevealVersion:
-    'The chain expects another commit-reveal version than the one sent. The validator reads the version every tick; if this repeats, update the app.',
+  IncorrectCommitRevealVersion: 'The chain expects another commit-reveal version than the one sent. The validator reads the version every tick; if this repeats, update the app.',
   InvalidRevealRound: 'The commit was locked to a drand round the chain has already passed. Nothing to fix: the next try locks it to a later round.',
-  IncorrectWeightVersionKey:
-    'The subnet requires a newer weights version key than the one sent. Update the app, or ask the subnet owner for the current version key.',
+  IncorrectWeightVersionKey: 'The subnet requires a newer weights version key than the one sent. Update the app, or ask the subnet owner for the current version key.',
   WeightVecNotEqualSize: 'The weight vector is malformed (uids and values differ in length). This is a bug: please report it.',
   DuplicateUids: 'The weight vector names the same uid twice. This is a bug: please report it.',
   UidVecContainInvalidOne: 'The weight vector names a uid that does not exist on the subnet. Read the metagraph again and resubmit.',
   UidsLengthExceedUidsInSubNet: 'The weight vector is longer than the subnet has uids. Read the metagraph again and resubmit.',
-  WeightVecLengthIsLow:
-    'The weight vector covers fewer uids than the subnet minimum (MinAllowedWeights). Submit weights for more neurons.',
+  WeightVecLengthIsLow: 'The weight vector covers fewer uids than the subnet minimum (MinAllowedWeights). Submit weights for more neurons.',
   MaxWeightExceeded: 'One uid holds more weight than the subnet allows (MaxWeightsLimit). Spread the weights more evenly.',
   CanNotSetRootNetworkWeights: 'Weights cannot be set on the root network (netuid 0). Pick the right subnet.',
   MechanismDoesNotExist: 'The subnet (or its mechanism) does not exist on this chain. Check the netuid and the network.',
   TooManyUnrevealedCommits:
     'Ten commits of this hotkey are still waiting for their reveal, the most the chain holds. Nothing to fix: the validator keeps trying each tick and commits again once one is revealed.',
-  NotEnoughBalanceToStake:
-    'The coldkey balance is below the registration cost (burn). Add TAO to the coldkey, then try again.',
+  NotEnoughBalanceToStake: 'The coldkey balance is below the registration cost (burn). Add TAO to the coldkey, then try again.',
   HotKeyAlreadyRegisteredInSubNet: 'This hotkey is already registered on the subnet: nothing to do.',
-  RegistrationPriceLimitExceeded:
-    'The registration cost rose above your price cap, so nothing was paid. Check the current cost and raise the cap if you still want to register.',
-  NonAssociatedColdKey:
-    'This hotkey belongs to another coldkey. Register it with the coldkey that owns it, or use a new hotkey.',
+  RegistrationPriceLimitExceeded: 'The registration cost rose above your price cap, so nothing was paid. Check the current cost and raise the cap if you still want to register.',
+  NonAssociatedColdKey: 'This hotkey belongs to another coldkey. Register it with the coldkey that owns it, or use a new hotkey.',
   NoNeuronIdAvailable: 'The subnet is full and no neuron can be replaced right now. Try again later.',
   SubNetRegistrationDisabled: 'Registration is currently closed on this subnet. Try again later.',
   SubnetNotExists: 'The subnet does not exist on this chain. Check the netuid and the network (finney or testnet).',

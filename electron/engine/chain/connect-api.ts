@@ -50,4 +50,3 @@ export async function connectOnce(endpoints: string[], opts: ConnectOptions): Pr
     clearTimeout(timer);
   }
 }
-

@@ -8,7 +8,13 @@ export const FAUCET_INFO_METHOD = 'engyDev_faucet';
 export const FAUCET_DRIP_METHOD = 'engyDev_faucetDrip';
 
 const rao = v.pipe(v.string(), v.regex(/^\d{1,30}$/));
-const OfferSchema = v.object({ label: v.pipe(v.string(), v.minLength(1), v.maxLength(200)), netuid: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(65535)), dripRao: rao, burnRao: rao, feeRao: rao });
+const OfferSchema = v.object({
+  label: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
+  netuid: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(65535)),
+  dripRao: rao,
+  burnRao: rao,
+  feeRao: rao,
+});
 const DripSchema = v.object({ address: v.pipe(v.string(), v.regex(/^[1-9A-HJ-NP-Za-km-z]{40,60}$/)), creditedRao: rao, freeRao: rao, block: v.pipe(v.number(), v.integer(), v.minValue(0)) });
 
 /** null when the answer is not a faucet offer (then the panel offers no faucet). */

@@ -19,10 +19,7 @@ export interface NormalizedWeights {
  * floor(w * 65535 / total), the rounding remainder goes to the largest value (ties to the lowest uid).
  * All-zero input stays all-zero (the chain accepts zeros; inventing weights would be worse).
  */
-export function normalizeWeights(
-  weights: Iterable<readonly [hotkey: string, weight: number]>,
-  hotkeyUids: ReadonlyMap<string, number>,
-): NormalizedWeights {
+export function normalizeWeights(weights: Iterable<readonly [hotkey: string, weight: number]>, hotkeyUids: ReadonlyMap<string, number>): NormalizedWeights {
   const byUid = new Map<number, number>();
   const dropped: string[] = [];
   let droppedWeight = 0;

@@ -11,7 +11,20 @@ import { LinkOutage, type LinkOutageLine } from '../lib/link-outage.ts';
 import { MODULE_ERROR_TEXT } from './chain-errors.ts';
 import { account, big, bigVec, bool, boolVec, num, numVec } from './codec-values.ts';
 import { earningsMath, effectiveActivityCutoff, legacyNextEpochBlock } from './derived.ts';
-import type { ChainPort, CommitRevealFacts, DevFaucetDrip, DevFaucetOffer, MinerPoolFacts, TimelockedCommit, EarningsFacts, KeySigner, MetagraphFacts, NeuronFacts, SubmitOutcome, SubnetFacts } from './ports.ts';
+import type {
+  ChainPort,
+  CommitRevealFacts,
+  DevFaucetDrip,
+  DevFaucetOffer,
+  MinerPoolFacts,
+  TimelockedCommit,
+  EarningsFacts,
+  KeySigner,
+  MetagraphFacts,
+  NeuronFacts,
+  SubmitOutcome,
+  SubnetFacts,
+} from './ports.ts';
 import { FAUCET_DRIP_METHOD, FAUCET_INFO_METHOD, readFaucetDrip, readFaucetOffer } from './dev-faucet.ts';
 import { beaconOf, commitRevealRefusal } from './commit-reveal-codec.ts';
 import { connectOnce, errorText } from './connect-api.ts';
@@ -38,7 +51,6 @@ export interface ChainClientOptions {
 }
 
 export type ChainConnectionEvent = { state: 'connected'; endpoint: string } | { state: 'disconnected'; endpoint: string };
-
 
 /** Blocks between the two timestamps of the block-time measurement. */
 const BLOCK_TIME_SPAN = 100;

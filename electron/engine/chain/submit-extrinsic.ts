@@ -16,10 +16,8 @@ export interface SubmitOptions {
 }
 
 export const TRANSPORT_TEXT = {
-  timeout:
-    'The chain did not confirm the transaction in time. It may still land: the app re-reads the chain before trying again.',
-  disconnected:
-    'The connection to the chain dropped before the transaction was confirmed. It may still land: the app re-reads the chain before trying again.',
+  timeout: 'The chain did not confirm the transaction in time. It may still land: the app re-reads the chain before trying again.',
+  disconnected: 'The connection to the chain dropped before the transaction was confirmed. It may still land: the app re-reads the chain before trying again.',
 } as const;
 
 function outcomeOfResult(api: ApiPromise, r: SubmittableResult): SubmitOutcome | null {
@@ -51,12 +49,7 @@ function outcomeOfResult(api: ApiPromise, r: SubmittableResult): SubmitOutcome |
   return null;
 }
 
-export function submitAndWait(
-  api: ApiPromise,
-  tx: SubmittableExtrinsic<'promise'>,
-  key: KeySigner,
-  opts: SubmitOptions,
-): Promise<SubmitOutcome> {
+export function submitAndWait(api: ApiPromise, tx: SubmittableExtrinsic<'promise'>, key: KeySigner, opts: SubmitOptions): Promise<SubmitOutcome> {
   return new Promise<SubmitOutcome>((resolve) => {
     let settled = false;
     let unsub: (() => void) | undefined;

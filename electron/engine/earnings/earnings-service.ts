@@ -72,8 +72,18 @@ class SourceWatch {
 
 export class EarningsService {
   private snap: EarningsSnapshot = {
-    hotkey: null, epochs: [], onChain: null, registration: null, local: { day: EMPTY, week: EMPTY, all: EMPTY }, totals: { day: NO_TAU, week: NO_TAU, all: NO_TAU },
-    estimatePerDay: { tao: null, basis: 'no epoch yet' }, gaps: [], sources: { provider: UNKNOWN, chain: UNKNOWN }, outages: [], updatedAt: null, error: null,
+    hotkey: null,
+    epochs: [],
+    onChain: null,
+    registration: null,
+    local: { day: EMPTY, week: EMPTY, all: EMPTY },
+    totals: { day: NO_TAU, week: NO_TAU, all: NO_TAU },
+    estimatePerDay: { tao: null, basis: 'no epoch yet' },
+    gaps: [],
+    sources: { provider: UNKNOWN, chain: UNKNOWN },
+    outages: [],
+    updatedAt: null,
+    error: null,
   };
   private readonly store: EarningsStore;
   private readonly provider = new SourceWatch('provider');
@@ -171,9 +181,7 @@ export class EarningsService {
   private derive(hotkey: string, now: number): EpochEarnings[] {
     const stored: StoredEpoch[] = this.store.epochs(hotkey, KEEP_EPOCHS);
     const reads: ChainRead[] = this.store.chainReads(hotkey, now - 30 * 86_400_000);
-    const asc = stored
-      .map((e) => ({ ...e, startMs: toInstant(e.epochStart), endMs: toInstant(e.epochEnd) }))
-      .sort((a, b) => a.epochIndex - b.epochIndex);
+    const asc = stored.map((e) => ({ ...e, startMs: toInstant(e.epochStart), endMs: toInstant(e.epochEnd) })).sort((a, b) => a.epochIndex - b.epochIndex);
     return asc
       .map((e, i) => {
         const next = asc[i + 1];
@@ -251,7 +259,9 @@ export class EarningsService {
       } catch (e) {
         const cause = describeChainError(e);
         this.chainWatch.down(now, cause);
-        error = error ?? `The chain at ${cfg.chainUrl ?? 'the chosen endpoint'} could not be read: ${cause}. On-chain emission is not shown until it answers; if this lasts, check the connection or choose another chain endpoint in Settings.`;
+        error =
+          error ??
+          `The chain at ${cfg.chainUrl ?? 'the chosen endpoint'} could not be read: ${cause}. On-chain emission is not shown until it answers; if this lasts, check the connection or choose another chain endpoint in Settings.`;
       } finally {
         await chain?.close().catch(() => undefined);
       }

@@ -49,7 +49,17 @@ export class EarningsStore {
   }
 
   saveEpoch(hotkey: string, e: StoredEpoch): void {
-    const body: StoredEpoch = { epochIndex: e.epochIndex, digest: e.digest, epochStart: e.epochStart, epochEnd: e.epochEnd, weight: e.weight, weightShare: e.weightShare, gate: e.gate, row: e.row, burn: e.burn };
+    const body: StoredEpoch = {
+      epochIndex: e.epochIndex,
+      digest: e.digest,
+      epochStart: e.epochStart,
+      epochEnd: e.epochEnd,
+      weight: e.weight,
+      weightShare: e.weightShare,
+      gate: e.gate,
+      row: e.row,
+      burn: e.burn,
+    };
     this.db.db
       .prepare('INSERT INTO earnings_epochs (hotkey, epoch_index, body, saved_at) VALUES (?, ?, ?, ?) ON CONFLICT(hotkey, epoch_index) DO UPDATE SET body = excluded.body')
       .run(hotkey, e.epochIndex, JSON.stringify(body), Date.now());
@@ -63,13 +73,18 @@ export class EarningsStore {
 
   saveChainRead(hotkey: string, r: ChainRead): void {
     if (![r.at, r.alphaPerSec, r.priceTao].every(Number.isFinite)) return;
-    this.db.db.prepare('INSERT INTO earnings_chain_reads (hotkey, at, alpha_per_sec, pool_alpha_per_sec, price_tao) VALUES (?, ?, ?, ?, ?)').run(hotkey, r.at, r.alphaPerSec, r.poolAlphaPerSec, r.priceTao);
+    this.db.db
+      .prepare('INSERT INTO earnings_chain_reads (hotkey, at, alpha_per_sec, pool_alpha_per_sec, price_tao) VALUES (?, ?, ?, ?, ?)')
+      .run(hotkey, r.at, r.alphaPerSec, r.poolAlphaPerSec, r.priceTao);
   }
 
   chainReads(hotkey: string, since: number): ChainRead[] {
-    const rows = this.db.db
-      .prepare('SELECT at, alpha_per_sec, pool_alpha_per_sec, price_tao FROM earnings_chain_reads WHERE hotkey = ? AND at >= ? ORDER BY at')
-      .all(hotkey, since) as Array<{ at: number; alpha_per_sec: number; pool_alpha_per_sec: number | null; price_tao: number }>;
+    const rows = this.db.db.prepare('SELECT at, alpha_per_sec, pool_alpha_per_sec, price_tao FROM earnings_chain_reads WHERE hotkey = ? AND at >= ? ORDER BY at').all(hotkey, since) as Array<{
+      at: number;
+      alpha_per_sec: number;
+      pool_alpha_per_sec: number | null;
+      price_tao: number;
+    }>;
     return rows.map((r) => ({ at: r.at, alphaPerSec: r.alpha_per_sec, poolAlphaPerSec: r.pool_alpha_per_sec, priceTao: r.price_tao }));
   }
 }

@@ -19,7 +19,12 @@ import { fetchJsonCapped } from '../validator/payload-fetch.ts';
 export const PRICE_REFRESH_MS = 10 * 60_000;
 const MAX_BYTES = 16 * 1024;
 
-const Cached = v.strictObject({ currency: v.picklist(CURRENCIES), perTao: v.pipe(v.number(), v.finite(), v.gtValue(0)), source: v.pipe(v.string(), v.maxLength(300)), at: v.pipe(v.number(), v.integer(), v.minValue(0)) });
+const Cached = v.strictObject({
+  currency: v.picklist(CURRENCIES),
+  perTao: v.pipe(v.number(), v.finite(), v.gtValue(0)),
+  source: v.pipe(v.string(), v.maxLength(300)),
+  at: v.pipe(v.number(), v.integer(), v.minValue(0)),
+});
 type CachedPrice = v.InferOutput<typeof Cached>;
 
 export interface TauPriceOptions {

@@ -39,7 +39,10 @@ export function projectTao(e: Pick<EpochEarnings, 'weightShare' | 'startMs' | 'e
   const price = mean(basis.map((r) => r.priceTao));
   const secs = (e.endMs - e.startMs) / 1000;
   const tao = e.weightShare * pool * secs * price;
-  return { tao, note: `${(e.weightShare * 100).toFixed(2)} % x ${fmt(pool)} α/s miner emission x ${Math.round(secs)} s x ${fmt(price)} τ/α (${basis.length} chain read${basis.length === 1 ? '' : 's'})` };
+  return {
+    tao,
+    note: `${(e.weightShare * 100).toFixed(2)} % x ${fmt(pool)} α/s miner emission x ${Math.round(secs)} s x ${fmt(price)} τ/α (${basis.length} chain read${basis.length === 1 ? '' : 's'})`,
+  };
 }
 
 /** A chain read stands for the emission until the next read, at most this long (refreshes are every 10 min). */
@@ -54,7 +57,8 @@ export function realiseTao(endMs: number | null, nextEndMs: number | null, reads
   if (endMs === null) return { tao: null, note: 'the epoch window could not be read' };
   const to = Math.min(nextEndMs ?? now, now);
   const inside = reads.filter((r) => r.at >= endMs && r.at <= to).sort((a, b) => a.at - b.at);
-  if (inside.length === 0) return { tao: null, note: nextEndMs === null && now - endMs < 60_000 ? 'weights just landed: no chain read since' : 'no chain read while these weights applied (app or chain was down)' };
+  if (inside.length === 0)
+    return { tao: null, note: nextEndMs === null && now - endMs < 60_000 ? 'weights just landed: no chain read since' : 'no chain read while these weights applied (app or chain was down)' };
   let tao = 0;
   let covered = 0;
   inside.forEach((r, i) => {
@@ -63,7 +67,10 @@ export function realiseTao(endMs: number | null, nextEndMs: number | null, reads
     tao += r.alphaPerSec * (span / 1000) * r.priceTao;
   });
   const total = Math.max(1, to - endMs);
-  return { tao, note: `${inside.length} chain read${inside.length === 1 ? '' : 's'} of your uid's emission covering ${Math.round(covered / 1000)} s of the ${Math.round(total / 1000)} s these weights applied${nextEndMs === null ? ' (still running)' : ''}` };
+  return {
+    tao,
+    note: `${inside.length} chain read${inside.length === 1 ? '' : 's'} of your uid's emission covering ${Math.round(covered / 1000)} s of the ${Math.round(total / 1000)} s these weights applied${nextEndMs === null ? ' (still running)' : ''}`,
+  };
 }
 
 export function totalSince(epochs: readonly EpochEarnings[], since: number): TauTotal {
@@ -80,7 +87,10 @@ export function totalSince(epochs: readonly EpochEarnings[], since: number): Tau
 export const ESTIMATE_MIN_EPOCHS = 3;
 
 export function estimatePerDay(epochs: readonly EpochEarnings[], n = 5): { tao: number | null; basis: string } {
-  const recent = [...epochs].sort((a, b) => b.epochIndex - a.epochIndex).filter((e) => e.projectedTao !== null && e.startMs !== null && e.endMs !== null).slice(0, n);
+  const recent = [...epochs]
+    .sort((a, b) => b.epochIndex - a.epochIndex)
+    .filter((e) => e.projectedTao !== null && e.startMs !== null && e.endMs !== null)
+    .slice(0, n);
   if (recent.length === 0) return { tao: null, basis: 'no epoch with a projection yet' };
   if (recent.length < ESTIMATE_MIN_EPOCHS) return { tao: null, basis: `an estimate needs ${ESTIMATE_MIN_EPOCHS} verified epochs; ${recent.length} so far` };
   const tao = recent.reduce((s, e) => s + e.projectedTao!, 0);

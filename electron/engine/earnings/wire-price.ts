@@ -18,7 +18,11 @@ export function wirePrice(o: { settings: SettingsStore; hub: PriceTopicBinder; d
     cacheFile: join(o.dataDir, 'tau-price.json'),
     log: o.log,
   });
-  const bound = o.hub.bind('price', () => price.snapshot(), (l) => price.onDidChange(l));
+  const bound = o.hub.bind(
+    'price',
+    () => price.snapshot(),
+    (l) => price.onDidChange(l),
+  );
   let key = JSON.stringify([o.settings.get().profit.priceUrl, o.settings.get().profit.currency]);
   const sub = o.settings.onDidChange((s) => {
     const next = JSON.stringify([s.profit.priceUrl, s.profit.currency]);

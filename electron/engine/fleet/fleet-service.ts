@@ -42,7 +42,6 @@ export const WATCH_LEASE_MS = 60_000;
 /** A relayed invoke may start a serve or a registration on the rig: long, but never forever. */
 const RELAYED_INVOKE_MS = 15 * 60_000;
 
-
 export class FleetService implements Disposable {
   private rigs: RigConfig[];
   private readonly links = new Map<string, RigLink>();
@@ -126,7 +125,8 @@ export class FleetService implements Disposable {
     parseRemoteCommand(command);
     const dataDir = req.dataDir?.trim() ? checkRemotePath(req.dataDir) : null;
     const name = (req.name ?? '').trim() || addr.destination.replace(/^.*@/, '') + (addr.port !== null ? `:${addr.port}` : '');
-    if (name.length > 64 || [...name].some((c) => c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127)) throw new AppFailure('bad-request', 'A rig name is at most 64 characters without control characters.');
+    if (name.length > 64 || [...name].some((c) => c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127))
+      throw new AppFailure('bad-request', 'A rig name is at most 64 characters without control characters.');
     if (this.rigs.some((r) => r.name === name)) throw new AppFailure('conflict', `A rig is already named ${name}: give this one another name, so nobody stops the wrong rig.`);
     if (this.rigs.some((r) => r.target === target && r.dataDir === dataDir)) throw new AppFailure('conflict', `${target} is already in the fleet.`);
     const cfg: RigConfig = { id: randomBytes(6).toString('hex'), name, target, command, dataDir };

@@ -34,7 +34,12 @@ async function fingerprints(tools: SshTools, lines: string[]): Promise<string[]>
   const r = await runCapped(tools.keygen, ['-lf', '-'], { timeoutMs: 10_000, maxBytes: 64_000, stdin: `${lines.join('\n')}\n` });
   if (r.code !== 0) throw new AppFailure('internal', `ssh-keygen could not fingerprint the rig's keys: ${r.stderr.trim().slice(0, 200)}.`);
   // "256 SHA256:abc [127.0.0.1]:2222 (ED25519)" -> "SHA256:abc (ED25519)"
-  return r.stdout.split('\n').map((l) => /^\d+\s+(\S+)\s+.*\((\S+)\)\s*$/.exec(l.trim())).filter((m): m is RegExpExecArray => m !== null).map((m) => `${m[1]} (${m[2]})`).sort();
+  return r.stdout
+    .split('\n')
+    .map((l) => /^\d+\s+(\S+)\s+.*\((\S+)\)\s*$/.exec(l.trim()))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => `${m[1]} (${m[2]})`)
+    .sort();
 }
 
 export async function scanHostKey(tools: SshTools, addr: RigAddress): Promise<ScannedKey> {

@@ -244,7 +244,7 @@ export class RigLink {
     });
     if (gen !== this.gen || this.disposed) return null;
     if (r.timedOut) throw new Error(`answered nothing over SSH in ${Math.round(this.limits.accessTimeoutMs / 1000)} s (a slow or stuck rig); retrying.`);
-    if (r.overflow) throw new Error('answered --print-access with more than 64 KiB: the rig\'s command is not engy-panel; check it in Settings > Rigs.');
+    if (r.overflow) throw new Error("answered --print-access with more than 64 KiB: the rig's command is not engy-panel; check it in Settings > Rigs.");
     if (r.code === 255) {
       const c = classifySshError(r.stderr, this.name);
       if (c.kind === 'host-key-unknown' || c.kind === 'host-key-changed') {
@@ -331,17 +331,20 @@ export class RigLink {
         opened = true;
         this.lastPong = Date.now();
         ws.on('pong', () => (this.lastPong = Date.now()));
-        this.pingTimer = setInterval(() => {
-          if (Date.now() - this.lastPong > this.limits.pingTimeoutMs) {
-            ws.terminate();
-            return;
-          }
-          try {
-            ws.ping();
-          } catch {
-            // closing: the close handler takes it from here
-          }
-        }, Math.max(1000, Math.floor(this.limits.pingTimeoutMs / 4)));
+        this.pingTimer = setInterval(
+          () => {
+            if (Date.now() - this.lastPong > this.limits.pingTimeoutMs) {
+              ws.terminate();
+              return;
+            }
+            try {
+              ws.ping();
+            } catch {
+              // closing: the close handler takes it from here
+            }
+          },
+          Math.max(1000, Math.floor(this.limits.pingTimeoutMs / 4)),
+        );
         this.pingTimer.unref?.();
         void this.invoke('app.info', null).then((r) => {
           if (gen !== this.gen || this.disposed) return;

@@ -145,7 +145,8 @@ export class RigRelay {
   /** An invoke on the rig's engine over the relay: its answer, `unavailable` when the relay is not open, `timeout` past the deadline. */
   invoke(method: string, req: unknown, timeoutMs: number): Promise<Result<unknown>> {
     const ws = this.ws;
-    if (!ws || !this.isOpen || ws.readyState !== WebSocket.OPEN) return Promise.resolve(err('unavailable', `${this.o.name}'s panel is not connected right now: it reconnects by itself once the rig is online.`));
+    if (!ws || !this.isOpen || ws.readyState !== WebSocket.OPEN)
+      return Promise.resolve(err('unavailable', `${this.o.name}'s panel is not connected right now: it reconnects by itself once the rig is online.`));
     const id = this.nextId++;
     return new Promise((resolve) => {
       const timer = this.o.clock.setTimeout(() => {

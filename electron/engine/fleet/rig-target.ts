@@ -40,13 +40,13 @@ export function parseRigTarget(raw: string): RigAddress {
 export function parseRemoteCommand(raw: string): string[] {
   const words = raw.trim().split(/\s+/).filter(Boolean);
   if (words.length === 0 || words.length > 8 || !words.every((w) => WORD.test(w))) {
-    throw new AppFailure('bad-request', 'The rig\'s command must be 1 to 8 words of letters, digits and / . _ - + = : ~ (for example engy-panel or /usr/bin/node /opt/engy/bin/engy-panel.mjs).');
+    throw new AppFailure('bad-request', "The rig's command must be 1 to 8 words of letters, digits and / . _ - + = : ~ (for example engy-panel or /usr/bin/node /opt/engy/bin/engy-panel.mjs).");
   }
   return words;
 }
 
 export function checkRemotePath(raw: string): string {
   const s = raw.trim();
-  if (!WORD.test(s)) throw new AppFailure('bad-request', 'The rig\'s data dir must be one path of letters, digits and / . _ - + = : ~ (no spaces).');
+  if (!WORD.test(s)) throw new AppFailure('bad-request', "The rig's data dir must be one path of letters, digits and / . _ - + = : ~ (no spaces).");
   return s;
 }

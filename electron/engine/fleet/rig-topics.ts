@@ -29,14 +29,21 @@ export const RIG_TOPIC_SCHEMAS = {
   miners: v.pipe(v.array(minerSchema), v.maxLength(64)),
   validator: v.nullable(v.looseObject({ status: v.string() })),
   hardware: v.nullable(v.looseObject({ gpus: v.pipe(v.array(v.looseObject({ name: v.pipe(v.string(), v.maxLength(200)), temperatureC: nnum })), v.maxLength(64)) })),
-  serve: v.nullable(v.looseObject({ gpus: v.pipe(v.array(v.looseObject({ index: num, name: v.pipe(v.string(), v.maxLength(200)), points: v.array(v.looseObject({ temperatureC: nnum })) })), v.maxLength(64)) })),
+  serve: v.nullable(
+    v.looseObject({ gpus: v.pipe(v.array(v.looseObject({ index: num, name: v.pipe(v.string(), v.maxLength(200)), points: v.array(v.looseObject({ temperatureC: nnum })) })), v.maxLength(64)) }),
+  ),
   earnings: v.looseObject({
     epochs: v.array(v.looseObject({ epochIndex: num, projectedTao: nnum })),
     registration: v.nullable(v.looseObject({ uid: nnum })),
     onChain: v.nullable(v.looseObject({ uid: num })),
     totals: v.looseObject({ day: tauTotal, week: tauTotal }),
   }),
-  notifications: v.looseObject({ webhook: v.optional(v.looseObject({ configured: v.boolean() })), recent: v.array(v.looseObject({ id: num, active: v.boolean(), severity: v.string(), title: v.pipe(v.string(), v.maxLength(500)), body: v.pipe(v.string(), v.maxLength(4000)), at: num, kind: v.string() })) }),
+  notifications: v.looseObject({
+    webhook: v.optional(v.looseObject({ configured: v.boolean() })),
+    recent: v.array(
+      v.looseObject({ id: num, active: v.boolean(), severity: v.string(), title: v.pipe(v.string(), v.maxLength(500)), body: v.pipe(v.string(), v.maxLength(4000)), at: num, kind: v.string() }),
+    ),
+  }),
 } as const;
 
 export type RigTopic = keyof typeof RIG_TOPIC_SCHEMAS;

@@ -32,14 +32,22 @@ function optValue(s: string): string {
 export function sshOptions(tools: SshTools, addr: RigAddress): string[] {
   return [
     ...(tools.configFile ? ['-F', tools.configFile] : []),
-    '-o', 'BatchMode=yes',
-    '-o', 'StrictHostKeyChecking=yes',
-    '-o', `UserKnownHostsFile=${optValue(tools.knownHosts)}`,
-    '-o', 'GlobalKnownHostsFile=/dev/null',
-    '-o', 'UpdateHostKeys=no',
-    '-o', 'ConnectTimeout=10',
-    '-o', 'ServerAliveInterval=5',
-    '-o', 'ServerAliveCountMax=3',
+    '-o',
+    'BatchMode=yes',
+    '-o',
+    'StrictHostKeyChecking=yes',
+    '-o',
+    `UserKnownHostsFile=${optValue(tools.knownHosts)}`,
+    '-o',
+    'GlobalKnownHostsFile=/dev/null',
+    '-o',
+    'UpdateHostKeys=no',
+    '-o',
+    'ConnectTimeout=10',
+    '-o',
+    'ServerAliveInterval=5',
+    '-o',
+    'ServerAliveCountMax=3',
     ...(addr.port !== null ? ['-p', String(addr.port)] : []),
   ];
 }
@@ -98,7 +106,10 @@ export type SshFailure = 'host-key-unknown' | 'host-key-changed' | 'auth' | 'unr
 /** What an ssh exit 255 means, from its own words, and one sentence for the user. */
 export function classifySshError(stderr: string, target: string): { kind: SshFailure; sentence: string } {
   if (/REMOTE HOST IDENTIFICATION HAS CHANGED|Host key for .* has changed/i.test(stderr)) {
-    return { kind: 'host-key-changed', sentence: `${target}'s host key is not the one the panel accepted before: if the rig was reinstalled, compare the new fingerprint with the rig's own (ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub) and accept it; otherwise someone may be in the middle.` };
+    return {
+      kind: 'host-key-changed',
+      sentence: `${target}'s host key is not the one the panel accepted before: if the rig was reinstalled, compare the new fingerprint with the rig's own (ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub) and accept it; otherwise someone may be in the middle.`,
+    };
   }
   if (/No \S+ host key is known|Host key verification failed/i.test(stderr)) {
     return { kind: 'host-key-unknown', sentence: `The panel has not accepted ${target}'s host key yet: compare the fingerprint with the rig's own and accept it in Settings > Rigs.` };

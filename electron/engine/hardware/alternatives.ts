@@ -8,8 +8,20 @@ import { expectedEarnings } from './expected-earnings.ts';
 
 function card(index: number, name: string, memoryMiB: number, computeCap: string): GpuInfo {
   return {
-    index, name, uuid: `reference-${index}`, memoryTotalMiB: memoryMiB, memoryUsedMiB: 0, computeCap, driverVersion: null,
-    temperatureC: null, powerDrawW: null, powerLimitW: null, utilizationPct: null, pcieGen: 4, pcieWidth: 16, vendor: 'nvidia',
+    index,
+    name,
+    uuid: `reference-${index}`,
+    memoryTotalMiB: memoryMiB,
+    memoryUsedMiB: 0,
+    computeCap,
+    driverVersion: null,
+    temperatureC: null,
+    powerDrawW: null,
+    powerLimitW: null,
+    utilizationPct: null,
+    pcieGen: 4,
+    pcieWidth: 16,
+    vendor: 'nvidia',
   };
 }
 
@@ -29,11 +41,29 @@ export function hardwareAlternatives(spec: MinerModelSpec, report: HardwareRepor
   const mines = expectedEarnings(true, pool, why);
   const two = planServe(spec, [card(0, 'NVIDIA GeForce RTX 4090', 24_564, '8.9'), card(1, 'NVIDIA GeForce RTX 4090', 24_564, '8.9')], 64).plan;
   if (two) {
-    out.push({ id: 'two-4090', title: '2x RTX 4090 (24 GB each)', summary: `The reference rig: declares ${two.maxInflight} concurrent requests across ${two.engines.length} engine(s). Add a second 4090 to a one-4090 rig, or rent such a machine.`, plan: two, ramNeedGiB: null, speed: null, onThisMachine: false, expected: mines });
+    out.push({
+      id: 'two-4090',
+      title: '2x RTX 4090 (24 GB each)',
+      summary: `The reference rig: declares ${two.maxInflight} concurrent requests across ${two.engines.length} engine(s). Add a second 4090 to a one-4090 rig, or rent such a machine.`,
+      plan: two,
+      ramNeedGiB: null,
+      speed: null,
+      onThisMachine: false,
+      expected: mines,
+    });
   }
   const big = planServe(spec, [card(0, 'NVIDIA RTX 6000 Ada / L40S (48 GB)', 49_140, '8.9')], 64).plan;
   if (big) {
-    out.push({ id: 'one-48gb', title: 'One 48 GB card (RTX 6000 Ada, L40S)', summary: `The model and its cache fit on one card: declares ${big.maxInflight} concurrent requests.`, plan: big, ramNeedGiB: null, speed: null, onThisMachine: false, expected: mines });
+    out.push({
+      id: 'one-48gb',
+      title: 'One 48 GB card (RTX 6000 Ada, L40S)',
+      summary: `The model and its cache fit on one card: declares ${big.maxInflight} concurrent requests.`,
+      plan: big,
+      ramNeedGiB: null,
+      speed: null,
+      onThisMachine: false,
+      expected: mines,
+    });
   }
   const mine = report.gpus.filter((g) => fp8Capable(g, spec));
   const first = mine[0];

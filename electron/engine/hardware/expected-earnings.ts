@@ -12,7 +12,7 @@ const tao = (x: number) => `${x < 0.01 ? x.toPrecision(2) : x.toFixed(2)} τ/day
  * `pool`: the chain's last epoch (null: not read, with `why`).
  */
 export function expectedEarnings(passes: boolean, pool: MinerPoolFacts | null, why = 'the chain could not be read'): ExpectedEarnings {
-  if (!passes) return { taoPerDay: 0, basis: 'estimate: nothing, since with weights in RAM it would not pass the gateway\'s per-token latency gate, so it gets no paid traffic' };
+  if (!passes) return { taoPerDay: 0, basis: "estimate: nothing, since with weights in RAM it would not pass the gateway's per-token latency gate, so it gets no paid traffic" };
   if (!pool) return { taoPerDay: null, basis: `not enough data: ${why}` };
   const earning = pool.minerTaoPerDay.filter((x) => Number.isFinite(x) && x >= 0);
   if (earning.length === 0) return { taoPerDay: null, basis: `not enough data: no miner earned on subnet ${pool.netuid} at the last epoch (block ${pool.block})` };

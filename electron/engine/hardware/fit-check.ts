@@ -40,11 +40,17 @@ export function checkFit({ spec, smi, otherGpus, host, at = Date.now(), allowedG
 
   if (smi.status === 'missing') {
     const seen = otherGpus.length > 0 ? ` (found: ${otherGpus.map((g) => g.name).join(', ')})` : '';
-    reasons.push({ severity: 'blocker', text: `No NVIDIA GPU found: nvidia-smi is not installed${seen}. Mining needs an NVIDIA GPU with FP8 (RTX 40/50 series, L40S, H100...) and its driver. ${VALIDATOR_HINT}` });
+    reasons.push({
+      severity: 'blocker',
+      text: `No NVIDIA GPU found: nvidia-smi is not installed${seen}. Mining needs an NVIDIA GPU with FP8 (RTX 40/50 series, L40S, H100...) and its driver. ${VALIDATOR_HINT}`,
+    });
     return blocked(otherGpus);
   }
   if (smi.status === 'failed') {
-    reasons.push({ severity: 'blocker', text: `nvidia-smi failed: "${smi.error}". The NVIDIA driver is not working: reinstall or reload it (a reboot after a driver update often fixes this), then check again. ${VALIDATOR_HINT}` });
+    reasons.push({
+      severity: 'blocker',
+      text: `nvidia-smi failed: "${smi.error}". The NVIDIA driver is not working: reinstall or reload it (a reboot after a driver update often fixes this), then check again. ${VALIDATOR_HINT}`,
+    });
     return blocked(otherGpus, { nvidiaSmiError: smi.error });
   }
   const gpus = [...smi.gpus, ...otherGpus];
@@ -59,7 +65,10 @@ export function checkFit({ spec, smi, otherGpus, host, at = Date.now(), allowedG
     reasons.push({ severity: 'warn', text: `GPU ${g.index} ${g.name} is left out of the serve by your choice in Settings > GPUs.` });
   }
   if (capable.length > 0 && eligible.length === 0) {
-    reasons.push({ severity: 'blocker', text: `None of the GPUs chosen in Settings > GPUs (${(allowedGpus ?? []).join(', ')}) can serve: choose among ${capable.map((g) => g.index).join(', ')}, or clear the choice to use every card.` });
+    reasons.push({
+      severity: 'blocker',
+      text: `None of the GPUs chosen in Settings > GPUs (${(allowedGpus ?? []).join(', ')}) can serve: choose among ${capable.map((g) => g.index).join(', ')}, or clear the choice to use every card.`,
+    });
     return blocked(gpus);
   }
   for (const g of smi.gpus.filter((g) => !fp8Capable(g, spec))) {
@@ -76,7 +85,10 @@ export function checkFit({ spec, smi, otherGpus, host, at = Date.now(), allowedG
   const minDriver = Number(spec.memory.minDriver);
   const drv = driverMajor(eligible[0]!.driverVersion);
   if (drv !== null && drv < minDriver) {
-    reasons.push({ severity: 'blocker', text: `NVIDIA driver ${eligible[0]!.driverVersion} is too old: sglang's CUDA 12.8+ builds need driver ${minDriver} or newer. Update the driver, reboot, and check again.` });
+    reasons.push({
+      severity: 'blocker',
+      text: `NVIDIA driver ${eligible[0]!.driverVersion} is too old: sglang's CUDA 12.8+ builds need driver ${minDriver} or newer. Update the driver, reboot, and check again.`,
+    });
   }
   if (host.ramGiB < 32) {
     reasons.push({ severity: 'warn', text: `${fmt(host.ramGiB)} GiB of RAM: loading the weights wants at least 32 GiB; with less, loading is slow and may fail.` });
@@ -85,7 +97,10 @@ export function checkFit({ spec, smi, otherGpus, host, at = Date.now(), allowedG
   const { plan, offloaded } = planServe(spec, eligible, host.ramGiB);
   if (!plan) {
     const vram = eligible.reduce((s, g) => s + g.memoryTotalMiB / 1024, 0);
-    reasons.push({ severity: 'blocker', text: `${fmt(vram, 0)} GiB of FP8-capable VRAM cannot hold the ~${spec.memory.weightsGiB} GiB of weights plus the KV cache, and host RAM is too small to offload the rest. Add a second card (2x RTX 4090 works) or use a 48 GB card.` });
+    reasons.push({
+      severity: 'blocker',
+      text: `${fmt(vram, 0)} GiB of FP8-capable VRAM cannot hold the ~${spec.memory.weightsGiB} GiB of weights plus the KV cache, and host RAM is too small to offload the rest. Add a second card (2x RTX 4090 works) or use a 48 GB card.`,
+    });
     return blocked(gpus);
   }
   reasons.push(...planReasons(plan, offloaded));
@@ -100,10 +115,16 @@ function planReasons(plan: ServePlan, offloaded: boolean): FitReason[] {
     const a = e.arithmetic;
     const label = `Engine ${e.index} (GPU ${e.gpuIndices.join('+')}, tp${e.tp})`;
     if (e.contextLimited) {
-      out.push({ severity: 'limit', text: `${label}: the KV cache holds about ${Math.round(a.tokensThatFit / 1000)}k tokens, so the context is limited to ${e.contextLength.toLocaleString('en-US')} tokens instead of 262,144: the longest prompts the gateway routes will fail on this engine.` });
+      out.push({
+        severity: 'limit',
+        text: `${label}: the KV cache holds about ${Math.round(a.tokensThatFit / 1000)}k tokens, so the context is limited to ${e.contextLength.toLocaleString('en-US')} tokens instead of 262,144: the longest prompts the gateway routes will fail on this engine.`,
+      });
     }
     if (e.declaredInflight < GATEWAY_MIN_DECLARED) {
-      out.push({ severity: 'blocker', text: `${label}: room for ${e.declaredInflight} concurrent requests, below the gateway's minimum of ${GATEWAY_MIN_DECLARED} (one per leg). This worker would be refused.` });
+      out.push({
+        severity: 'blocker',
+        text: `${label}: room for ${e.declaredInflight} concurrent requests, below the gateway's minimum of ${GATEWAY_MIN_DECLARED} (one per leg). This worker would be refused.`,
+      });
     } else if (e.declaredInflight < TARGET_DECLARED) {
       out.push({ severity: 'limit', text: `${label}: declares ${e.declaredInflight} concurrent requests; operators saw fewer than ${TARGET_DECLARED} (3 per leg) onboard only some legs.` });
     }

@@ -18,10 +18,7 @@ export const GPU_QUERY_FIELDS = [
   'pcie.link.width.current',
 ] as const;
 
-export type NvidiaSmiResult =
-  | { status: 'ok'; gpus: GpuInfo[]; cudaVersion: string | null }
-  | { status: 'missing' }
-  | { status: 'failed'; error: string };
+export type NvidiaSmiResult = { status: 'ok'; gpus: GpuInfo[]; cudaVersion: string | null } | { status: 'missing' } | { status: 'failed'; error: string };
 
 function num(v: string | undefined): number | null {
   if (v === undefined) return null;

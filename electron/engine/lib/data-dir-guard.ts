@@ -8,7 +8,21 @@ import { dirname, join } from 'node:path';
 import { dataPaths } from './paths.ts';
 
 /** The entries the engine writes (checkpoints are left out: a link to a bigger disk is a fair use). */
-const WRITTEN = ['settings.json', 'headless-token', 'engy-panel.sqlite', 'engy-panel.sqlite-wal', 'engy-panel.sqlite-shm', 'engy-panel.sqlite-journal', 'engine.lock', 'engine.lock.db', 'logs', 'secrets', 'miner', 'validator', 'diagnostics'];
+const WRITTEN = [
+  'settings.json',
+  'headless-token',
+  'engy-panel.sqlite',
+  'engy-panel.sqlite-wal',
+  'engy-panel.sqlite-shm',
+  'engy-panel.sqlite-journal',
+  'engine.lock',
+  'engine.lock.db',
+  'logs',
+  'secrets',
+  'miner',
+  'validator',
+  'diagnostics',
+];
 /** Folders whose files are written too: each of their entries is checked. */
 const WRITTEN_FOLDERS = ['logs', 'secrets', 'miner', 'validator', 'diagnostics'];
 /** Beyond these the user's data dir is left alone (a listing of thousands is no start-up cost to pay). */

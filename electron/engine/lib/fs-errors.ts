@@ -30,7 +30,7 @@ export function explainFsError(e: unknown, ctx: ErrorContext = {}): string | nul
   const dest = (err as { dest?: unknown }).dest;
   const path = err.path ?? (typeof dest === 'string' ? dest : undefined);
   const what = ctx.what ? `${ctx.what} ` : '';
-  const at = path ? `${what}${path}` : ctx.what ?? 'a file';
+  const at = path ? `${what}${path}` : (ctx.what ?? 'a file');
   const fix = (dflt: string): string => ctx.fix ?? dflt;
   switch (err.code as (typeof TRANSLATED)[number]) {
     case 'ENOENT':

@@ -20,7 +20,7 @@ export function resourcesDir(override?: string): string {
     if (parent === dir) break;
     dir = parent;
   }
-  throw new Error('resources/models.json not found: set ENGY_RESOURCES_DIR to the app\'s resources folder.');
+  throw new Error("resources/models.json not found: set ENGY_RESOURCES_DIR to the app's resources folder.");
 }
 
 export function loadModelCatalog(dir = resourcesDir()): ModelCatalog {

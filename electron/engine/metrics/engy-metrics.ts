@@ -145,7 +145,11 @@ export class EngyMetrics {
     this.legsConnected = clearable(gauge('engy_miner_legs_connected', 'Gateway legs with an open socket.'));
     this.legsAdmitted = clearable(gauge('engy_miner_legs_admitted', 'Gateway legs the gateway admitted (ADMITTED received).'));
     this.inFlight = clearable(gauge('engy_miner_requests_in_flight', 'Gateway requests being served right now.'));
-    this.withdrawn = gauge('engy_miner_withdrawn', 'withdrawn: serve unhealthy. 1 per worker (engine) whose legs are withdrawn because its serve failed the health gate; the cause label says why.', ['worker', 'reason', 'cause']);
+    this.withdrawn = gauge('engy_miner_withdrawn', 'withdrawn: serve unhealthy. 1 per worker (engine) whose legs are withdrawn because its serve failed the health gate; the cause label says why.', [
+      'worker',
+      'reason',
+      'cause',
+    ]);
     this.requests = counter('engy_miner_requests_total', 'Gateway requests finished, by outcome.', ['outcome']);
     this.ttft = histogram('engy_miner_ttft_seconds', 'Time to first token as the gateway sees it (miner overhead included).', TTFT_BUCKETS);
     this.tpot = histogram('engy_miner_tpot_seconds', 'Time per output token after the first.', TPOT_BUCKETS);

@@ -140,8 +140,7 @@ export function parsePrometheusText(text: string): Family[] {
       return;
     }
     const s = parseSample(line, lineNo);
-    const owner =
-      current && SUFFIXES[current.type].some((suf) => s.name === current!.name + suf) ? current : open(s.name, lineNo);
+    const owner = current && SUFFIXES[current.type].some((suf) => s.name === current!.name + suf) ? current : open(s.name, lineNo);
     owner.samples.push(s);
   });
   return families;

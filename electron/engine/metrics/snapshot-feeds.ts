@@ -82,9 +82,7 @@ export class SnapshotFeeds {
       this.metrics.setSglangScrapes([]);
       return;
     }
-    this.metrics.observeServe(
-      s.engines.map((e) => ({ engine: engineLabel(e), state: e.status.state, up: e.status.state === 'ready', restarts: e.status.restarts })),
-    );
+    this.metrics.observeServe(s.engines.map((e) => ({ engine: engineLabel(e), state: e.status.state, up: e.status.state === 'ready', restarts: e.status.restarts })));
     this.metrics.observeGpus(
       s.gpus.flatMap((g) => {
         const p = g.points.at(-1);

@@ -186,8 +186,16 @@ export class GatewayClient {
       });
     };
     const leg = new GatewayLeg({
-      index, url: workerUrl(opts.gatewayUrl, index, workers), hello, capacity, handlers: opts.handlers, timings: this.timings, backoff: this.backoff,
-      clock: opts.clock, log: opts.log, ...(opts.load ? { load: opts.load } : {}),
+      index,
+      url: workerUrl(opts.gatewayUrl, index, workers),
+      hello,
+      capacity,
+      handlers: opts.handlers,
+      timings: this.timings,
+      backoff: this.backoff,
+      clock: opts.clock,
+      log: opts.log,
+      ...(opts.load ? { load: opts.load } : {}),
     });
     this.legs.set(index, leg);
     leg.start();
@@ -235,7 +243,7 @@ export class GatewayClient {
       }
     }
     // A worker URL depends on the count (`<GW>` for one, `<GW>/<i>` otherwise): across 1 <-> N every leg is new.
-    if ((was.workers <= 1) !== (workers <= 1)) {
+    if (was.workers <= 1 !== workers <= 1) {
       for (const leg of this.legs.values()) leg.retire();
       this.legs.clear();
     }
@@ -246,7 +254,10 @@ export class GatewayClient {
       added.push(i);
     }
     this.planned = { workers, indices: [...this.legs.keys()].sort((a, b) => a - b), perLeg: next.perLeg, total: next.total };
-    opts.handlers.onEvent(-1, `gateway worker count ${was.workers} -> ${workers}: ${added.length} leg(s) added${added.length ? ` [${added.join(',')}]` : ''}, existing kept; now ${this.legs.size} leg(s)`);
+    opts.handlers.onEvent(
+      -1,
+      `gateway worker count ${was.workers} -> ${workers}: ${added.length} leg(s) added${added.length ? ` [${added.join(',')}]` : ''}, existing kept; now ${this.legs.size} leg(s)`,
+    );
     opts.handlers.onChange();
     this.scheduleMeta();
   }

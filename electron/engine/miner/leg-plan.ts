@@ -94,7 +94,10 @@ export async function readGatewayWorkers(gateway: string, fetchFn: FetchLike, ti
     body = await cappedJson(res, MAX_META_BYTES, signal);
   } catch (e) {
     // In words (never "fetch failed"): what failed, why, what to check; the caller retries.
-    throw new Error(`Cannot read the gateway's worker count from ${url}: ${describeNetworkError(e)}. Check the connection and the gateway address in Settings; not dialing a single leg, which the gateway would refuse`, { cause: e });
+    throw new Error(
+      `Cannot read the gateway's worker count from ${url}: ${describeNetworkError(e)}. Check the connection and the gateway address in Settings; not dialing a single leg, which the gateway would refuse`,
+      { cause: e },
+    );
   }
   const n = typeof body === 'object' && body !== null ? (body as { workers?: unknown }).workers : undefined;
   if (typeof n !== 'number' || !Number.isFinite(n) || n < 1) {

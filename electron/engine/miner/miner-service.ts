@@ -31,7 +31,6 @@ import { computeStats, DEFAULT_TARGETS, forecastGates } from './stats.ts';
 import type { StartStagger } from './start-stagger.ts';
 import { gatewayWorkersFromEnv, WorkerLoad } from './worker-load.ts';
 
-
 export interface MinerServiceOptions {
   gatewayUrl: string;
   serveUrls: string[];
@@ -137,19 +136,38 @@ export class MinerService implements Disposable {
     const agents = this.agents;
     this.auditor = o.audit
       ? new SelfAuditor({
-          proof: o.proof, agent: agents.generate, log: o.log, sampleRate: o.audit.sampleRate, minIntervalMs: o.audit.minIntervalMs,
-          maxRows: o.audit.maxRows ?? 16_384, serveUrls: o.auditServeUrls ?? o.serveUrls, threshold: this.cheatThreshold(), idle: () => (this.pipeline?.inflight ?? 0) === 0, onChange: () => this.changed(),
+          proof: o.proof,
+          agent: agents.generate,
+          log: o.log,
+          sampleRate: o.audit.sampleRate,
+          minIntervalMs: o.audit.minIntervalMs,
+          maxRows: o.audit.maxRows ?? 16_384,
+          serveUrls: o.auditServeUrls ?? o.serveUrls,
+          threshold: this.cheatThreshold(),
+          idle: () => (this.pipeline?.inflight ?? 0) === 0,
+          onChange: () => this.changed(),
           onResult: (rid, score, chunks, error) => this.records.addAudit(this.clock.now(), rid, score, chunks, error),
         })
       : null;
     const pool = new ServePool(o.serveUrls);
     this.pool = pool;
     this.pipeline = new RequestPipeline({
-      prompt, proof: o.proof, serves: pool, agents, modelRoot, engine: o.engine ?? 'engine-0',
-      timeoutMs: (o.limits?.maxRequestS ?? 1800) * 1000, log: o.log, chunkTokens: o.chunkTokens, flushMs: o.flushMs, now: () => this.clock.now(),
+      prompt,
+      proof: o.proof,
+      serves: pool,
+      agents,
+      modelRoot,
+      engine: o.engine ?? 'engine-0',
+      timeoutMs: (o.limits?.maxRequestS ?? 1800) * 1000,
+      log: o.log,
+      chunkTokens: o.chunkTokens,
+      flushMs: o.flushMs,
+      now: () => this.clock.now(),
       onRecord: (rec) => {
         this.records.add(rec, this.clock.now());
-        this.event(`request ${rec.corrId} leg=${rec.leg} ${rec.outcome}${rec.cause ? ` (${rec.cause})` : ''} prompt=${rec.promptTokens} completion=${rec.completionTokens} e2e=${Math.round(rec.e2eMs)}ms${rec.ttftMs !== null ? ` ttft=${Math.round(rec.ttftMs)}ms` : ''}`);
+        this.event(
+          `request ${rec.corrId} leg=${rec.leg} ${rec.outcome}${rec.cause ? ` (${rec.cause})` : ''} prompt=${rec.promptTokens} completion=${rec.completionTokens} e2e=${Math.round(rec.e2eMs)}ms${rec.ttftMs !== null ? ` ttft=${Math.round(rec.ttftMs)}ms` : ''}`,
+        );
         this.changed();
       },
       onServed: (s) => this.auditor?.offer(s),
@@ -197,7 +215,18 @@ export class MinerService implements Disposable {
       workers: workers.workers,
     });
     this.load.listen(() => this.client?.loadChanged());
-    this.watches = o.serveUrls.map((url) => new ServeWatch({ url, clock: this.clock, log: o.log, lastActivity: () => pool.lastActivity(url), ...(o.healthFetch ? { fetch: o.healthFetch } : {}), ...(o.healthIntervalMs ? { intervalMs: o.healthIntervalMs } : {}), onVerdict: () => this.healthChanged() }));
+    this.watches = o.serveUrls.map(
+      (url) =>
+        new ServeWatch({
+          url,
+          clock: this.clock,
+          log: o.log,
+          lastActivity: () => pool.lastActivity(url),
+          ...(o.healthFetch ? { fetch: o.healthFetch } : {}),
+          ...(o.healthIntervalMs ? { intervalMs: o.healthIntervalMs } : {}),
+          onVerdict: () => this.healthChanged(),
+        }),
+    );
     this.load.kvSource = () => sumKv(this.watches.map((w) => w.kv));
     if (o.stagger) await o.stagger.turn();
     if (this.stopped) return;
@@ -282,27 +311,68 @@ export class MinerService implements Disposable {
     const audit = this.auditor?.summary() ?? { audited: 0, skipped: 0, failures: 0, lastScore: null, meanScore: null, maxScore: null, threshold: this.cheatThreshold(), warning: null };
     const planned = plan?.indices.length ?? 0;
     if (planned > 0 && live === planned && admitted === planned) this.wasComplete = true;
-    const probe = { windowMs: this.o.probeWindowMs ?? 600_000, minRequests: this.o.probeMinRequests ?? 20, firstServeAt: this.firstServeAt, servedOk: all.filter((r) => r.outcome === 'ok').length, legsAdmitted: admitted };
+    const probe = {
+      windowMs: this.o.probeWindowMs ?? 600_000,
+      minRequests: this.o.probeMinRequests ?? 20,
+      firstServeAt: this.firstServeAt,
+      servedOk: all.filter((r) => r.outcome === 'ok').length,
+      legsAdmitted: admitted,
+    };
     const { phase, detail } = derivePhase(
       {
-        stopped: this.stopped, startingServe: this.startingServe, failure: this.failure, withdrawn: client?.withdrawn ?? null, planned, live, admitted, denyReasons: client?.denyReasons ?? [],
-        wasComplete: this.wasComplete, servedOk: probe.servedOk, firstServeAt: this.firstServeAt, now,
-        probeWindowMs: probe.windowMs, probeMinRequests: probe.minRequests,
+        stopped: this.stopped,
+        startingServe: this.startingServe,
+        failure: this.failure,
+        withdrawn: client?.withdrawn ?? null,
+        planned,
+        live,
+        admitted,
+        denyReasons: client?.denyReasons ?? [],
+        wasComplete: this.wasComplete,
+        servedOk: probe.servedOk,
+        firstServeAt: this.firstServeAt,
+        now,
+        probeWindowMs: probe.windowMs,
+        probeMinRequests: probe.minRequests,
       },
       this.history.everActive(),
     );
     this.history.update(now, phase, detail);
     const current = this.history.current!;
     return {
-      version: this.version, phase, detail, since: current.at, history: this.history.list(),
-      gatewayUrl: this.o.gatewayUrl, gatewayWorkers: plan?.workers ?? null, legsPlanned: planned, legsLive: live,
-      legsWarning: plan ? legPlanWarning(plan) : null, legs,
-      model: this.o.model, modelRoot: this.modelRoot, workerName: this.workerName, workerId: this.workerId,
+      version: this.version,
+      phase,
+      detail,
+      since: current.at,
+      history: this.history.list(),
+      gatewayUrl: this.o.gatewayUrl,
+      gatewayWorkers: plan?.workers ?? null,
+      legsPlanned: planned,
+      legsLive: live,
+      legsWarning: plan ? legPlanWarning(plan) : null,
+      legs,
+      model: this.o.model,
+      modelRoot: this.modelRoot,
+      workerName: this.workerName,
+      workerId: this.workerId,
       capacity: plan
-        ? { maxInflightTotal: plan.total, perLeg: plan.perLeg, legs: planned, maxInputTokens: this.o.limits?.maxInputTokens ?? 229_376, maxOutputTokens: this.o.limits?.maxOutputTokens ?? 32_768, maxRequestS: this.o.limits?.maxRequestS ?? 1800 }
+        ? {
+            maxInflightTotal: plan.total,
+            perLeg: plan.perLeg,
+            legs: planned,
+            maxInputTokens: this.o.limits?.maxInputTokens ?? 229_376,
+            maxOutputTokens: this.o.limits?.maxOutputTokens ?? 32_768,
+            maxRequestS: this.o.limits?.maxRequestS ?? 1800,
+          }
         : null,
-      stats, targets, forecast: forecastGates(stats, targets, audit.warning), loop: this.lag.health(), audit, recent: this.records.recent(50),
-      serveHealth: this.healthView(), probe,
+      stats,
+      targets,
+      forecast: forecastGates(stats, targets, audit.warning),
+      loop: this.lag.health(),
+      audit,
+      recent: this.records.recent(50),
+      serveHealth: this.healthView(),
+      probe,
     };
   }
 

@@ -35,9 +35,7 @@ export function derivePhase(i: PhaseInputs, wasActive: boolean): { phase: MinerP
   if (i.planned === 0) return { phase: 'connecting', detail: 'reading the gateway worker count' };
   if (i.live < i.planned || i.admitted < i.planned) {
     const k = Math.min(i.live, i.admitted);
-    return i.wasComplete
-      ? { phase: 'reconnecting', detail: `reconnecting (${k} of ${i.planned} legs)` }
-      : { phase: 'connecting', detail: `connecting (${k} of ${i.planned} legs)` };
+    return i.wasComplete ? { phase: 'reconnecting', detail: `reconnecting (${k} of ${i.planned} legs)` } : { phase: 'connecting', detail: `connecting (${k} of ${i.planned} legs)` };
   }
   if (i.firstServeAt === null) return { phase: 'waiting-for-probe', detail: `all ${i.planned} legs admitted; waiting for probe traffic` };
   if (wasActive || (i.servedOk >= i.probeMinRequests && i.now - i.firstServeAt >= i.probeWindowMs)) {

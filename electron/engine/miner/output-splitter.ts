@@ -156,8 +156,7 @@ export function mergeDeltas(deltas: StreamDelta[]): StreamDelta[] {
   for (const d of deltas) {
     const last = out[out.length - 1];
     if (last && d.content !== undefined && last.content !== undefined && last.tool_calls === undefined) last.content += d.content;
-    else if (last && d.reasoning_content !== undefined && last.reasoning_content !== undefined && last.tool_calls === undefined)
-      last.reasoning_content += d.reasoning_content;
+    else if (last && d.reasoning_content !== undefined && last.reasoning_content !== undefined && last.tool_calls === undefined) last.reasoning_content += d.reasoning_content;
     else out.push({ ...d });
   }
   return out;

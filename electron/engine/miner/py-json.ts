@@ -51,7 +51,14 @@ function value(p: { s: string; i: number }, depth: number): PyValue {
     return out;
   }
   if (c === '"') return str(p);
-  for (const [word, v] of [['true', true], ['false', false], ['null', null], ['NaN', { float: NaN }], ['Infinity', { float: Infinity }], ['-Infinity', { float: -Infinity }]] as const) {
+  for (const [word, v] of [
+    ['true', true],
+    ['false', false],
+    ['null', null],
+    ['NaN', { float: NaN }],
+    ['Infinity', { float: Infinity }],
+    ['-Infinity', { float: -Infinity }],
+  ] as const) {
     if (p.s.startsWith(word, p.i)) {
       p.i += word.length;
       return v;

@@ -110,9 +110,22 @@ export class RequestPipeline {
     sink.send(errorResponseFrame(wireId(frame), requestId, error));
     sink.settle(frame.corr_id);
     d.onRecord({
-      corrId: frame.corr_id, requestId, leg: sink.legIndex, engine: d.engine, stream: frame.stream, receivedAt: at,
-      ttftMs: null, tpotMs: null, e2eMs: 0, promptTokens: 0, completionTokens: 0, cachedTokens: 0, proofMs: null,
-      outcome: 'error', finishReason: null, cause: error.message,
+      corrId: frame.corr_id,
+      requestId,
+      leg: sink.legIndex,
+      engine: d.engine,
+      stream: frame.stream,
+      receivedAt: at,
+      ttftMs: null,
+      tpotMs: null,
+      e2eMs: 0,
+      promptTokens: 0,
+      completionTokens: 0,
+      cachedTokens: 0,
+      proofMs: null,
+      outcome: 'error',
+      finishReason: null,
+      cause: error.message,
     });
   }
 
@@ -148,9 +161,22 @@ export class RequestPipeline {
     const req = frame.request;
     const requestId = typeof req.engy_request_id === 'string' && req.engy_request_id.length > 0 ? req.engy_request_id : (d.newRequestId ?? randomId)();
     const rec: MinerRequestRecord = {
-      corrId: frame.corr_id, requestId, leg: sink.legIndex, engine: d.engine, stream: frame.stream, receivedAt,
-      ttftMs: null, tpotMs: null, e2eMs: 0, promptTokens: 0, completionTokens: 0, cachedTokens: 0, proofMs: null,
-      outcome: 'ok', finishReason: null, cause: null,
+      corrId: frame.corr_id,
+      requestId,
+      leg: sink.legIndex,
+      engine: d.engine,
+      stream: frame.stream,
+      receivedAt,
+      ttftMs: null,
+      tpotMs: null,
+      e2eMs: 0,
+      promptTokens: 0,
+      completionTokens: 0,
+      cachedTokens: 0,
+      proofMs: null,
+      outcome: 'ok',
+      finishReason: null,
+      cause: null,
     };
     let serveUrl: string | null = null;
     const coalescer = frame.stream ? new DeltaCoalescer((delta) => void sink.send(chunkFrame(wireId(frame), delta)), d.flushMs ?? 50) : null;
@@ -167,17 +193,29 @@ export class RequestPipeline {
       const splitter = frame.stream ? new OutputSplitter(prompt.startsInReasoning, undefined, req.tools) : null;
       let sent = 0;
       // A budget of zero or less generates nothing, as in the reference: an empty, unproven answer.
-      const gen = maxNew <= 0 ? emptyGeneration() : await generateChunked({
-        onBytes: () => d.serves.touch(job.serve!, now()),
-        serveUrl, promptIds: prompt.ids, maxNew, job, proof: d.proof, agent: d.agents.generate, timeoutMs: d.timeoutMs, chunkTokens: d.chunkTokens, now,
-        onText: splitter && coalescer
-          ? (cumulative) => {
-              if (cumulative.length <= sent) return;
-              coalescer.push(splitter.push(cumulative.slice(sent)));
-              sent = cumulative.length;
-            }
-          : undefined,
-      });
+      const gen =
+        maxNew <= 0
+          ? emptyGeneration()
+          : await generateChunked({
+              onBytes: () => d.serves.touch(job.serve!, now()),
+              serveUrl,
+              promptIds: prompt.ids,
+              maxNew,
+              job,
+              proof: d.proof,
+              agent: d.agents.generate,
+              timeoutMs: d.timeoutMs,
+              chunkTokens: d.chunkTokens,
+              now,
+              onText:
+                splitter && coalescer
+                  ? (cumulative) => {
+                      if (cumulative.length <= sent) return;
+                      coalescer.push(splitter.push(cumulative.slice(sent)));
+                      sent = cumulative.length;
+                    }
+                  : undefined,
+            });
       job.check();
       if (splitter && coalescer) coalescer.push(splitter.finish());
       const t0 = now();

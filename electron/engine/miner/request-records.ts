@@ -29,7 +29,24 @@ export class RequestRecords {
       `INSERT INTO miner_requests (corr_id, request_id, leg, engine, stream, received_at, ttft_ms, tpot_ms, e2e_ms,
        prompt_tokens, completion_tokens, cached_tokens, proof_ms, outcome, finish_reason, cause)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [r.corrId, r.requestId, r.leg, r.engine, r.stream ? 1 : 0, r.receivedAt, r.ttftMs, r.tpotMs, r.e2eMs, r.promptTokens, r.completionTokens, r.cachedTokens, r.proofMs, r.outcome, r.finishReason, r.cause],
+      [
+        r.corrId,
+        r.requestId,
+        r.leg,
+        r.engine,
+        r.stream ? 1 : 0,
+        r.receivedAt,
+        r.ttftMs,
+        r.tpotMs,
+        r.e2eMs,
+        r.promptTokens,
+        r.completionTokens,
+        r.cachedTokens,
+        r.proofMs,
+        r.outcome,
+        r.finishReason,
+        r.cause,
+      ],
     );
     if (r.outcome === 'ok') this.db?.write(ADD_TO_DAY_SQL, [dayStart(r.receivedAt), r.promptTokens, r.completionTokens]);
   }

@@ -119,8 +119,17 @@ export class SelfAuditor {
     if (this.failedChunks > 0) warning = `self-audit: ${this.failedChunks} proof chunk(s) above the auditor's ${TOPLOC_V} of ${TOPK} mismatch cut: the serve's numerics differ from the checkpoint's`;
     else if (mean !== null && mean > cut * WARN_SHARE) warning = `self-audit: proof mismatch ${mean.toFixed(3)} drifting toward the auditor's ${cut.toFixed(3)} cut`;
     return {
-      audited: this.audited, skipped: this.skipped, failures: this.failures, lastScore: last, meanScore: mean, maxScore: max, threshold: cut, warning,
-      mode: this.o.serveUrls.length > 1 ? 'other-engine' : 'flush-when-idle', flushes: this.flushes, waiting: this.pending !== null,
+      audited: this.audited,
+      skipped: this.skipped,
+      failures: this.failures,
+      lastScore: last,
+      meanScore: mean,
+      maxScore: max,
+      threshold: cut,
+      warning,
+      mode: this.o.serveUrls.length > 1 ? 'other-engine' : 'flush-when-idle',
+      flushes: this.flushes,
+      waiting: this.pending !== null,
       skipReasons: [...this.skipReasons].map(([reason, count]) => ({ reason, count })),
     };
   }

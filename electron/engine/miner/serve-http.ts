@@ -41,13 +41,7 @@ function transport(url: URL): typeof http | typeof https {
  * end of the body; rejects with ServeHttpError (the serve's own message) on a non-2xx answer,
  * or with the socket error (e.g. the serve tore the connection down after an abort).
  */
-export function postGenerate(
-  serveUrl: string,
-  body: unknown,
-  agent: http.Agent,
-  onBytes: (chunk: Buffer) => void | Promise<void>,
-  opts: { timeoutMs: number; signal?: AbortSignal },
-): Promise<void> {
+export function postGenerate(serveUrl: string, body: unknown, agent: http.Agent, onBytes: (chunk: Buffer) => void | Promise<void>, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<void> {
   const url = new URL('/generate', serveUrl);
   const payload = Buffer.from(JSON.stringify(body), 'utf8');
   return new Promise<void>((resolve, reject) => {
@@ -137,7 +131,7 @@ export function postAbort(serveUrl: string, rid: string, agent: http.Agent, time
 export function serveErrorMessage(status: number, text: string): string {
   try {
     const v = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown; detail?: unknown };
-    const m = typeof v.error === 'string' ? v.error : v.error?.message ?? v.message ?? v.detail;
+    const m = typeof v.error === 'string' ? v.error : (v.error?.message ?? v.message ?? v.detail);
     if (typeof m === 'string') return `serve ${status}: ${m}`;
   } catch {
     // not JSON

@@ -45,7 +45,13 @@ export function minerAlerts(m: MinerSnapshot | null): Alert[] {
   if (!m) return [];
   const out: Alert[] = [];
   if (m.phase === 'pulled' || m.phase === 'denied') {
-    out.push({ key: `miner-${m.phase}`, kind: 'miner-pulled', severity: 'error', title: m.phase === 'denied' ? 'The gateway denied this miner' : 'The gateway pulled this miner', body: `${m.detail}. Open Mine for the reason and what to check.` });
+    out.push({
+      key: `miner-${m.phase}`,
+      kind: 'miner-pulled',
+      severity: 'error',
+      title: m.phase === 'denied' ? 'The gateway denied this miner' : 'The gateway pulled this miner',
+      body: `${m.detail}. Open Mine for the reason and what to check.`,
+    });
   }
   if (m.phase === 'failed') {
     out.push({ key: 'miner-offline', kind: 'miner-offline', severity: 'error', title: 'The miner is offline', body: `${m.detail}. It is not serving: nothing is earned until it reconnects.` });
@@ -53,12 +59,21 @@ export function minerAlerts(m: MinerSnapshot | null): Alert[] {
     // No leg reaches the gateway: an outage of the gateway (or of this rig's network), said as such.
     const err = m.legs.find((l) => l.lastError)?.lastError;
     out.push({
-      key: 'gateway-outage', kind: 'miner-offline', severity: 'error', title: 'Gateway unreachable',
+      key: 'gateway-outage',
+      kind: 'miner-offline',
+      severity: 'error',
+      title: 'Gateway unreachable',
       body: `No leg reaches ${m.gatewayUrl ?? 'the gateway'}${err ? ` (${err})` : ''}. The miner keeps redialling on its own; nothing is served until a leg is back.`,
     });
   }
   if (m.forecast.status === 'at-risk' || m.forecast.status === 'failing') {
-    out.push({ key: `gate-${m.forecast.gate ?? 'any'}-${m.forecast.status}`, kind: 'gate-at-risk', severity: m.forecast.status === 'failing' ? 'error' : 'warn', title: `Gate forecast: ${m.forecast.status === 'failing' ? 'failing' : 'at risk'}`, body: `${m.forecast.text}. A failed gate costs this epoch's score.` });
+    out.push({
+      key: `gate-${m.forecast.gate ?? 'any'}-${m.forecast.status}`,
+      kind: 'gate-at-risk',
+      severity: m.forecast.status === 'failing' ? 'error' : 'warn',
+      title: `Gate forecast: ${m.forecast.status === 'failing' ? 'failing' : 'at risk'}`,
+      body: `${m.forecast.text}. A failed gate costs this epoch's score.`,
+    });
   }
   return out;
 }
@@ -69,7 +84,13 @@ export function serveAlerts(s: ServeSnapshot | null): Alert[] {
   for (const e of s.engines) {
     const st = e.status;
     if (st.state === 'failed' || st.state === 'crashed' || st.state === 'restarting') {
-      out.push({ key: `serve-${e.index}-down`, kind: 'serve-crashed', severity: 'error', title: `Engine ${e.index} ${st.state === 'failed' ? 'gave up' : 'crashed'}`, body: `${st.cause.cause} Fix: ${st.cause.fix}` });
+      out.push({
+        key: `serve-${e.index}-down`,
+        kind: 'serve-crashed',
+        severity: 'error',
+        title: `Engine ${e.index} ${st.state === 'failed' ? 'gave up' : 'crashed'}`,
+        body: `${st.cause.cause} Fix: ${st.cause.fix}`,
+      });
     }
     if (st.state === 'degraded' && st.cause.code === 'stalled') {
       out.push({ key: `serve-${e.index}-stalled`, kind: 'serve-stalled', severity: 'error', title: `Engine ${e.index} stalled`, body: `${st.cause.cause} Fix: ${st.cause.fix}` });
@@ -85,15 +106,33 @@ export function validatorAlerts(v: ValidatorSnapshot | null, now: number): Alert
   if (v.chain.health === 'down') out.push(chainOutage(v.chain.error, 'validate'));
   if (v.status === 'failed') out.push({ key: 'validator-failed', kind: 'validator-stalled', severity: 'error', title: 'The validator stopped', body: v.failure ?? 'See Validate for the reason.' });
   if (v.lastTickAt !== null && now - v.lastTickAt > 30 * 60_000) {
-    out.push({ key: 'validator-stalled', kind: 'validator-stalled', severity: 'error', title: 'The validator has not ticked for 30 minutes', body: 'The watchdog restarts a wedged loop; if this persists, check the Logs page.' });
+    out.push({
+      key: 'validator-stalled',
+      kind: 'validator-stalled',
+      severity: 'error',
+      title: 'The validator has not ticked for 30 minutes',
+      body: 'The watchdog restarts a wedged loop; if this persists, check the Logs page.',
+    });
   }
   const lastTwo = v.recentSubmissions.slice(0, 2);
   if (lastTwo.length === 2 && lastTwo.every((s) => !s.ok)) {
-    out.push({ key: `validator-failing-${lastTwo[0]!.errorCode ?? 'x'}`, kind: 'validator-failing', severity: 'error', title: 'Weight submissions are failing', body: lastTwo[0]!.error ?? 'See Validate for the chain error.' });
+    out.push({
+      key: `validator-failing-${lastTwo[0]!.errorCode ?? 'x'}`,
+      kind: 'validator-failing',
+      severity: 'error',
+      title: 'Weight submissions are failing',
+      body: lastTwo[0]!.error ?? 'See Validate for the chain error.',
+    });
   }
   const n = v.neuron;
   if (n && n.blocksSinceUpdate !== null && n.activityCutoff !== null && n.blocksSinceUpdate >= 0.8 * n.activityCutoff) {
-    out.push({ key: 'cutoff-near', kind: 'activity-cutoff-near', severity: 'warn', title: 'Activity cutoff near', body: `${n.blocksSinceUpdate} of ${n.activityCutoff} blocks since your last weights: past the cutoff this validator drops out of consensus.` });
+    out.push({
+      key: 'cutoff-near',
+      kind: 'activity-cutoff-near',
+      severity: 'warn',
+      title: 'Activity cutoff near',
+      body: `${n.blocksSinceUpdate} of ${n.activityCutoff} blocks since your last weights: past the cutoff this validator drops out of consensus.`,
+    });
   }
   return out;
 }
@@ -117,7 +156,10 @@ export function startupAlerts(warnings: readonly { title: string; body: string }
 // so one outage is one notification. The kinds reuse the mutable ones the settings page lists.
 function providerOutage(error: string | null, page: 'validate' | 'earnings'): Alert {
   return {
-    key: 'provider-outage', kind: 'validator-stalled', severity: 'warn', title: 'Provider unreachable',
+    key: 'provider-outage',
+    kind: 'validator-stalled',
+    severity: 'warn',
+    title: 'Provider unreachable',
     body: `The provider's epoch results cannot be read${error ? ` (${error})` : ''}. Validators resubmit their cached weights meanwhile; new epochs and earnings wait until it is back.`,
     action: { page, label: page === 'validate' ? 'Open Validate' : 'Open Earnings' },
   };
@@ -125,7 +167,10 @@ function providerOutage(error: string | null, page: 'validate' | 'earnings'): Al
 
 function chainOutage(error: string | null, page: 'validate' | 'earnings'): Alert {
   return {
-    key: 'chain-outage', kind: 'validator-failing', severity: 'error', title: 'Chain unreachable',
+    key: 'chain-outage',
+    kind: 'validator-failing',
+    severity: 'error',
+    title: 'Chain unreachable',
     body: `The chain node cannot be reached${error ? ` (${error})` : ''}. Weights cannot land and on-chain earnings are not updated until it answers; check the chain URL in Settings.`,
     action: { page, label: page === 'validate' ? 'Open Validate' : 'Open Earnings' },
   };
@@ -141,14 +186,20 @@ export function earningsAlerts(e: EarningsSnapshot | null): Alert[] {
   const newest = e.epochs.reduce<EarningsSnapshot['epochs'][number] | null>((a, x) => (a === null || x.epochIndex > a.epochIndex ? x : a), null);
   if (newest && newest.gate.passed === false) {
     out.push({
-      key: 'epoch-gate-failed', kind: 'epoch-failed', severity: 'error', title: `Epoch #${newest.epochIndex} scored nothing: a gate failed`,
+      key: 'epoch-gate-failed',
+      kind: 'epoch-failed',
+      severity: 'error',
+      title: `Epoch #${newest.epochIndex} scored nothing: a gate failed`,
       body: `The master-signed result for epoch #${newest.epochIndex} says this hotkey failed a gate${newest.gate.reason ? ` (${newest.gate.reason})` : ''}, so it earns nothing for that epoch. Open Mine for the live latency, acceptance and proofs against the gates, and Earnings for the published row.`,
     });
   }
   const lost = e.registration?.uid === null ? e.registration.lost : null;
   if (lost) {
     out.push({
-      key: `deregistered-${e.hotkey}`, kind: 'deregistered', severity: 'error', title: `Hotkey no longer registered on subnet ${SUBNET_NETUID}`,
+      key: `deregistered-${e.hotkey}`,
+      kind: 'deregistered',
+      severity: 'error',
+      title: `Hotkey no longer registered on subnet ${SUBNET_NETUID}`,
       body: `The chain no longer lists ${e.hotkey} on subnet ${SUBNET_NETUID}${lost.uid !== null ? ` (it had uid ${lost.uid})` : ''}: a new registration took its slot, which happens to the lowest-ranked uid once its immunity is over. Nothing is earned until it is registered again: Setup > Registration shows the current cost.`,
     });
   }

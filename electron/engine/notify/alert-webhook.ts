@@ -30,7 +30,10 @@ export function normaliseWebhookUrl(input: string): string {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new AppFailure('bad-request', `A webhook URL starts with https:// (or http:// on your own network), not ${url.protocol}//.`);
   // fetch refuses such URLs anyway, and its refusal would repeat the whole URL (password included).
   if (url.username !== '' || url.password !== '') {
-    throw new AppFailure('bad-request', 'That URL carries a user name or password (user:password@): chat webhooks never need one, and it would be sent in clear to every log. Paste the webhook URL without it.');
+    throw new AppFailure(
+      'bad-request',
+      'That URL carries a user name or password (user:password@): chat webhooks never need one, and it would be sent in clear to every log. Paste the webhook URL without it.',
+    );
   }
   if (text.length > 2048) throw new AppFailure('bad-request', 'That URL is longer than 2048 characters: paste the webhook URL alone.');
   return url.toString();
@@ -147,10 +150,13 @@ export class AlertWebhook {
       return;
     }
     this.pending++;
-    this.queue = this.queue.then(() => this.deliver(n, true, rig)).finally(() => this.pending--).then(
-      () => undefined,
-      (e: unknown) => this.o.log.warn(`alerts: the webhook post failed unexpectedly: ${String(e)}`),
-    );
+    this.queue = this.queue
+      .then(() => this.deliver(n, true, rig))
+      .finally(() => this.pending--)
+      .then(
+        () => undefined,
+        (e: unknown) => this.o.log.warn(`alerts: the webhook post failed unexpectedly: ${String(e)}`),
+      );
   }
 
   /** Posts a test alert now and says whether it was taken (refused with the reason when not). */
@@ -185,7 +191,13 @@ export class AlertWebhook {
     const host = new URL(url).host;
     try {
       // A redirect is read, never followed (the body would go to an address the user never gave).
-      const res = await (this.o.fetch ?? defaultFetch)(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(this.o.timeoutMs ?? 10_000), redirect: 'manual' });
+      const res = await (this.o.fetch ?? defaultFetch)(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+        signal: AbortSignal.timeout(this.o.timeoutMs ?? 10_000),
+        redirect: 'manual',
+      });
       // The answer is not needed; read a little of it at most, so a hostile endpoint cannot make us buffer more.
       await readBodyCapped(res, 64 * 1024).catch(() => null);
       if (res.ok) return { ok: true, text: `taken by ${host} (HTTP ${res.status})`, retryable: false };

@@ -99,7 +99,19 @@ export class NotificationService {
         changed = true;
         continue;
       }
-      const n: AppNotification = { id: this.nextId++, at: now, updatedAt: now, seenAt: now, active: true, endedAt: null, kind: a.kind, severity: a.severity, title: a.title, body: a.body, action: a.action ?? actionOf(a.kind) };
+      const n: AppNotification = {
+        id: this.nextId++,
+        at: now,
+        updatedAt: now,
+        seenAt: now,
+        active: true,
+        endedAt: null,
+        kind: a.kind,
+        severity: a.severity,
+        title: a.title,
+        body: a.body,
+        action: a.action ?? actionOf(a.kind),
+      };
       next.set(a.key, n.id);
       this.recent = [n, ...this.recent].slice(0, KEEP);
       this.store?.save(n);

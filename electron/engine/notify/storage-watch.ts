@@ -65,7 +65,13 @@ export class StorageWatch {
 }
 
 /** Wires a database's failed writes to the Alerts (source `storage`) and the log; re-checked every `checkMs` so the alert clears. */
-export function watchStorage(db: Database, notifications: Pick<NotificationService, 'update'>, log: Logger, dataDir: string, o: { now?: () => number; checkMs?: number; quietMs?: number } = {}): Disposable {
+export function watchStorage(
+  db: Database,
+  notifications: Pick<NotificationService, 'update'>,
+  log: Logger,
+  dataDir: string,
+  o: { now?: () => number; checkMs?: number; quietMs?: number } = {},
+): Disposable {
   const now = o.now ?? Date.now;
   const watch = new StorageWatch(dataDir, o.quietMs);
   let loggedAt = Number.NEGATIVE_INFINITY;

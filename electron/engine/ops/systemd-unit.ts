@@ -41,9 +41,7 @@ export function quoteExecArg(arg: string): string {
   // A newline would end the directive and start another: refuse rather than escape.
   if ([...arg].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) throw new Error(`argument ${JSON.stringify(arg)} contains a control character`);
   const parts = arg.split(/(\$\{[A-Za-z_][A-Za-z0-9_]*\})/);
-  const body = parts
-    .map((p, i) => (i % 2 === 1 ? p : p.replace(/%/g, '%%').replace(/\$/g, '$$$$')))
-    .join('');
+  const body = parts.map((p, i) => (i % 2 === 1 ? p : p.replace(/%/g, '%%').replace(/\$/g, '$$$$'))).join('');
   if (/^[A-Za-z0-9_@+=:,./{}$%-]+$/.test(body) && body.length > 0) return body;
   return `"${body.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }

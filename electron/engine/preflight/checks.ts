@@ -40,7 +40,13 @@ const isValidating = (s: Settings) => s.role === 'validate' || s.role === 'both'
 export function roleCheck(f: PreflightFacts, role: 'mine' | 'validate'): PreflightCheck {
   const on = role === 'mine' ? isMining(f.settings) : isValidating(f.settings);
   const verb = role === 'mine' ? 'Mine' : 'Validate';
-  return check('role', 'Role', on ? 'ok' : 'blocked', on ? `This machine is set to ${f.settings.role === 'both' ? 'mine and validate' : role}.` : `Choose ${verb} (or Both) in Setup first.`, setup('role', 'Choose the role'));
+  return check(
+    'role',
+    'Role',
+    on ? 'ok' : 'blocked',
+    on ? `This machine is set to ${f.settings.role === 'both' ? 'mine and validate' : role}.` : `Choose ${verb} (or Both) in Setup first.`,
+    setup('role', 'Choose the role'),
+  );
 }
 
 /** GPUs matter only when the panel runs the serve itself; an external serve brings its own. */
@@ -74,7 +80,12 @@ export function runtimeCheck(f: PreflightFacts): PreflightCheck {
     return check('runtime', title, 'ok', `sglang ${r.python.sglangVersion} found with ${r.python.python}${r.python.supported ? '' : ' (a version the trim does not know: answers will be larger)'}.`);
   }
   if (!r.docker.available) return check('runtime', title, 'blocked', r.docker.problem ?? 'Docker is not available here.', fix);
-  return check('runtime', title, 'ok', `Docker ${r.docker.serverVersion ?? ''} runs ${r.docker.image}${r.docker.imagePresent ? ' (image present)' : ' (pulled on first start, about 20 GB)'}.`.replace('  ', ' '));
+  return check(
+    'runtime',
+    title,
+    'ok',
+    `Docker ${r.docker.serverVersion ?? ''} runs ${r.docker.image}${r.docker.imagePresent ? ' (image present)' : ' (pulled on first start, about 20 GB)'}.`.replace('  ', ' '),
+  );
 }
 
 export function checkpointCheck(f: PreflightFacts): PreflightCheck {
@@ -96,7 +107,13 @@ export function checkpointCheck(f: PreflightFacts): PreflightCheck {
       return check('checkpoint', title, 'blocked', `The download failed: ${c.error ?? 'unknown error'}. Resume it, or point to a complete copy.`, fix);
     case 'absent':
     case 'incomplete':
-      return check('checkpoint', title, 'blocked', `${c.state === 'absent' ? 'No checkpoint' : `Incomplete (${c.missing.length} file(s) missing)`} at ${c.dir}: download it, or point to a complete copy.`, fix);
+      return check(
+        'checkpoint',
+        title,
+        'blocked',
+        `${c.state === 'absent' ? 'No checkpoint' : `Incomplete (${c.missing.length} file(s) missing)`} at ${c.dir}: download it, or point to a complete copy.`,
+        fix,
+      );
   }
 }
 
@@ -113,7 +130,8 @@ export function hotkeyCheck(f: PreflightFacts): PreflightCheck {
   const w = f.settings.wallet;
   const fix = setup('hotkey', 'Choose a hotkey');
   if (!w.name || !w.hotkey) return check('hotkey', 'Hotkey', 'blocked', 'Choose a btcli wallet hotkey, or create one.', fix);
-  if (!f.hotkeyAddress) return check('hotkey', 'Hotkey', 'blocked', `${w.name}/${w.hotkey} could not be read${f.hotkeyProblem ? `: ${f.hotkeyProblem}` : ''}. Choose another hotkey or import it again.`, fix);
+  if (!f.hotkeyAddress)
+    return check('hotkey', 'Hotkey', 'blocked', `${w.name}/${w.hotkey} could not be read${f.hotkeyProblem ? `: ${f.hotkeyProblem}` : ''}. Choose another hotkey or import it again.`, fix);
   return check('hotkey', 'Hotkey', 'ok', `${w.name}/${w.hotkey} (${f.hotkeyAddress}).`);
 }
 
@@ -138,7 +156,13 @@ export function permitCheck(f: PreflightFacts): PreflightCheck | null {
   if (!r || !r.registration.registered || r.registration.hotkey !== f.hotkeyAddress) return null;
   return r.registration.validatorPermit
     ? check('permit', 'Validator permit', 'ok', 'The hotkey holds a validator permit.')
-    : check('permit', 'Validator permit', 'blocked', 'The hotkey has no validator permit yet: the chain refuses its weights. Stake to it until it is among the permitted validators.', setup('registration', 'Open registration'));
+    : check(
+        'permit',
+        'Validator permit',
+        'blocked',
+        'The hotkey has no validator permit yet: the chain refuses its weights. Stake to it until it is among the permitted validators.',
+        setup('registration', 'Open registration'),
+      );
 }
 
 /**
@@ -152,10 +176,17 @@ export function minerKeyCheck(f: PreflightFacts): PreflightCheck {
   // A verdict about another key (replaced since) says nothing about this one.
   const current = v !== null && v.masked === (k.masked ?? null) ? v : null;
   if (current?.state === 'denied') {
-    return check('minerkey', 'Miner key', 'blocked', `The gateway refused this key${current.reason ? `: ${current.reason}` : ''}. Paste the key issued for this hotkey.`, setup('minerkey', 'Replace the miner key'));
+    return check(
+      'minerkey',
+      'Miner key',
+      'blocked',
+      `The gateway refused this key${current.reason ? `: ${current.reason}` : ''}. Paste the key issued for this hotkey.`,
+      setup('minerkey', 'Replace the miner key'),
+    );
   }
   if (current?.state === 'admitted') return check('minerkey', 'Miner key', 'ok', `Stored (${k.masked ?? 'masked'}) and admitted by the gateway.`);
-  if (current?.state === 'unreachable') return check('minerkey', 'Miner key', 'ok', `Stored (${k.masked ?? 'masked'}); the gateway could not be asked (${current.reason ?? 'no answer'}), so it checks the key when the miner connects.`);
+  if (current?.state === 'unreachable')
+    return check('minerkey', 'Miner key', 'ok', `Stored (${k.masked ?? 'masked'}); the gateway could not be asked (${current.reason ?? 'no answer'}), so it checks the key when the miner connects.`);
   return check('minerkey', 'Miner key', 'ok', `Stored (${k.masked ?? 'masked'}); the gateway checks it when the miner connects.`);
 }
 

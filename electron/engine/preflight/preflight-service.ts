@@ -85,7 +85,15 @@ export class PreflightService implements Disposable {
     const local = pick();
     if (local.checks.every((c) => c.state === 'ok' || c.id === 'registration' || c.id === 'permit')) await this.askRegistration(true);
     const r = pick();
-    if (!r.ready) throw new AppFailure('preflight-blocked', blockerSentence(r), r.checks.filter((c) => c.state !== 'ok').map((c) => c.id).join(','));
+    if (!r.ready)
+      throw new AppFailure(
+        'preflight-blocked',
+        blockerSentence(r),
+        r.checks
+          .filter((c) => c.state !== 'ok')
+          .map((c) => c.id)
+          .join(','),
+      );
     return r;
   }
 
@@ -189,7 +197,13 @@ export class PreflightService implements Disposable {
       timer = setTimeout(resolve, ms);
     });
     // The wallet controller keeps the answer (or its error) in its snapshot; the checklist reads it there.
-    const done = Promise.race([this.d.wallet.refreshRegistration().then(() => undefined, () => undefined), timeout]).finally(() => {
+    const done = Promise.race([
+      this.d.wallet.refreshRegistration().then(
+        () => undefined,
+        () => undefined,
+      ),
+      timeout,
+    ]).finally(() => {
       clearTimeout(timer);
       if (this.asking?.done === done) this.asking = null;
     });

@@ -24,7 +24,10 @@ export interface RehearsalOptions {
 
 export const PROBE_CONCURRENT = 24;
 export const PROBE_PROMPT_WORDS = 13_000;
-const WORDS = 'time person year way day thing man world life hand part child eye woman place work week case point government company number group problem fact be have do say get make go know take see come think look want give use find tell ask seem feel try leave call good new first last long great little own other old right big high different small large next early young important few public bad same able'.split(' ');
+const WORDS =
+  'time person year way day thing man world life hand part child eye woman place work week case point government company number group problem fact be have do say get make go know take see come think look want give use find tell ask seem feel try leave call good new first last long great little own other old right big high different small large next early young important few public bad same able'.split(
+    ' ',
+  );
 /** Above this share of a gate the rehearsal passes but says the margin is thin. */
 const RISK_SHARE = 0.5;
 
@@ -110,7 +113,10 @@ export function forecastText(r: Pick<RehearsalResult, 'ttftP99Ms' | 'tpotP99Ms' 
   const parts: string[] = [];
   let verdict: 'pass' | 'fail' = 'pass';
   let thin = false;
-  for (const [name, v, gate] of [['TTFT', r.ttftP99Ms, r.gates.ttftP99Ms], ['TPOT', r.tpotP99Ms, r.gates.tpotP99Ms]] as const) {
+  for (const [name, v, gate] of [
+    ['TTFT', r.ttftP99Ms, r.gates.ttftP99Ms],
+    ['TPOT', r.tpotP99Ms, r.gates.tpotP99Ms],
+  ] as const) {
     if (v === null) continue;
     if (v > gate) {
       verdict = 'fail';
@@ -120,7 +126,12 @@ export function forecastText(r: Pick<RehearsalResult, 'ttftP99Ms' | 'tpotP99Ms' 
       parts.push(`${name} p99 ${UNIT[name](v)} of ${UNIT[name](gate)} (${Math.round((v / gate) * 100)} %)`);
     }
   }
-  const tail = verdict === 'fail' ? ' The probes would fail this worker: fewer concurrent requests (Settings > In-flight limit) or more GPUs.' : thin ? ' It passes, but the miner adds its own latency on top of the bare serve: the margin is thin.' : ' It passes with room for the miner\'s own overhead.';
+  const tail =
+    verdict === 'fail'
+      ? ' The probes would fail this worker: fewer concurrent requests (Settings > In-flight limit) or more GPUs.'
+      : thin
+        ? ' It passes, but the miner adds its own latency on top of the bare serve: the margin is thin.'
+        : " It passes with room for the miner's own overhead.";
   return { verdict, text: `${parts.join('; ')}.${tail}` };
 }
 
@@ -159,10 +170,14 @@ export async function rehearseQualification(opts: RehearsalOptions): Promise<Reh
  * Where to rehearse: the serve the user runs (external), or the engines the panel runs once they
  * serve. A managed serve that is not up has nothing to measure yet.
  */
-export function rehearsalTargets(s: { runtime: string | null; externalServeUrls: string[] }, serve: { engines: Array<{ url: string; status: { state: string } }> } | null): string[] | { problem: string } {
+export function rehearsalTargets(
+  s: { runtime: string | null; externalServeUrls: string[] },
+  serve: { engines: Array<{ url: string; status: { state: string } }> } | null,
+): string[] | { problem: string } {
   if (s.runtime === 'external') return s.externalServeUrls.length > 0 ? s.externalServeUrls : { problem: 'Add the URL of your sglang serve first (Setup > Serve runtime).' };
   const up = (serve?.engines ?? []).filter((e) => e.status.state === 'ready' || e.status.state === 'degraded').map((e) => e.url);
-  if (up.length === 0) return { problem: 'The panel runs this serve only while mining: start mining, wait for the engines to show "ready", then rehearse (the probes start about a minute after every leg is admitted).' };
+  if (up.length === 0)
+    return { problem: 'The panel runs this serve only while mining: start mining, wait for the engines to show "ready", then rehearse (the probes start about a minute after every leg is admitted).' };
   return up;
 }
 

@@ -18,8 +18,7 @@ export function proofChunks(rows: Bf16Rows, params: ProofParams, prefill?: Uint1
     chunks.push({ data: prefill, start: 0, length: prefill.length });
   }
   const h = rows.hiddenSize;
-  if (rows.rowCount * h > rows.data.length)
-    throw new RangeError(`rows hold ${rows.data.length} values, fewer than ${rows.rowCount} x ${h}`);
+  if (rows.rowCount * h > rows.data.length) throw new RangeError(`rows hold ${rows.data.length} values, fewer than ${rows.rowCount} x ${h}`);
   for (let r = 0; r < rows.rowCount; r += params.decodeBatchingSize) {
     const end = Math.min(r + params.decodeBatchingSize, rows.rowCount);
     chunks.push({ data: rows.data, start: r * h, length: (end - r) * h });

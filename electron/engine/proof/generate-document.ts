@@ -17,15 +17,47 @@ export interface FinishReason {
 }
 
 // Document states.
-const ST_VALUE = 0, ST_OBJ_FIRST = 1, ST_OBJ_KEY = 2, ST_KEY = 3, ST_COLON = 4, ST_AFTER = 5, ST_ARR_FIRST = 6, ST_RAW = 7,
-  ST_ROW = 8, ST_HELEM_FIRST = 9, ST_BLOCK_ROW = 10, ST_BLOCK_AFTER = 11, ST_BLOCK_NEXT = 12, ST_END = 13;
+const ST_VALUE = 0,
+  ST_OBJ_FIRST = 1,
+  ST_OBJ_KEY = 2,
+  ST_KEY = 3,
+  ST_COLON = 4,
+  ST_AFTER = 5,
+  ST_ARR_FIRST = 6,
+  ST_RAW = 7,
+  ST_ROW = 8,
+  ST_HELEM_FIRST = 9,
+  ST_BLOCK_ROW = 10,
+  ST_BLOCK_AFTER = 11,
+  ST_BLOCK_NEXT = 12,
+  ST_END = 13;
 // What the next value is to the proof.
-const V_ROOT = 0, V_BATCH_ITEM0 = 1, V_SKIP = 2, V_META = 3, V_LOGPROBS = 4, V_LP_ENTRY = 5, V_HIDDEN = 6, V_HELEM = 7,
-  V_TEXT = 8, V_FINISH = 9, V_PROMPT = 10, V_COMPLETION = 11, V_CACHED = 12, V_ERROR = 13, V_TOKEN_ID = 14;
+const V_ROOT = 0,
+  V_BATCH_ITEM0 = 1,
+  V_SKIP = 2,
+  V_META = 3,
+  V_LOGPROBS = 4,
+  V_LP_ENTRY = 5,
+  V_HIDDEN = 6,
+  V_HELEM = 7,
+  V_TEXT = 8,
+  V_FINISH = 9,
+  V_PROMPT = 10,
+  V_COMPLETION = 11,
+  V_CACHED = 12,
+  V_ERROR = 13,
+  V_TOKEN_ID = 14;
 // Containers the parser walks into (F_ROOT and F_META are objects, the rest arrays).
-const F_BATCH = 0, F_ROOT = 1, F_META = 2, F_LOGPROBS = 3, F_LP_ENTRY = 4, F_HIDDEN = 5;
+const F_BATCH = 0,
+  F_ROOT = 1,
+  F_META = 2,
+  F_LOGPROBS = 3,
+  F_LP_ENTRY = 4,
+  F_HIDDEN = 5;
 // finish_reason of the current document.
-const FIN_UNSEEN = 0, FIN_NULL = 1, FIN_SET = 2;
+const FIN_UNSEEN = 0,
+  FIN_NULL = 1,
+  FIN_SET = 2;
 
 const utf8 = new TextDecoder();
 export const isWs = (c: number): boolean => c === 32 || c === 10 || c === 13 || c === 9;

@@ -131,12 +131,7 @@ export class GenerateBodyParser {
   }
 
   private poison(e: unknown): Error {
-    const err =
-      e instanceof GenerateBodyError
-        ? new GenerateBodyError(`${e.message} (in the chunk starting at byte ${this.bytesIn})`)
-        : e instanceof Error
-          ? e
-          : new Error(String(e));
+    const err = e instanceof GenerateBodyError ? new GenerateBodyError(`${e.message} (in the chunk starting at byte ${this.bytesIn})`) : e instanceof Error ? e : new Error(String(e));
     this.failed = err;
     return err;
   }

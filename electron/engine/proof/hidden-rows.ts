@@ -129,8 +129,7 @@ export class HiddenRowSink {
     if (stop < 0 || stop >= end) stop = -1;
     const to = stop < 0 ? end : stop + 1;
     const seg = buf.subarray(pos, to);
-    if (seg.indexOf(91) >= 0 || seg.indexOf(123) >= 0 || seg.indexOf(34) >= 0)
-      throw new GenerateBodyError('malformed /generate body: hidden_states is nested deeper than rows of numbers');
+    if (seg.indexOf(91) >= 0 || seg.indexOf(123) >= 0 || seg.indexOf(34) >= 0) throw new GenerateBodyError('malformed /generate body: hidden_states is nested deeper than rows of numbers');
     const need = this.blockRowLen + seg.length;
     if (need > this.blockRow.length) {
       const grown = new Uint8Array(Math.max(need, this.blockRow.length * 2));
@@ -159,10 +158,7 @@ export class HiddenRowSink {
    */
   take(): Bf16Rows {
     const buffer = this.data.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer };
-    const data =
-      typeof buffer.transfer === 'function' && this.data.byteOffset === 0
-        ? new Uint16Array(buffer.transfer(this.written * 2))
-        : this.data.slice(0, this.written);
+    const data = typeof buffer.transfer === 'function' && this.data.byteOffset === 0 ? new Uint16Array(buffer.transfer(this.written * 2)) : this.data.slice(0, this.written);
     this.data = new Uint16Array(1 << 16);
     this.written = 0;
     return { data, rowCount: this.rowCount, hiddenSize: this.hiddenSize };
@@ -177,8 +173,7 @@ export class HiddenRowSink {
     if (this.hiddenSize === 0) {
       this.hiddenSize = n;
       this.reserve(n);
-    } else if (n !== this.hiddenSize)
-      throw new GenerateBodyError(`malformed /generate body: hidden-state rows differ in size (${n} after ${this.hiddenSize})`);
+    } else if (n !== this.hiddenSize) throw new GenerateBodyError(`malformed /generate body: hidden-state rows differ in size (${n} after ${this.hiddenSize})`);
     this.written += n;
     this.rowCount++;
     return pos;

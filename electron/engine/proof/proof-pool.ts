@@ -84,13 +84,26 @@ export class ProofPool {
   openParse(options: ParseJobOptions = {}): ParseJob {
     const id = this.nextId++;
     const slot = this.pickSlot();
-    const job = new ParseJob(id, this.highWater, options.onTextDelta, (msg, transfer) => this.send(slot, msg, transfer), () => this.done(slot));
+    const job = new ParseJob(
+      id,
+      this.highWater,
+      options.onTextDelta,
+      (msg, transfer) => this.send(slot, msg, transfer),
+      () => this.done(slot),
+    );
     this.jobs.set(id, job);
     const result = new Promise<ParsedGeneration>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: never) => void, reject, slot });
     });
     job.attach(result, () => this.settle(id, new Error('the parse was aborted')));
-    this.send(slot, { type: 'open', id, format: options.format ?? 'auto', prove: options.prove === undefined ? MINER_PROOF_PARAMS : options.prove, text: options.onTextDelta !== undefined, expectRows: options.expectRows ?? 0 });
+    this.send(slot, {
+      type: 'open',
+      id,
+      format: options.format ?? 'auto',
+      prove: options.prove === undefined ? MINER_PROOF_PARAMS : options.prove,
+      text: options.onTextDelta !== undefined,
+      expectRows: options.expectRows ?? 0,
+    });
     return job;
   }
 
@@ -111,18 +124,12 @@ export class ProofPool {
 
   /** Proofs for rows (the rows' buffer is transferred to the worker: do not use it afterwards). */
   buildProofs(rows: Bf16Rows, params: ProofParams = MINER_PROOF_PARAMS, prefill?: Uint16Array): Promise<string[]> {
-    return threadSlices.run('proof hand-off', () => this.call<string[]>(
-      (id) => ({ type: 'build', id, rows, params, prefill: prefill ?? null }),
-      transferables(rows.data, prefill),
-    ));
+    return threadSlices.run('proof hand-off', () => this.call<string[]>((id) => ({ type: 'build', id, rows, params, prefill: prefill ?? null }), transferables(rows.data, prefill)));
   }
 
   /** Verification per proof (the rows' buffer is transferred to the worker). */
   verifyProofs(rows: Bf16Rows, proofs: readonly (string | null)[], options: VerifyOptions, prefill?: Uint16Array): Promise<ChunkVerification[]> {
-    return this.call<ChunkVerification[]>(
-      (id) => ({ type: 'verify', id, rows, proofs: [...proofs], options, prefill: prefill ?? null }),
-      transferables(rows.data, prefill),
-    );
+    return this.call<ChunkVerification[]>((id) => ({ type: 'verify', id, rows, proofs: [...proofs], options, prefill: prefill ?? null }), transferables(rows.data, prefill));
   }
 
   async dispose(): Promise<void> {
@@ -261,13 +268,7 @@ export class ParseJob {
   private cancel: () => void = () => undefined;
   private closed = false;
 
-  constructor(
-    id: number,
-    highWater: number,
-    onText: ((delta: string) => void) | undefined,
-    post: (msg: ToWorker, transfer?: ArrayBuffer[]) => void,
-    release: () => void,
-  ) {
+  constructor(id: number, highWater: number, onText: ((delta: string) => void) | undefined, post: (msg: ToWorker, transfer?: ArrayBuffer[]) => void, release: () => void) {
     this.id = id;
     this.highWater = highWater;
     this.onText = onText;

@@ -12,13 +12,7 @@ export interface XorshiftRowsSpec {
 export function isXorshiftRowsSpec(v: unknown): v is XorshiftRowsSpec {
   if (typeof v !== 'object' || v === null) return false;
   const o = v as Record<string, unknown>;
-  return (
-    o['kind'] === 'xorshift32' &&
-    typeof o['seed'] === 'number' &&
-    typeof o['n_tokens'] === 'number' &&
-    typeof o['hidden_size'] === 'number' &&
-    Array.isArray(o['outlier_dims'])
-  );
+  return o['kind'] === 'xorshift32' && typeof o['seed'] === 'number' && typeof o['n_tokens'] === 'number' && typeof o['hidden_size'] === 'number' && Array.isArray(o['outlier_dims']);
 }
 
 /** float32 rows (row-major) exactly as the spec describes; |x| in [2^-6, 4), outlier dims [0.5, 128). */

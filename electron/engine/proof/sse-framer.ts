@@ -3,7 +3,13 @@
 // the newline ends it. The final event can be hundreds of MB on one line.
 import { fail, type GenerateDocument } from './generate-document.ts';
 
-const L_START = 0, L_FIELD = 1, L_SPACE = 2, L_FIRST = 3, L_BRACKET = 4, L_JSON = 5, L_IGNORE = 6;
+const L_START = 0,
+  L_FIELD = 1,
+  L_SPACE = 2,
+  L_FIRST = 3,
+  L_BRACKET = 4,
+  L_JSON = 5,
+  L_IGNORE = 6;
 const OPEN_BRACKET = new Uint8Array([91]);
 
 export class SseFramer {

@@ -36,6 +36,5 @@ export interface ChunkVerification {
 
 export function checkProofParams(p: ProofParams): void {
   if (!Number.isInteger(p.topk) || p.topk < 1) throw new RangeError(`topk must be a positive integer, got ${p.topk}`);
-  if (!Number.isInteger(p.decodeBatchingSize) || p.decodeBatchingSize < 1)
-    throw new RangeError(`decodeBatchingSize must be a positive integer, got ${p.decodeBatchingSize}`);
+  if (!Number.isInteger(p.decodeBatchingSize) || p.decodeBatchingSize < 1) throw new RangeError(`decodeBatchingSize must be a positive integer, got ${p.decodeBatchingSize}`);
 }

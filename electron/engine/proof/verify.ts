@@ -32,12 +32,7 @@ function decode(proof: string | ProofPoly | null): ProofPoly | VerifyFailure {
   }
 }
 
-export function verifyProofs(
-  rows: Bf16Rows,
-  proofs: readonly (string | ProofPoly | null)[],
-  options: VerifyOptions,
-  prefill?: Uint16Array,
-): ChunkVerification[] {
+export function verifyProofs(rows: Bf16Rows, proofs: readonly (string | ProofPoly | null)[], options: VerifyOptions, prefill?: Uint16Array): ChunkVerification[] {
   checkProofParams(options);
   const k = options.topk;
   const python = options.semantics === 'python';

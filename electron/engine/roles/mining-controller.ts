@@ -152,7 +152,10 @@ export class MiningController implements Disposable {
     const spec = minerModel(s.mining.modelId);
     const checkpoint = s.mining.checkpointDir ?? defaultCheckpointDir(this.d.paths.checkpoints, spec.checkpoint);
     if (!existsSync(join(checkpoint, 'config.json'))) {
-      throw new AppFailure('checkpoint-incomplete', `No checkpoint at ${checkpoint}: download it in Setup > Serve runtime and checkpoint, or set Settings > Mining rig > Checkpoint folder to your copy.`);
+      throw new AppFailure(
+        'checkpoint-incomplete',
+        `No checkpoint at ${checkpoint}: download it in Setup > Serve runtime and checkpoint, or set Settings > Mining rig > Checkpoint folder to your copy.`,
+      );
     }
     if (!this.d.minerKeys.status().present) throw new AppFailure('miner-key-missing', `Paste your miner key (from ${PROVIDER_HOST}, bound to your hotkey) in Setup > Miner key.`);
     const report = await this.d.hardware.get();
@@ -175,10 +178,19 @@ export class MiningController implements Disposable {
       const runtimes = await detectRuntimes({ ...this.d.overrides?.runtimes, dataDir: this.d.paths.root });
       const kind = s.mining.runtime ?? runtimes.recommended;
       if (kind === 'python' && runtimes.python) {
-        const specs = await planLaunches(report.plan, { modelPath: checkpoint, target: { kind: 'python', python: runtimes.python.python }, trimDir: trimModuleDir(), cacheDir: join(this.d.paths.root, 'cache') });
+        const specs = await planLaunches(report.plan, {
+          modelPath: checkpoint,
+          target: { kind: 'python', python: runtimes.python.python },
+          trimDir: trimModuleDir(),
+          cacheDir: join(this.d.paths.root, 'cache'),
+        });
         fleet = createServeFleet(report.plan, specs, trimModuleDir(), services);
       } else if (kind === 'docker' && runtimes.docker.available) {
-        const specs = await planLaunches(report.plan, { modelPath: checkpoint, target: { kind: 'docker', docker: runtimes.docker.docker, image: PINNED_DOCKER_IMAGE, shmSize: '32g' }, trimDir: trimModuleDir() });
+        const specs = await planLaunches(report.plan, {
+          modelPath: checkpoint,
+          target: { kind: 'docker', docker: runtimes.docker.docker, image: PINNED_DOCKER_IMAGE, shmSize: '32g' },
+          trimDir: trimModuleDir(),
+        });
         fleet = createServeFleet(report.plan, specs, trimModuleDir(), services);
       } else {
         throw new AppFailure('unavailable', `No way to run sglang here yet. ${runtimes.notes.join(' ')}`);
@@ -243,7 +255,12 @@ export class MiningController implements Disposable {
   }
 
   /** The probe wave against the serve that just came up; its verdict is shown, and the rig goes live either way. */
-  private async rehearseBeforeLive(rehearse: (urls: string[]) => Promise<RehearsalResult>, mining: { runtime: string | null; externalServeUrls: string[] }, fleet: ServeFleet, log: ReturnType<LogHub['logger']>): Promise<void> {
+  private async rehearseBeforeLive(
+    rehearse: (urls: string[]) => Promise<RehearsalResult>,
+    mining: { runtime: string | null; externalServeUrls: string[] },
+    fleet: ServeFleet,
+    log: ReturnType<LogHub['logger']>,
+  ): Promise<void> {
     const startedAt = Date.now();
     this.rehearsal = { state: 'running', startedAt, endedAt: null, result: null, error: null };
     this.changes.fire();

@@ -40,9 +40,15 @@ export interface WalletControllerDeps {
 
 function faucetView(offer: DevFaucetOffer, coldkey: string | null, free: bigint | null, lastCreditedTao: string | null): FaucetView {
   return {
-    label: offer.label, dripTao: formatTao(offer.dripRao), burnTao: formatTao(offer.burnRao), feeTao: formatTao(offer.feeRao),
-    coldkey, balanceTao: free === null ? null : formatTao(free), enough: free === null ? null : free >= offer.dripRao,
-    lastCreditedTao, at: Date.now(),
+    label: offer.label,
+    dripTao: formatTao(offer.dripRao),
+    burnTao: formatTao(offer.burnRao),
+    feeTao: formatTao(offer.feeRao),
+    coldkey,
+    balanceTao: free === null ? null : formatTao(free),
+    enough: free === null ? null : free >= offer.dripRao,
+    lastCreditedTao,
+    at: Date.now(),
   };
 }
 
@@ -82,7 +88,16 @@ export class WalletController {
   }
 
   snapshot(): WalletView {
-    return { listing: this.listing, minerKey: this.d.minerKeys.status(), registration: this.registration, registrationError: this.registrationError, signingUrl: this.signingUrl, signing: this.signingPage?.view() ?? null, minerKeyCheck: this.currentKeyCheck(), faucet: this.faucet };
+    return {
+      listing: this.listing,
+      minerKey: this.d.minerKeys.status(),
+      registration: this.registration,
+      registrationError: this.registrationError,
+      signingUrl: this.signingUrl,
+      signing: this.signingPage?.view() ?? null,
+      minerKeyCheck: this.currentKeyCheck(),
+      faucet: this.faucet,
+    };
   }
 
   /** A verdict about another key than the one stored now, or made while another hotkey was selected, is not shown. */
@@ -133,7 +148,14 @@ export class WalletController {
     const text = secret.trim();
     this.d.logs.redactor.register(text);
     const [{ createColdkey }, { sourceFromSecret }] = await Promise.all([coldkeyCreate(), import('../wallet/key-source.ts')]);
-    const created = await createColdkey({ walletPath: this.walletPath(), wallet, source: sourceFromSecret(text), password, redactor: this.d.logs.redactor, ...(this.d.kdf ? { kdf: this.d.kdf } : {}) });
+    const created = await createColdkey({
+      walletPath: this.walletPath(),
+      wallet,
+      source: sourceFromSecret(text),
+      password,
+      redactor: this.d.logs.redactor,
+      ...(this.d.kdf ? { kdf: this.d.kdf } : {}),
+    });
     this.d.logs.logger('wallet').info(`imported coldkey for wallet ${wallet} (${created.ss58Address})`);
     this.list();
     return { ss58Address: created.ss58Address };
@@ -225,13 +247,14 @@ export class WalletController {
   /** One drip to the chosen coldkey: enough for registration's burn plus fees (test τ of the simulated network). */
   async fundFromFaucet(): Promise<FaucetView> {
     const s = this.d.settings.get();
-    if (s.network !== 'simulated') throw new AppFailure('simulated-only', 'A faucet exists only on the simulated network. On the real network, buy τ on an exchange and send it to your coldkey address.');
+    if (s.network !== 'simulated')
+      throw new AppFailure('simulated-only', 'A faucet exists only on the simulated network. On the real network, buy τ on an exchange and send it to your coldkey address.');
     const coldkey = await this.chosenColdkey();
     if (!coldkey) throw new AppFailure('wallet-not-found', 'Create or import a coldkey first (Setup > Coldkey): the faucet pays into it.');
     const chain = await this.openChainOrSay(s.validating.chainUrl);
     try {
       const offer = chain.devFaucet ? await chain.devFaucet() : null;
-      if (!offer || !chain.devFaucetDrip) throw new AppFailure('unavailable', 'This chain offers no faucet. Check Settings > Network: the simulated network\'s chain has one.');
+      if (!offer || !chain.devFaucetDrip) throw new AppFailure('unavailable', "This chain offers no faucet. Check Settings > Network: the simulated network's chain has one.");
       const drip = await chain.devFaucetDrip(coldkey);
       this.d.logs.logger('wallet').info(`simulated faucet: ${formatTao(drip.creditedRao)} to coldkey ${coldkey} (test τ)`);
       // The faucet's own answer: a balance read now could still be the block before the credit.
@@ -247,7 +270,10 @@ export class WalletController {
     try {
       return await this.d.openChain(url);
     } catch (e) {
-      throw new AppFailure('chain-unreachable', `Cannot reach the chain at ${url}: ${describeChainError(e)}. Check the internet connection, or choose another chain endpoint in Settings, then check again.`);
+      throw new AppFailure(
+        'chain-unreachable',
+        `Cannot reach the chain at ${url}: ${describeChainError(e)}. Check the internet connection, or choose another chain endpoint in Settings, then check again.`,
+      );
     }
   }
 
@@ -309,7 +335,10 @@ export class WalletController {
     const netuid = this.d.settings.get().validating.netuid;
     try {
       const result = await this.withRegistration(async (svc, chain) => {
-        const costRao = await chain.subnetFacts(netuid).then((f) => f.burnRao, () => null);
+        const costRao = await chain.subnetFacts(netuid).then(
+          (f) => f.burnRao,
+          () => null,
+        );
         const page = await openSigningPage({
           description: `Register hotkey ${sel.address} on subnet ${netuid}${limitTao ? ` for at most ${limitTao} τ` : ''}`,
           ...(preselect ? { preselect } : {}),

@@ -121,7 +121,7 @@ export const CAUSES: Record<ServeCauseCode, CauseText> = {
   'disk-full': {
     code: 'disk-full',
     cause: 'The disk filled up while the serve was starting (the sglang image is about 20 GB, the checkpoint about 35 GB).',
-    fix: 'Free space on the disk that holds Docker\'s images or the checkpoint (df -h shows which), then start again.',
+    fix: "Free space on the disk that holds Docker's images or the checkpoint (df -h shows which), then start again.",
     retryable: false,
   },
   exited: {
@@ -143,7 +143,10 @@ const SIGNATURES: ReadonlyArray<readonly [RegExp, ServeCauseCode | 'oom']> = [
   [/CUDART error: peer access is not supported|NCCL error|ncclUnhandledCudaError|ncclSystemError|ncclInternalError/i, 'p2p-nccl'],
   [/not configured to return the hidden states/i, 'hidden-states-disabled'],
   [/Scheduler watchdog timeout/i, 'watchdog-timeout'],
-  [/(?:OSError|FileNotFoundError|ValueError|RepositoryNotFoundError|HFValidationError).*(?:config\.json|model[_ ]path|does not appear to have a file|Repo id must be|No such file or directory)|Can't load the configuration of|is not a local folder and is not a valid model identifier/i, 'model-path-missing'],
+  [
+    /(?:OSError|FileNotFoundError|ValueError|RepositoryNotFoundError|HFValidationError).*(?:config\.json|model[_ ]path|does not appear to have a file|Repo id must be|No such file or directory)|Can't load the configuration of|is not a local folder and is not a valid model identifier/i,
+    'model-path-missing',
+  ],
   [/CUDA out of memory|torch\.OutOfMemoryError|OutOfMemoryError/i, 'oom'],
   // Docker's own failures print before any sglang line, on the CLI's stderr.
   [/Cannot connect to the Docker daemon|permission denied while trying to connect to the Docker daemon/i, 'docker-unavailable'],

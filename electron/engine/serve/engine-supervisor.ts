@@ -1,12 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import type {
-  EngineMetricsPoint,
-  EngineSnapshot,
-  EngineStatus,
-  ServeCause,
-  ServeRuntimeKind,
-  TrimStatus,
-} from '../../../shared/serve.ts';
+import type { EngineMetricsPoint, EngineSnapshot, EngineStatus, ServeCause, ServeRuntimeKind, TrimStatus } from '../../../shared/serve.ts';
 import { Backoff } from '../lib/backoff.ts';
 import { systemClock, type Clock } from '../lib/clock.ts';
 import type { Disposable } from '../lib/disposable.ts';

@@ -20,7 +20,14 @@ export function pythonCandidates(dataDir: string, configured?: string | null): s
 }
 
 function lastLine(text: string): string {
-  return text.trim().split('\n').filter((l) => l.trim().length > 0).at(-1)?.trim() ?? '';
+  return (
+    text
+      .trim()
+      .split('\n')
+      .filter((l) => l.trim().length > 0)
+      .at(-1)
+      ?.trim() ?? ''
+  );
 }
 
 /** Asks one interpreter for its version and its sglang's. Never throws. */
@@ -36,7 +43,9 @@ export async function probePython(python: string, exec: ExecText = execText): Pr
   try {
     const v = (await exec(python, ['-c', 'import sglang; print(sglang.__version__)'], 120_000)).trim().split('\n').at(-1)?.trim() ?? '';
     const supported = SUPPORTED_SGLANG_VERSIONS.includes(v);
-    const problem = supported ? null : `sglang ${v} is not a version the panel's hidden-states trim knows (${SUPPORTED_SGLANG_VERSIONS.join(', ')}): it would serve untrimmed, with much larger answers`;
+    const problem = supported
+      ? null
+      : `sglang ${v} is not a version the panel's hidden-states trim knows (${SUPPORTED_SGLANG_VERSIONS.join(', ')}): it would serve untrimmed, with much larger answers`;
     return { python, pythonVersion, sglangVersion: v || null, supported, problem };
   } catch (e) {
     const err = e as Error & { stderr?: string };

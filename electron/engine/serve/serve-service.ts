@@ -119,7 +119,11 @@ export class ServeService implements Disposable {
       const modelPath = settings.checkpointDir ?? this.o.checkpoint.dir;
       if (settings.checkpointDir) {
         const own = checkCheckpointFolder(settings.checkpointDir);
-        if (!own.complete) return this.block(`The checkpoint folder ${settings.checkpointDir} is not complete: ${own.problems.slice(0, 3).join('; ')}.`, 'Choose the folder that holds config.json and every .safetensors shard, or let the panel download it.');
+        if (!own.complete)
+          return this.block(
+            `The checkpoint folder ${settings.checkpointDir} is not complete: ${own.problems.slice(0, 3).join('; ')}.`,
+            'Choose the folder that holds config.json and every .safetensors shard, or let the panel download it.',
+          );
       } else if ((await this.checkpoint.refresh()).state !== 'complete') {
         const size = this.checkpoint.snapshot().downloadBytes;
         return this.block('The checkpoint is not downloaded yet.', `Download it first${size ? ` (about ${Math.round(size / 1e9)} GB)` : ''}; an interrupted download resumes where it stopped.`);

@@ -80,9 +80,7 @@ export function metricsPoint(text: string, at: number, previous: EngineMetricsPo
   if (previous && previous.generationTokensTotal !== null && gen !== null && at > previous.at && gen >= previous.generationTokensTotal) {
     rate = ((gen - previous.generationTokensTotal) * 1000) / (at - previous.at);
   }
-  const itl = s.some((x) => x.name === 'sglang:inter_token_latency_seconds_bucket')
-    ? 'sglang:inter_token_latency_seconds'
-    : 'sglang:time_per_output_token_seconds';
+  const itl = s.some((x) => x.name === 'sglang:inter_token_latency_seconds_bucket') ? 'sglang:inter_token_latency_seconds' : 'sglang:time_per_output_token_seconds';
   return {
     at,
     runningReqs: sumOf(s, 'sglang:num_running_reqs'),

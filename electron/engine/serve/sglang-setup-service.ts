@@ -72,7 +72,11 @@ export class SglangSetupService {
   start(): void {
     if (this.install.state === 'running') throw new AppFailure('conflict', 'sglang is already being installed: wait for it or cancel it.');
     const base = this.runtimes?.pythonTried.find((p) => p.pythonVersion !== null)?.python ?? null;
-    if (!base) throw new AppFailure('unavailable', 'No Python 3 was found to build the environment from: install Python 3.10-3.12 with venv (e.g. apt install python3-venv), press "Detect again", then install.');
+    if (!base)
+      throw new AppFailure(
+        'unavailable',
+        'No Python 3 was found to build the environment from: install Python 3.10-3.12 with venv (e.g. apt install python3-venv), press "Detect again", then install.',
+      );
     const abort = new AbortController();
     this.abort = abort;
     this.install = { ...IDLE, state: 'running', step: 'creating-venv', startedAt: Date.now() };

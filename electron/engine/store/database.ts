@@ -181,9 +181,7 @@ export class Database {
     });
     const current = this.version(set.domain);
     if (current > sorted.length) {
-      throw new Error(
-        `The ${set.domain} data was written by a newer engy panel (schema ${current}, this build knows ${sorted.length}). Update the app; migrations only run forward.`,
-      );
+      throw new Error(`The ${set.domain} data was written by a newer engy panel (schema ${current}, this build knows ${sorted.length}). Update the app; migrations only run forward.`);
     }
     this.flushWrites();
     for (const m of sorted.slice(current)) {

@@ -75,10 +75,15 @@ export function queryRequestHistory(db: Database, opts: RequestFilter & { limit?
   }));
 }
 
-
 /** Self-audit results, newest first: the mismatch score the auditor would have seen per sampled request. */
 export function querySelfAudits(db: Database, limit = 500): SelfAuditRecord[] {
   db.migrate(MINER_MIGRATIONS);
-  const rows = db.db.prepare('SELECT at, request_id, score, chunks, error FROM miner_audits ORDER BY at DESC, id DESC LIMIT ?').all(limit) as Array<{ at: number; request_id: string; score: number | null; chunks: number; error: string | null }>;
+  const rows = db.db.prepare('SELECT at, request_id, score, chunks, error FROM miner_audits ORDER BY at DESC, id DESC LIMIT ?').all(limit) as Array<{
+    at: number;
+    request_id: string;
+    score: number | null;
+    chunks: number;
+    error: string | null;
+  }>;
   return rows.map((r) => ({ at: r.at, requestId: r.request_id, score: r.score, chunks: r.chunks, error: r.error }));
 }

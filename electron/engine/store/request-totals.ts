@@ -28,7 +28,9 @@ export function localTokens(db: Database, since: number, until = Number.MAX_SAFE
   const horizon = prunedBefore(db);
   const firstWhole = since <= 0 ? 0 : dayStart(since) === since ? since : dayStart(since) + DAY_MS;
   const endWhole = until >= Number.MAX_SAFE_INTEGER ? Number.MAX_SAFE_INTEGER : dayStart(until);
-  const rows = db.db.prepare("SELECT COUNT(*) AS n, COALESCE(SUM(prompt_tokens),0) AS p, COALESCE(SUM(completion_tokens),0) AS c FROM miner_requests WHERE outcome = 'ok' AND received_at >= ? AND received_at < ?");
+  const rows = db.db.prepare(
+    "SELECT COUNT(*) AS n, COALESCE(SUM(prompt_tokens),0) AS p, COALESCE(SUM(completion_tokens),0) AS c FROM miner_requests WHERE outcome = 'ok' AND received_at >= ? AND received_at < ?",
+  );
   const sum = (from: number, to: number): LocalTokens => {
     const r = rows.get(from, to) as { n: number; p: number; c: number };
     return { requests: r.n, promptTokens: r.p, completionTokens: r.c };
@@ -58,11 +60,7 @@ export interface PruneResult {
  * rows or all totals), a batch at a time with a pause between batches: a first prune of a months-old
  * database must not hold the engine's thread for seconds while requests are served.
  */
-export async function pruneRequestHistory(
-  db: Database,
-  now: number,
-  o: { keepDays?: number; batch?: number; pause?: () => Promise<void>; stopped?: () => boolean } = {},
-): Promise<PruneResult> {
+export async function pruneRequestHistory(db: Database, now: number, o: { keepDays?: number; batch?: number; pause?: () => Promise<void>; stopped?: () => boolean } = {}): Promise<PruneResult> {
   db.migrate(MINER_MIGRATIONS);
   const before = dayStart(now - (o.keepDays ?? REQUEST_ROWS_KEEP_DAYS) * DAY_MS);
   const batch = o.batch ?? 5000;
@@ -93,7 +91,8 @@ export function keepRequestHistoryBounded(db: Database, log: Logger, o: { firstA
   const run = async (): Promise<void> => {
     try {
       const r = await pruneRequestHistory(db, (o.now ?? Date.now)(), { stopped: () => stopped });
-      if (r.requests + r.audits > 0) log.info(`history: pruned ${r.requests} request rows and ${r.audits} audit results from before ${new Date(r.before).toISOString().slice(0, 10)} (their daily totals stay)`);
+      if (r.requests + r.audits > 0)
+        log.info(`history: pruned ${r.requests} request rows and ${r.audits} audit results from before ${new Date(r.before).toISOString().slice(0, 10)} (their daily totals stay)`);
     } catch (e) {
       if (!stopped) log.warn(`history: old request rows could not be pruned (${errorMessage(e)}); trying again in an hour`);
     }

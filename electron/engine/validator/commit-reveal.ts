@@ -22,8 +22,7 @@ const INTENT_LIFETIME_BLOCKS = 140;
 
 export const CR_TEXT = {
   unsupported: 'This node cannot send commit-reveal weights (its chain client lacks the calls). Update the app, or pick another endpoint.',
-  version: (v: number) =>
-    `The chain expects commit-reveal version ${v}, and this app builds version ${SUPPORTED_CR_VERSION} commits: nothing was sent. Update the app.`,
+  version: (v: number) => `The chain expects commit-reveal version ${v}, and this app builds version ${SUPPORTED_CR_VERSION} commits: nothing was sent. Update the app.`,
   encrypt: (e: string) => `Could not timelock-encrypt the weights (${e}). Nothing was sent; the next tick tries again.`,
 } as const;
 
@@ -189,13 +188,7 @@ export function weightsMatch(row: readonly [number, number][], uids: readonly nu
  * Settle pending commits the chain no longer holds: revealed (weights equal the commit) or dropped at reveal.
  * Commits still queued stay pending, however late (the chain retries each block while the pulse is missing).
  */
-export function settleReveals(
-  store: CommitRevealStore,
-  onChain: readonly TimelockedCommit[],
-  me: string,
-  block: number,
-  weightsRow: readonly [number, number][] | null,
-): CommitRevealStore {
+export function settleReveals(store: CommitRevealStore, onChain: readonly TimelockedCommit[], me: string, block: number, weightsRow: readonly [number, number][] | null): CommitRevealStore {
   const queued = (r: CommitRecord) => onChain.some((c) => c.who === me && sameBytes(c.commit, r.commitHex));
   const still: CommitRecord[] = [];
   let lastReveal = store.lastReveal;

@@ -16,7 +16,13 @@ export function checkHeartbeat(path: string, pollS: number, nowMs: number): Heal
     raw = readFileSync(path, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    return { ok: false, text: code === 'ENOENT' ? `no heartbeat yet (${path} does not exist: the loop has not completed a tick)` : `cannot read the heartbeat file ${path}: ${describeError(e, { what: 'it', fix: 'give --data-dir (or --heartbeat-file) the folder the validator uses' })}` };
+    return {
+      ok: false,
+      text:
+        code === 'ENOENT'
+          ? `no heartbeat yet (${path} does not exist: the loop has not completed a tick)`
+          : `cannot read the heartbeat file ${path}: ${describeError(e, { what: 'it', fix: 'give --data-dir (or --heartbeat-file) the folder the validator uses' })}`,
+    };
   }
   if (raw.length > MAX_BYTES) return { ok: false, text: `the heartbeat file ${path} is not a heartbeat (${raw.length} bytes)` };
   let ts: unknown;

@@ -86,9 +86,7 @@ export class SqliteValidatorHistory implements ValidatorHistory {
   }
 
   recentSubmissions(limit: number): SubmissionRecord[] {
-    const rows = this.database.db
-      .prepare('SELECT * FROM validator_submissions ORDER BY id DESC LIMIT ?')
-      .all(limit) as Array<Record<string, unknown>>;
+    const rows = this.database.db.prepare('SELECT * FROM validator_submissions ORDER BY id DESC LIMIT ?').all(limit) as Array<Record<string, unknown>>;
     return rows.map((r) => ({
       at: Number(r.at),
       kind: String(r.kind) as SubmissionKind,

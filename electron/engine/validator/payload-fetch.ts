@@ -2,7 +2,6 @@ import { MAX_PAYLOAD_BYTES } from './constants.ts';
 import { describeNetworkError } from '../lib/network-words.ts';
 import { readBodyCapped, type FetchFn } from '../lib/fetch.ts';
 
-
 /** `message` names the provider ("cannot reach the provider: ..."); `cause` is the same without it, for sentences that name it themselves. */
 export type FetchFailure = { kind: 'http' | 'network' | 'timeout' | 'too-large' | 'not-json'; message: string; status?: number; cause?: string };
 export type FetchedJson = { ok: true; value: unknown; bytes: number } | { ok: false; error: FetchFailure };

@@ -29,10 +29,7 @@ function isInt(v: unknown): v is number {
 
 /** A list of [hotkey string, integer 0..65535] pairs; the same predicate guards the cached vector. */
 export function isWeightVector(w: unknown): w is HotkeyWeight[] {
-  return (
-    Array.isArray(w) &&
-    w.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === 'string' && isInt(p[1]) && p[1] >= 0 && p[1] <= U16_MAX)
-  );
+  return Array.isArray(w) && w.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === 'string' && isInt(p[1]) && p[1] >= 0 && p[1] <= U16_MAX);
 }
 
 const HEX_SIG = /^[0-9a-fA-F]{128}$/;

@@ -25,8 +25,7 @@ export interface ScheduleInput {
 }
 
 export type ScheduleDecision =
-  | { submit: true; why: 'new-epoch' | 'interval-elapsed' | 'clock-elapsed' | 'clock-unknown' }
-  | { submit: false; why: 'older-epoch' | 'too-soon'; blocksLeft: number | null; msLeft: number | null };
+  { submit: true; why: 'new-epoch' | 'interval-elapsed' | 'clock-elapsed' | 'clock-unknown' } | { submit: false; why: 'older-epoch' | 'too-soon'; blocksLeft: number | null; msLeft: number | null };
 
 export function decide(i: ScheduleInput): ScheduleDecision {
   if (i.lastApplied === null || i.epochIndex > i.lastApplied) return { submit: true, why: 'new-epoch' };

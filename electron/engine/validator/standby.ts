@@ -16,9 +16,7 @@ export function soleRecipient(weights: readonly HotkeyWeight[]): string | null {
 }
 
 export type StandbyChoice =
-  | { kind: 'standby:cached'; weights: HotkeyWeight[]; normalized: NormalizedWeights }
-  | { kind: 'standby:burn'; weights: HotkeyWeight[]; normalized: NormalizedWeights }
-  | { kind: 'none'; why: string };
+  { kind: 'standby:cached'; weights: HotkeyWeight[]; normalized: NormalizedWeights } | { kind: 'standby:burn'; weights: HotkeyWeight[]; normalized: NormalizedWeights } | { kind: 'none'; why: string };
 
 export function chooseStandby(opts: {
   cached: HotkeyWeight[] | null;

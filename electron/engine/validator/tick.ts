@@ -85,7 +85,6 @@ interface Candidate {
   fromCache: boolean;
 }
 
-
 /** A report that says nothing happened yet; `detail` fills the tick when it ends here (an error). */
 export function blankReport(now: number, state: ValidatorState, intervalBlocks: number, detail: string): TickReport {
   return {
@@ -221,7 +220,18 @@ export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickRepo
   }
   if (report.neuron && report.neuron.uid === null) warnings.push(`the hotkey ${deps.signer.address} is not registered on netuid ${cfg.netuid}: every submission will fail`);
   else if (report.neuron && !report.neuron.validatorPermit) warnings.push(`the hotkey has no validator permit on netuid ${cfg.netuid}: the chain refuses its weights until it earns one (stake more)`);
-  const cr = await trackCommitReveal({ chain, facts, statePath: cfg.statePath, me: deps.signer.address, uid: report.neuron?.uid ?? null, lastUpdate: report.neuron?.lastUpdate ?? null, block, state, log, warnings });
+  const cr = await trackCommitReveal({
+    chain,
+    facts,
+    statePath: cfg.statePath,
+    me: deps.signer.address,
+    uid: report.neuron?.uid ?? null,
+    lastUpdate: report.neuron?.lastUpdate ?? null,
+    block,
+    state,
+    log,
+    warnings,
+  });
   report.commitReveal = cr.view;
   state = report.state = cr.state;
   if (!cr.canSubmit) {
@@ -299,15 +309,30 @@ export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickRepo
   let kind: SubmissionKind = candidate.fromCache ? 'cached' : 'fresh';
   let normalized: NormalizedWeights = normalizeWeights(candidate.weights, uidMap);
   if (normalized.dropped.length > 0) {
-    log.warn(`[chain] ${normalized.dropped.length} payload hotkey(s) not registered on chain, holding ${(normalized.droppedShare * 100).toFixed(1)}% of the weight: dropped ${normalized.dropped.slice(0, 5).join(', ')}`);
+    log.warn(
+      `[chain] ${normalized.dropped.length} payload hotkey(s) not registered on chain, holding ${(normalized.droppedShare * 100).toFixed(1)}% of the weight: dropped ${normalized.dropped.slice(0, 5).join(', ')}`,
+    );
   }
   if (!lands(normalized)) {
-    log.warn(`[chain] none of the vector's hotkeys are registered on chain (${(sole ?? candidate.weights.slice(0, 5).map(([h]) => h).join(', ')) || 'empty vector'})`);
+    log.warn(
+      `[chain] none of the vector's hotkeys are registered on chain (${
+        (sole ??
+          candidate.weights
+            .slice(0, 5)
+            .map(([h]) => h)
+            .join(', ')) ||
+        'empty vector'
+      })`,
+    );
     const standby = chooseStandby({ cached: state.cachedWeights, triedCache: candidate.fromCache, ownerHotkey: owner, uids: uidMap });
     if (standby.kind === 'none') {
       return finish('submit-failed', `the vector lands nothing and ${standby.why}: nothing submitted, the last weights stand`, epoch);
     }
-    log.warn(standby.kind === 'standby:cached' ? '[chain] standby: resubmitting the last vector this validator landed' : `[chain] standby: no landable cache, burning to ${owner} to stay inside the activity cutoff`);
+    log.warn(
+      standby.kind === 'standby:cached'
+        ? '[chain] standby: resubmitting the last vector this validator landed'
+        : `[chain] standby: no landable cache, burning to ${owner} to stay inside the activity cutoff`,
+    );
     kind = standby.kind;
     normalized = standby.normalized;
   }
@@ -372,6 +397,10 @@ export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickRepo
   const gap = block !== null && state.lastSubmitBlock !== null ? String(block - state.lastSubmitBlock) : '?';
   log.info(`[chain] ${call}(${emitted.uids.length} uids) -> accepted in block ${outcome.blockNumber} (${outcome.extrinsicHash})`);
   log.info(`[sync] epoch ${epoch}: submitted ${emitted.uids.length} uids as ${kind} (${gap} blocks since last submit)`);
-  const tickOutcome: TickOutcome = isStandby ? kind as TickOutcome : candidate.fromCache ? 'resubmitted:cached' : isNewEpoch ? 'applied' : 'resubmitted';
-  return finish(tickOutcome, `epoch ${epoch}: ${emitted.uids.length} uids landed in block ${outcome.blockNumber}; next resubmit in ${report.intervalBlocks} blocks (${minutesText(report.intervalBlocks * blockMs)})`, epoch);
+  const tickOutcome: TickOutcome = isStandby ? (kind as TickOutcome) : candidate.fromCache ? 'resubmitted:cached' : isNewEpoch ? 'applied' : 'resubmitted';
+  return finish(
+    tickOutcome,
+    `epoch ${epoch}: ${emitted.uids.length} uids landed in block ${outcome.blockNumber}; next resubmit in ${report.intervalBlocks} blocks (${minutesText(report.intervalBlocks * blockMs)})`,
+    epoch,
+  );
 }

@@ -289,7 +289,10 @@ export class ValidatorService implements Disposable {
       ...(r.commitReveal ? { commitReveal: r.commitReveal } : {}),
     };
     if (this.snap.neuron && this.snap.neuron.blocksSinceUpdate !== null && cutoff !== null && this.snap.neuron.blocksSinceUpdate > cutoff) {
-      this.snap.warnings = [...this.snap.warnings, `the last weights update was ${this.snap.neuron.blocksSinceUpdate} blocks ago, past the activity cutoff of ${cutoff}: the chain counts this validator as inactive`];
+      this.snap.warnings = [
+        ...this.snap.warnings,
+        `the last weights update was ${this.snap.neuron.blocksSinceUpdate} blocks ago, past the activity cutoff of ${cutoff}: the chain counts this validator as inactive`,
+      ];
     }
     this.publish();
   }

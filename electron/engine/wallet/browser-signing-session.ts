@@ -95,7 +95,7 @@ export function signingPageDir(): string {
   const env = process.env.ENGY_RESOURCES_DIR;
   const candidates = [...(env ? [join(env, 'signing')] : []), ...['../../../dist-renderer/signing', '../../../../dist-renderer/signing'].map((up) => fileURLToPath(new URL(up, import.meta.url)))];
   for (const dir of candidates) if (PAGE_NAMES.every((f) => existsSync(join(dir, f)))) return dir;
-  throw new AppFailure('internal', 'The browser signing page is not built: run `npm run build:renderer` in the panel\'s folder (an installed app carries it in resources/signing).');
+  throw new AppFailure('internal', "The browser signing page is not built: run `npm run build:renderer` in the panel's folder (an installed app carries it in resources/signing).");
 }
 
 function send(res: ServerResponse, status: number, body: string, type = 'text/plain; charset=utf-8'): void {
@@ -293,10 +293,7 @@ export async function openSigningPage(o: SigningPageOptions): Promise<SigningPag
   const address = server.address();
   if (!address || typeof address === 'string') throw new Error('signing server has no port');
   origin = `http://127.0.0.1:${address.port}`;
-  const timer = setTimeout(
-    () => finish({ error: new AppFailure('timeout', 'Nobody signed in the browser in time: nothing was sent; start the signing again.') }),
-    o.timeoutMs ?? 10 * 60_000,
-  );
+  const timer = setTimeout(() => finish({ error: new AppFailure('timeout', 'Nobody signed in the browser in time: nothing was sent; start the signing again.') }), o.timeoutMs ?? 10 * 60_000);
   timer.unref?.();
   return {
     url: `${origin}${base}/`,
@@ -314,8 +311,7 @@ export async function openSigningPage(o: SigningPageOptions): Promise<SigningPag
     },
     fail: (error) => finish({ error }),
     cancel: () => finish({ error: new AppFailure('wallet-locked', 'Browser signing was cancelled: nothing was sent.') }),
-    view: () =>
-      done ? null : { phase: payload ? 'sign' : account ? 'wait' : 'pick', description: o.description, costTao: o.costTao ?? null, preselect, address: account, payload },
+    view: () => (done ? null : { phase: payload ? 'sign' : account ? 'wait' : 'pick', description: o.description, costTao: o.costTao ?? null, preselect, address: account, payload }),
     choose: (address) => answer(takeAccount(address)),
     submit: (signature) => answer(takeSignature(signature)),
     decline: (message) => answer(takeDecline(message)),

@@ -48,7 +48,8 @@ function refuseExisting(p: KeyPaths, wallet: string): void {
 
 export async function createColdkey(opts: CreateColdkeyOptions): Promise<CreatedColdkey> {
   opts.redactor?.register(opts.password);
-  if (opts.password.length < MIN_COLDKEY_PASSWORD) throw new AppFailure('bad-request', `Choose a coldkey password of at least ${MIN_COLDKEY_PASSWORD} characters: it is all that protects the TAO on this key.`);
+  if (opts.password.length < MIN_COLDKEY_PASSWORD)
+    throw new AppFailure('bad-request', `Choose a coldkey password of at least ${MIN_COLDKEY_PASSWORD} characters: it is all that protects the TAO on this key.`);
   const p = pathsFor(opts);
   refuseExisting(p, opts.wallet);
   await cryptoWaitReady();
@@ -69,7 +70,8 @@ export async function createColdkey(opts: CreateColdkeyOptions): Promise<Created
 /** Decodes an SS58 address (any network prefix) to its 32-byte public key, or says what is wrong with it. */
 export function publicKeyFromAddress(address: string): Uint8Array {
   const text = address.trim();
-  if (!/^[1-9A-HJ-NP-Za-km-z]{40,60}$/.test(text)) throw new AppFailure('bad-request', 'That is not an SS58 address: copy the coldkey address (it starts with 5 and has 48 characters) from your wallet extension.');
+  if (!/^[1-9A-HJ-NP-Za-km-z]{40,60}$/.test(text))
+    throw new AppFailure('bad-request', 'That is not an SS58 address: copy the coldkey address (it starts with 5 and has 48 characters) from your wallet extension.');
   try {
     const pk = decodeAddress(text);
     if (pk.length !== 32) throw new Error('not 32 bytes');

@@ -22,5 +22,8 @@ export function loadHotkeyAddress(opts: { walletPath?: string; wallet: string; h
       // Try the next file.
     }
   }
-  throw new AppFailure('wallet-not-found', `No readable hotkey "${opts.hotkey}" in wallet "${opts.wallet}" (${paths.hotkeysDir}): check the names, or create it with \`engy-panel wallet create-hotkey\`.`);
+  throw new AppFailure(
+    'wallet-not-found',
+    `No readable hotkey "${opts.hotkey}" in wallet "${opts.wallet}" (${paths.hotkeysDir}): check the names, or create it with \`engy-panel wallet create-hotkey\`.`,
+  );
 }

@@ -48,8 +48,7 @@ export async function createHotkey(opts: CreateHotkeyOptions): Promise<CreatedHo
   pair.secretKey.fill(0);
   for (const secret of keyfileSecrets(parseKeyfile(json))) opts.redactor?.register(secret);
 
-  if (!writeKeyFileExclusive(keyfile, json))
-    throw new AppFailure('wallet-exists', `A hotkey named "${opts.hotkey}" appeared in wallet "${opts.wallet}" meanwhile: pick another name.`);
+  if (!writeKeyFileExclusive(keyfile, json)) throw new AppFailure('wallet-exists', `A hotkey named "${opts.hotkey}" appeared in wallet "${opts.wallet}" meanwhile: pick another name.`);
   // The pub file is a convenience copy; if one appeared meanwhile it is left alone.
   writeKeyFileExclusive(publicFile, serializePublicKeyfile(pair.publicKey));
 

@@ -1,16 +1,7 @@
 // Turns keyfile JSON into sr25519 key material in btwallet's read precedence
 // (deserialize_keypair_from_keyfile_data): secretPhrase -> secretSeed -> privateKey -> public only.
 import { hexToU8a, isHex, stringToU8a, u8aEq } from '@polkadot/util';
-import {
-  decodeAddress,
-  keyExtractSuri,
-  keyFromPath,
-  mnemonicToMiniSecret,
-  mnemonicValidate,
-  sr25519PairFromSeed,
-  sr25519Sign,
-  sr25519Verify,
-} from '@polkadot/util-crypto';
+import { decodeAddress, keyExtractSuri, keyFromPath, mnemonicToMiniSecret, mnemonicValidate, sr25519PairFromSeed, sr25519Sign, sr25519Verify } from '@polkadot/util-crypto';
 import { btwalletPrivateToPolkadot, type KeyfileData } from './keyfile-format.ts';
 
 /** sp-core's default phrase for bare derivation URIs such as `//Alice` (substrate DEV_PHRASE). */
@@ -98,7 +89,5 @@ export function keypairFromKeyfile(k: KeyfileData): SecretKeypair | null {
 
 /** Every secret string the keyfile carries, so callers can register them with the log redactor. */
 export function keyfileSecrets(k: KeyfileData): string[] {
-  return [k.secretPhrase, k.secretSeed, k.privateKey, k.secretSeed?.replace(/^0x/, ''), k.privateKey?.replace(/^0x/, '')].filter(
-    (s): s is string => typeof s === 'string' && s.length > 0,
-  );
+  return [k.secretPhrase, k.secretSeed, k.privateKey, k.secretSeed?.replace(/^0x/, ''), k.privateKey?.replace(/^0x/, '')].filter((s): s is string => typeof s === 'string' && s.length > 0);
 }

@@ -29,7 +29,10 @@ export async function checkMinerKey(o: MinerKeyCheckOptions): Promise<Verdict> {
   } catch (e) {
     // A network failure carries its cause; without one, the gateway answered something unusable.
     const why = e instanceof Error && e.cause !== undefined ? describeNetworkError(e.cause) : 'its /meta answer has no usable worker count';
-    return { state: 'unreachable', reason: `The gateway at ${o.gatewayUrl} did not say how many workers it runs: ${why}. Check the internet connection and the gateway address in Settings, then check again.` };
+    return {
+      state: 'unreachable',
+      reason: `The gateway at ${o.gatewayUrl} did not say how many workers it runs: ${why}. Check the internet connection and the gateway address in Settings, then check again.`,
+    };
   }
   const url = workerUrl(o.gatewayUrl, 0, workers);
   const hello = helloFrame({
@@ -54,7 +57,10 @@ export async function checkMinerKey(o: MinerKeyCheckOptions): Promise<Verdict> {
       ws.close();
       resolve(v);
     };
-    const timer = setTimeout(() => finish({ state: 'unreachable', reason: `The gateway at ${url} accepted the connection but did not answer the hello within ${Math.round(timeoutMs / 1000)} s: try again in a minute.` }), timeoutMs);
+    const timer = setTimeout(
+      () => finish({ state: 'unreachable', reason: `The gateway at ${url} accepted the connection but did not answer the hello within ${Math.round(timeoutMs / 1000)} s: try again in a minute.` }),
+      timeoutMs,
+    );
     ws.on('open', () => ws.send(JSON.stringify(hello)));
     ws.on('message', (data, isBinary) => {
       if (isBinary) return;
@@ -63,7 +69,9 @@ export async function checkMinerKey(o: MinerKeyCheckOptions): Promise<Verdict> {
       if (f.frame.type === 'admit') finish({ state: 'admitted', reason: null });
       else if (f.frame.type === 'deny') finish({ state: 'denied', reason: f.frame.reason });
     });
-    ws.on('error', (e) => finish({ state: 'unreachable', reason: `Cannot reach the gateway at ${url} (${describeNetworkError(e)}). Check the internet connection and the gateway address in Settings, then check again.` }));
+    ws.on('error', (e) =>
+      finish({ state: 'unreachable', reason: `Cannot reach the gateway at ${url} (${describeNetworkError(e)}). Check the internet connection and the gateway address in Settings, then check again.` }),
+    );
     ws.on('close', () => finish({ state: 'unreachable', reason: `The gateway at ${url} closed the connection without answering the hello: try again in a minute.` }));
   });
 }

@@ -30,8 +30,7 @@ export const MINER_KEY_ENV = 'ENGY_MINER_KEY_FILE';
 const SEALED_FILE = 'miner-key.sealed';
 const PLAIN_FILE = 'miner-key.txt';
 
-export const PLAIN_FILE_WARNING =
-  'The OS keyring is not available, so the miner key is kept in a plain file that only your user can read (mode 0600): anyone who can log in as you can read it.';
+export const PLAIN_FILE_WARNING = 'The OS keyring is not available, so the miner key is kept in a plain file that only your user can read (mode 0600): anyone who can log in as you can read it.';
 
 /** `ek_live_abcdef123f9a` -> `ek_…3f9a`: enough to recognise which key it is, useless to anyone else. */
 export function maskMinerKey(key: string): string {
@@ -139,8 +138,7 @@ export class MinerKeyStore {
 
   /** Stores (or replaces) the key. */
   set(input: string): MinerKeyStatus {
-    if (this.envFile)
-      throw new AppFailure('conflict', `The miner key is read from ${MINER_KEY_ENV} (${this.envFile}): edit that file, or unset the variable to store the key here.`);
+    if (this.envFile) throw new AppFailure('conflict', `The miner key is read from ${MINER_KEY_ENV} (${this.envFile}): edit that file, or unset the variable to store the key here.`);
     const key = normaliseMinerKey(input);
     this.redactor?.register(key);
     mkdirSync(this.secretsDir, { recursive: true, mode: 0o700 });

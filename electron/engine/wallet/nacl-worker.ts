@@ -3,9 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { deriveNaclKey, naclOpen, naclReady, naclSeal, NaclBadPassword, type KdfLimits } from './nacl-keyfile.ts';
 import { errorMessage } from '../../../shared/errors.ts';
 
-export type NaclJob =
-  | { op: 'open'; data: Uint8Array; password: string; kdf?: KdfLimits }
-  | { op: 'seal'; data: Uint8Array; password: string; kdf?: KdfLimits };
+export type NaclJob = { op: 'open'; data: Uint8Array; password: string; kdf?: KdfLimits } | { op: 'seal'; data: Uint8Array; password: string; kdf?: KdfLimits };
 
 export type NaclJobResult = { ok: true; data: Uint8Array } | { ok: false; badPassword: boolean; message: string };
 

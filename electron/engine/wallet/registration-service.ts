@@ -11,7 +11,6 @@ import { readColdkeyInfo, withColdkeySigner } from './coldkey.ts';
 import type { KdfLimits } from './nacl-keyfile.ts';
 import { registrationFailure, registrationSentence, type RegistrationContext } from './registration-errors.ts';
 
-
 export interface RegistrationServiceOptions {
   chain: ChainPort;
   netuid?: number;
@@ -106,11 +105,7 @@ export class RegistrationService {
     const coldkey = req.coldkey.kind === 'signer' ? req.coldkey.signer.address : this.coldkeyAddress({ wallet: req.coldkey.wallet });
     if (!coldkey) throw new AppFailure('wallet-not-found', 'This wallet has no coldkeypub.txt, so its coldkey address is unknown: restore it with `btcli w regen_coldkeypub`.');
 
-    const [neuron, facts, balance] = await Promise.all([
-      this.chain.neuron(this.netuid, req.hotkey),
-      this.chain.subnetFacts(this.netuid),
-      this.chain.freeBalance(coldkey),
-    ]);
+    const [neuron, facts, balance] = await Promise.all([this.chain.neuron(this.netuid, req.hotkey), this.chain.subnetFacts(this.netuid), this.chain.freeBalance(coldkey)]);
     const ctx: RegistrationContext = { netuid: this.netuid, hotkey: req.hotkey, coldkey, costRao: facts.burnRao, balanceRao: balance, uid: neuron.uid };
     if (req.maxCostRao !== undefined) ctx.capRao = req.maxCostRao;
     const refuse = (code: string) => new AppFailure('chain-rejected', registrationSentence(code, ctx), code);
@@ -122,9 +117,7 @@ export class RegistrationService {
       `registering ${req.hotkey} on subnet ${this.netuid} from ${coldkey} via ${req.mode} (cost ${formatTao(facts.burnRao)}${req.maxCostRao !== undefined ? `, cap ${formatTao(req.maxCostRao)}` : ''})`,
     );
     const submit = (signer: KeySigner) =>
-      req.mode === 'register-limit'
-        ? this.chain.registerLimit(signer, this.netuid, req.hotkey, req.maxCostRao!)
-        : this.chain.burnedRegister(signer, this.netuid, req.hotkey);
+      req.mode === 'register-limit' ? this.chain.registerLimit(signer, this.netuid, req.hotkey, req.maxCostRao!) : this.chain.burnedRegister(signer, this.netuid, req.hotkey);
     const outcome =
       req.coldkey.kind === 'signer'
         ? await submit(req.coldkey.signer)
@@ -138,7 +131,8 @@ export class RegistrationService {
               ...(this.opts.kdf ? { kdf: this.opts.kdf } : {}),
             },
             async (signer) => {
-              if (signer.address !== coldkey) throw new AppFailure('wallet-not-found', `The coldkey decrypts to ${signer.address}, not ${coldkey}: fix coldkeypub.txt with \`btcli w regen_coldkeypub\`.`);
+              if (signer.address !== coldkey)
+                throw new AppFailure('wallet-not-found', `The coldkey decrypts to ${signer.address}, not ${coldkey}: fix coldkeypub.txt with \`btcli w regen_coldkeypub\`.`);
               return submit(signer);
             },
           );

@@ -62,8 +62,7 @@ export function scanWallet(walletPath: string, name: string): WalletEntry {
   const coldkeyAddress = existsSync(coldkeypub) ? publicAddress(coldkeypub) : null;
   if (existsSync(coldkeypub) && coldkeyAddress === null) problems.push('coldkeypub.txt cannot be read.');
   const coldkeyEncryption = fileEncryption(join(dir, 'coldkey'));
-  if (coldkeyEncryption === 'ansible-vault' || coldkeyEncryption === 'fernet')
-    problems.push('The coldkey uses a legacy encryption: re-import it with `btcli w regen_coldkey`.');
+  if (coldkeyEncryption === 'ansible-vault' || coldkeyEncryption === 'fernet') problems.push('The coldkey uses a legacy encryption: re-import it with `btcli w regen_coldkey`.');
   return { name, coldkeyAddress, coldkeyEncryption, hotkeys: scanHotkeys(dir, problems), problems };
 }
 

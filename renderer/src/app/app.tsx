@@ -21,7 +21,17 @@ const FleetPage = lazy(() => import('../features/fleet/fleet-page.tsx').then((m)
 import { SUBNET_NETUID } from '../../../shared/network.ts';
 import { fleetPhase } from '../../../shared/miner-fleet.ts';
 
-const LABELS: Record<Page, string> = { setup: 'Setup', mine: 'Mine', validate: 'Validate', earnings: 'Earnings', fleet: 'Fleet', history: 'History', notifications: 'Alerts', logs: 'Logs', settings: 'Settings' };
+const LABELS: Record<Page, string> = {
+  setup: 'Setup',
+  mine: 'Mine',
+  validate: 'Validate',
+  earnings: 'Earnings',
+  fleet: 'Fleet',
+  history: 'History',
+  notifications: 'Alerts',
+  logs: 'Logs',
+  settings: 'Settings',
+};
 
 function PageBody({ page }: { page: Page }) {
   switch (page) {
@@ -151,7 +161,11 @@ export function App() {
           </button>
         ))}
         <div className="sidebar-foot">
-          <span className={`badge ${connection === 'open' ? 'ok' : connection === 'connecting' ? 'warn' : 'bad'}`} data-testid="connection" title={`engine ${connection === 'open' ? 'connected' : connection === 'connecting' ? 'connecting' : 'away'}`}>
+          <span
+            className={`badge ${connection === 'open' ? 'ok' : connection === 'connecting' ? 'warn' : 'bad'}`}
+            data-testid="connection"
+            title={`engine ${connection === 'open' ? 'connected' : connection === 'connecting' ? 'connecting' : 'away'}`}
+          >
             <span className="conn-what">engine </span>
             <span className="conn-state">{connection === 'open' ? 'connected' : connection === 'connecting' ? 'connecting' : 'away'}</span>
           </span>

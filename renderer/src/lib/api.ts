@@ -92,7 +92,8 @@ export class WsClient implements EngineApi {
       } else for (const l of this.listeners.get(frame.event) ?? []) l(frame.payload);
     };
     ws.onclose = () => {
-      for (const [, resolve] of this.pending) resolve({ ok: false, error: { code: 'unavailable', message: 'Lost the connection to the engine. It reconnects by itself; try again once the banner is gone.' } });
+      for (const [, resolve] of this.pending)
+        resolve({ ok: false, error: { code: 'unavailable', message: 'Lost the connection to the engine. It reconnects by itself; try again once the banner is gone.' } });
       this.pending.clear();
       const delay = Math.min(10_000, 500 * 2 ** this.attempt++) * (0.8 + Math.random() * 0.4);
       const detail = { attempts: this.attempt, nextRetryAt: Date.now() + delay };

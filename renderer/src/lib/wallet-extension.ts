@@ -47,7 +47,10 @@ export async function connectWalletExtensions(wait: (ms: number) => Promise<void
   // isWeb3Injected is a live binding web3Enable refreshes: true when an extension is there but refused us.
   if (enabled.length === 0) return { installed: lib.isWeb3Injected, sources: [], accounts: [] };
   const listed = await web3Accounts();
-  const accounts = listed.slice(0, MAX_ACCOUNTS).map(toAccount).filter((a): a is WalletAccount => a !== null);
+  const accounts = listed
+    .slice(0, MAX_ACCOUNTS)
+    .map(toAccount)
+    .filter((a): a is WalletAccount => a !== null);
   return { installed: true, sources: enabled.map((e) => e.name), accounts };
 }
 

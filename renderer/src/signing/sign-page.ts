@@ -85,7 +85,10 @@ async function signWith(source: string, payload: SignerPayloadJSON): Promise<voi
       status(`You declined in ${source}: nothing was signed or sent. Start again from the panel to retry.`, 'err');
     } else {
       status(`${source} did not sign: ${message}`, 'err');
-      el('choices').append(button(`Try ${source} again`, () => void signWith(source, payload)), cancelButton());
+      el('choices').append(
+        button(`Try ${source} again`, () => void signWith(source, payload)),
+        cancelButton(),
+      );
     }
     return;
   }

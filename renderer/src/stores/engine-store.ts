@@ -133,4 +133,3 @@ export function useSnapshot<T extends SnapshotTopic>(topic: T): SnapshotTopics[T
 export function usePanelSnapshot<T extends SnapshotTopic>(topic: T): SnapshotTopics[T] | undefined {
   return usePanel((s) => s.snapshots[topic]?.data as SnapshotTopics[T] | undefined);
 }
-

@@ -122,10 +122,7 @@ export class DevChain {
         error: result.ok ? null : result.error,
       });
       const events = result.ok
-        ? [
-            ...result.events.map((e) => this.rt.encodeEvent(e.pallet, e.name, e.fields)),
-            this.rt.encodeEvent('System', 'ExtrinsicSuccess', [DISPATCH_INFO]),
-          ]
+        ? [...result.events.map((e) => this.rt.encodeEvent(e.pallet, e.name, e.fields)), this.rt.encodeEvent('System', 'ExtrinsicSuccess', [DISPATCH_INFO])]
         : [this.rt.encodeEvent('System', 'ExtrinsicFailed', [{ Module: this.rt.moduleError('SubtensorModule', result.error) }, DISPATCH_INFO])];
       // EventRecord = phase ApplyExtrinsic(i) ‖ event ‖ topics (none).
       for (const ev of events) records.push(u8aConcat(new Uint8Array([0]), bnToU8a(i, { bitLength: 32 }), ev, new Uint8Array([0])));

@@ -186,7 +186,12 @@ export class DevCommitReveal {
       put('subtensorModule', 'revealPeriodEpochs', [s.netuid], this.revealPeriod(s.netuid));
       put('subtensorModule', 'subnetEpochIndex', [s.netuid], this.epoch(s.netuid));
       for (const [epoch, list] of this.commits.get(s.netuid) ?? []) {
-        put('subtensorModule', 'timelockedWeightCommits', [s.netuid, epoch], list.map((c) => [c.who, c.commitBlock, u8aToHex(c.commit), c.revealRound]));
+        put(
+          'subtensorModule',
+          'timelockedWeightCommits',
+          [s.netuid, epoch],
+          list.map((c) => [c.who, c.commitBlock, u8aToHex(c.commit), c.revealRound]),
+        );
       }
     }
   }

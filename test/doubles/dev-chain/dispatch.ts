@@ -18,9 +18,7 @@ export interface RegisterArgs {
 }
 
 /** A call's effect: error name (module error) or the events to emit on success. */
-export type DispatchResult =
-  | { ok: true; events: { pallet: string; name: string; fields: unknown[] }[] }
-  | { ok: false; error: string };
+export type DispatchResult = { ok: true; events: { pallet: string; name: string; fields: unknown[] }[] } | { ok: false; error: string };
 
 /** SubtensorTransactionExtension custom codes (common/src/transaction_error.rs). */
 export const POOL_STAKE_TOO_LOW = 1;

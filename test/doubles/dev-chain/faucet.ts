@@ -17,7 +17,6 @@ export interface FaucetOptions {
   label: string;
 }
 
-
 export class FaucetRefusal extends Error {}
 
 /** ss58 (any prefix) -> prefix 42, or a refusal in words. */

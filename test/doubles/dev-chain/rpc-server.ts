@@ -75,8 +75,7 @@ export async function startRpcServer(chain: DevChain, port: number, host = '127.
     conn.subs.delete(id);
     return true;
   };
-  const heads = (notify: string) => (_: Params, conn: Connection) =>
-    subscribe(conn, notify, (send) => chain.onBlock((b) => send(headerJson(b))), headerJson(chain.best));
+  const heads = (notify: string) => (_: Params, conn: Connection) => subscribe(conn, notify, (send) => chain.onBlock((b) => send(headerJson(b))), headerJson(chain.best));
 
   const methods: Record<string, Method> = {
     rpc_methods: () => ({ version: 1, methods: Object.keys(methods).sort() }),

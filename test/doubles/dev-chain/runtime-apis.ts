@@ -5,8 +5,7 @@ import { compactAddLength, hexToU8a, u8aConcat, u8aToHex } from '@polkadot/util'
 import type { DevChain } from './chain.ts';
 
 /** Some(OpaqueMetadata) / OpaqueMetadata encoded by hand: createType would read the raw bytes as length-prefixed. */
-const opaqueMetadata = (chain: DevChain, option: boolean) =>
-  new Encoded(u8aConcat(option ? new Uint8Array([1]) : new Uint8Array(0), compactAddLength(chain.rt.metadataBytes)));
+const opaqueMetadata = (chain: DevChain, option: boolean) => new Encoded(u8aConcat(option ? new Uint8Array([1]) : new Uint8Array(0), compactAddLength(chain.rt.metadataBytes)));
 
 /** A handler result that is already SCALE-encoded. */
 class Encoded {

@@ -45,11 +45,31 @@ export function projectStorage(rt: DevRuntime, state: DevChainState, events: Uin
     sub('subnetAlphaIn', [n], s.subnetAlphaInRao);
     sub('lastEpochBlock', [n], s.lastEpochBlock);
     // Mechanism 0: NetUidStorageIndex == netuid.
-    sub('validatorPermit', [n], s.neurons.map((x) => x.validatorPermit));
-    sub('lastUpdate', [n], s.neurons.map((x) => x.lastUpdate));
-    sub('incentive', [n], s.neurons.map((x) => x.incentive));
-    sub('dividends', [n], s.neurons.map((x) => x.dividends));
-    sub('emission', [n], s.neurons.map((x) => x.emissionRao));
+    sub(
+      'validatorPermit',
+      [n],
+      s.neurons.map((x) => x.validatorPermit),
+    );
+    sub(
+      'lastUpdate',
+      [n],
+      s.neurons.map((x) => x.lastUpdate),
+    );
+    sub(
+      'incentive',
+      [n],
+      s.neurons.map((x) => x.incentive),
+    );
+    sub(
+      'dividends',
+      [n],
+      s.neurons.map((x) => x.dividends),
+    );
+    sub(
+      'emission',
+      [n],
+      s.neurons.map((x) => x.emissionRao),
+    );
     for (const x of s.neurons) {
       sub('keys', [n, x.uid], x.hotkey);
       sub('uids', [n, x.hotkey], x.uid);

@@ -626,5 +626,19 @@ export const net = {
 };
 
 export default {
-  app, BrowserWindow, ipcMain, nativeImage, Menu, Tray, dialog, shell, session, powerMonitor, Notification, autoUpdater, safeStorage, utilityProcess, net,
+  app,
+  BrowserWindow,
+  ipcMain,
+  nativeImage,
+  Menu,
+  Tray,
+  dialog,
+  shell,
+  session,
+  powerMonitor,
+  Notification,
+  autoUpdater,
+  safeStorage,
+  utilityProcess,
+  net,
 };

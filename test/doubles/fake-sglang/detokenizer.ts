@@ -18,7 +18,10 @@ export class Detokenizer {
     const tok = JSON.parse(readFileSync(join(checkpointDir, 'tokenizer.json'), 'utf8')) as TokenizerJson;
     const u2b = new Map<string, number>(byteToUnicode().map((ch, b) => [ch, b]));
     for (const [piece, id] of Object.entries(tok.model.vocab)) {
-      this.bytes.set(id, Uint8Array.from(Array.from(piece), (ch) => u2b.get(ch) ?? 0x3f));
+      this.bytes.set(
+        id,
+        Uint8Array.from(Array.from(piece), (ch) => u2b.get(ch) ?? 0x3f),
+      );
     }
     const enc = new TextEncoder();
     for (const a of tok.added_tokens) {

@@ -23,10 +23,7 @@ export interface GenerateRequest {
   stream: boolean;
 }
 
-export type FinishReason =
-  | { type: 'stop'; matched: number | string }
-  | { type: 'length'; length: number }
-  | { type: 'abort'; message: string; status_code: null; err_type: null };
+export type FinishReason = { type: 'stop'; matched: number | string } | { type: 'length'; length: number } | { type: 'abort'; message: string; status_code: null; err_type: null };
 
 export interface ReqProgress {
   rid: string;
@@ -67,8 +64,17 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 export class FakeEngine {
   readonly metrics: EngineMetrics = {
-    running: 0, queued: 0, promptTokensTotal: 0, generationTokensTotal: 0, cachedTokensTotal: 0,
-    requestsTotal: 0, abortedTotal: 0, ttft: [], itl: [], e2e: [], lastGenThroughput: 0,
+    running: 0,
+    queued: 0,
+    promptTokensTotal: 0,
+    generationTokensTotal: 0,
+    cachedTokensTotal: 0,
+    requestsTotal: 0,
+    abortedTotal: 0,
+    ttft: [],
+    itl: [],
+    e2e: [],
+    lastGenThroughput: 0,
   };
   hung = false;
   private readonly live = new Map<string, Live>();
@@ -112,8 +118,16 @@ export class FakeEngine {
     const live: Live = { aborted: false, wake: null };
     this.live.set(req.rid, live);
     const p: ReqProgress = {
-      rid: req.rid, promptTokens: req.inputIds.length, cachedTokens: 0, outputIds: [], logprobs: [],
-      prefillRows: [], decodeRows: [], finish: null, text: '', startedAt: performance.now(),
+      rid: req.rid,
+      promptTokens: req.inputIds.length,
+      cachedTokens: 0,
+      outputIds: [],
+      logprobs: [],
+      prefillRows: [],
+      decodeRows: [],
+      finish: null,
+      text: '',
+      startedAt: performance.now(),
     };
     this.metrics.requestsTotal += 1;
     try {
@@ -256,7 +270,10 @@ export class FakeEngine {
     m.lastGenThroughput = DECODE_LOG_INTERVAL / Math.max((now - this.lastDecodeLogAt) / 1000, 1e-3);
     this.lastDecodeLogAt = now;
     const used = this.cache.cachedTokens;
-    log(`Decode batch, #running-req: ${m.running}, #full token: ${used}, full token usage: ${(used / this.args.maxTotalTokens).toFixed(2)}, mamba num: ${m.running}, mamba usage: 0.00, cuda graph: True, gen throughput (token/s): ${m.lastGenThroughput.toFixed(2)}, #queue-req: ${m.queued}`, true);
+    log(
+      `Decode batch, #running-req: ${m.running}, #full token: ${used}, full token usage: ${(used / this.args.maxTotalTokens).toFixed(2)}, mamba num: ${m.running}, mamba usage: 0.00, cuda graph: True, gen throughput (token/s): ${m.lastGenThroughput.toFixed(2)}, #queue-req: ${m.queued}`,
+      true,
+    );
   }
 
   private finishFor(req: GenerateRequest, p: ReqProgress, token: number, stops: Set<number>): FinishReason | null {

@@ -45,7 +45,14 @@ async function main(): Promise<void> {
 
   let tokenizer: Tokenizer | null = null;
   const state: ServeState = {
-    args, engine, cache, ready: false, draining: false, trimActive, contextLength, maxTotalTokens: args.maxTotalTokens,
+    args,
+    engine,
+    cache,
+    ready: false,
+    draining: false,
+    trimActive,
+    contextLength,
+    maxTotalTokens: args.maxTotalTokens,
     encode: async (text) => {
       tokenizer ??= Tokenizer.fromFile(join(args.modelPath, 'tokenizer.json'));
       return (await tokenizer.encode(text)).getIds();
@@ -70,7 +77,9 @@ async function main(): Promise<void> {
   if (args.hang) engine.hung = true;
   if (args.crashAfterS !== null) {
     setTimeout(() => {
-      raw('Traceback (most recent call last):\n  File "/usr/lib/python3/dist-packages/sglang/srt/managers/scheduler.py", line 2967, in run_scheduler_process\n    scheduler.event_loop_overlap()\nRuntimeError: CUDA error: an illegal memory access was encountered');
+      raw(
+        'Traceback (most recent call last):\n  File "/usr/lib/python3/dist-packages/sglang/srt/managers/scheduler.py", line 2967, in run_scheduler_process\n    scheduler.event_loop_overlap()\nRuntimeError: CUDA error: an illegal memory access was encountered',
+      );
       log('Received sigquit from a child process. It usually means the child failed.');
       process.exit(1);
     }, args.crashAfterS * 1000).unref();

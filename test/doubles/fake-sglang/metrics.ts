@@ -21,20 +21,22 @@ function one(name: string, type: 'gauge' | 'counter', help: string, label: strin
 export function metricsText(engine: FakeEngine, modelName: string, maxTotalTokens: number, usedTokens: number): string {
   const m = engine.metrics;
   const label = `model_name="${modelName}",engine_type="unified",tp_rank="0",pp_rank="0"`;
-  return [
-    one('num_running_reqs', 'gauge', 'The number of running requests.', label, m.running),
-    one('num_queue_reqs', 'gauge', 'The number of requests in the waiting queue.', label, m.queued),
-    one('num_used_tokens', 'gauge', 'The number of used tokens.', label, usedTokens),
-    one('token_usage', 'gauge', 'The token usage.', label, Math.min(1, usedTokens / maxTotalTokens)),
-    one('gen_throughput', 'gauge', 'The generation throughput (token/s).', label, m.lastGenThroughput),
-    one('cache_hit_rate', 'gauge', 'The prefix cache hit rate.', label, engine.cacheHitRate),
-    one('prompt_tokens_total', 'counter', 'Number of prefill tokens processed.', label, m.promptTokensTotal),
-    one('generation_tokens_total', 'counter', 'Number of generation tokens processed.', label, m.generationTokensTotal),
-    one('cached_tokens_total', 'counter', 'Number of cached prompt tokens.', `${label},cache_source="device"`, m.cachedTokensTotal),
-    one('num_requests_total', 'counter', 'Number of requests processed.', label, m.requestsTotal),
-    one('num_aborted_requests_total', 'counter', 'Number of requests aborted.', label, m.abortedTotal),
-    histogram('time_to_first_token_seconds', 'Histogram of time to first token in seconds.', label, m.ttft),
-    histogram('inter_token_latency_seconds', 'Histogram of inter-token latency in seconds.', label, m.itl),
-    histogram('e2e_request_latency_seconds', 'Histogram of End-to-end request latency in seconds', label, m.e2e),
-  ].join('\n') + '\n';
+  return (
+    [
+      one('num_running_reqs', 'gauge', 'The number of running requests.', label, m.running),
+      one('num_queue_reqs', 'gauge', 'The number of requests in the waiting queue.', label, m.queued),
+      one('num_used_tokens', 'gauge', 'The number of used tokens.', label, usedTokens),
+      one('token_usage', 'gauge', 'The token usage.', label, Math.min(1, usedTokens / maxTotalTokens)),
+      one('gen_throughput', 'gauge', 'The generation throughput (token/s).', label, m.lastGenThroughput),
+      one('cache_hit_rate', 'gauge', 'The prefix cache hit rate.', label, engine.cacheHitRate),
+      one('prompt_tokens_total', 'counter', 'Number of prefill tokens processed.', label, m.promptTokensTotal),
+      one('generation_tokens_total', 'counter', 'Number of generation tokens processed.', label, m.generationTokensTotal),
+      one('cached_tokens_total', 'counter', 'Number of cached prompt tokens.', `${label},cache_source="device"`, m.cachedTokensTotal),
+      one('num_requests_total', 'counter', 'Number of requests processed.', label, m.requestsTotal),
+      one('num_aborted_requests_total', 'counter', 'Number of requests aborted.', label, m.abortedTotal),
+      histogram('time_to_first_token_seconds', 'Histogram of time to first token in seconds.', label, m.ttft),
+      histogram('inter_token_latency_seconds', 'Histogram of inter-token latency in seconds.', label, m.itl),
+      histogram('e2e_request_latency_seconds', 'Histogram of End-to-end request latency in seconds', label, m.e2e),
+    ].join('\n') + '\n'
+  );
 }

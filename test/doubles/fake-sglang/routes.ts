@@ -87,7 +87,10 @@ async function toRequest(s: ServeState, body: Record<string, unknown>): Promise<
     throw new HttpError(400, `The input (${inputIds.length} tokens) is longer than the model's context length (${s.contextLength} tokens).`);
   }
   if (inputIds.length + maxNew > s.contextLength) {
-    throw new HttpError(400, `Requested token count exceeds the model's maximum context length of ${s.contextLength} tokens. You requested a total of ${inputIds.length + maxNew} tokens: ${inputIds.length} tokens from the input messages and ${maxNew} tokens for the completion. Please reduce the number of tokens in the input messages or the completion to fit within the limit.`);
+    throw new HttpError(
+      400,
+      `Requested token count exceeds the model's maximum context length of ${s.contextLength} tokens. You requested a total of ${inputIds.length + maxNew} tokens: ${inputIds.length} tokens from the input messages and ${maxNew} tokens for the completion. Please reduce the number of tokens in the input messages or the completion to fit within the limit.`,
+    );
   }
   const rid = typeof body.rid === 'string' ? body.rid : randomUUID().replaceAll('-', '');
   if (s.engine.isLive(rid)) throw new HttpError(400, `Duplicate request ID detected: ${rid}`);
@@ -108,7 +111,10 @@ async function generate(s: ServeState, req: IncomingMessage, res: ServerResponse
   const r = await toRequest(s, await readJson(req));
   const hidden: HiddenMode = !r.returnHiddenStates ? 'omit' : s.trimActive ? 'trimmed' : 'full';
   const opts = { returnLogprob: r.returnLogprob, hidden };
-  log(`Prefill batch, #new-seq: 1, #new-token: ${r.inputIds.length - s.cache.match(r.inputIds)}, #cached-token: ${s.cache.match(r.inputIds)}, full token usage: 0.01, #running-req: ${s.engine.metrics.running}, #queue-req: ${s.engine.metrics.queued}`, true);
+  log(
+    `Prefill batch, #new-seq: 1, #new-token: ${r.inputIds.length - s.cache.match(r.inputIds)}, #cached-token: ${s.cache.match(r.inputIds)}, full token usage: 0.01, #running-req: ${s.engine.metrics.running}, #queue-req: ${s.engine.metrics.queued}`,
+    true,
+  );
   const sink = sinkOf(res);
   if (!r.stream) {
     const p = await s.engine.run(r, async () => {});
@@ -137,15 +143,35 @@ async function generate(s: ServeState, req: IncomingMessage, res: ServerResponse
 function serverInfo(s: ServeState): Record<string, unknown> {
   const a = s.args;
   return {
-    model_path: a.modelPath, tokenizer_path: a.modelPath, served_model_name: a.servedModelName ?? a.modelPath,
-    tp_size: a.tpSize, dp_size: 1, mem_fraction_static: a.memFractionStatic ?? 0.83, kv_cache_dtype: a.kvCacheDtype,
-    context_length: a.contextLength, max_running_requests: s.engine.maxRunning, chunked_prefill_size: a.chunkedPrefillSize ?? -1,
-    enable_return_hidden_states: a.enableReturnHiddenStates, enable_cache_report: a.enableCacheReport,
-    enable_metrics: a.enableMetrics, host: a.host, port: a.port, cpu_offload_gb: a.cpuOffloadGb,
-    disable_custom_all_reduce: a.disableCustomAllReduce, stream_interval: a.streamInterval, incremental_streaming_output: false,
-    status: s.ready ? 'ready' : 'starting', max_total_num_tokens: s.maxTotalTokens,
+    model_path: a.modelPath,
+    tokenizer_path: a.modelPath,
+    served_model_name: a.servedModelName ?? a.modelPath,
+    tp_size: a.tpSize,
+    dp_size: 1,
+    mem_fraction_static: a.memFractionStatic ?? 0.83,
+    kv_cache_dtype: a.kvCacheDtype,
+    context_length: a.contextLength,
+    max_running_requests: s.engine.maxRunning,
+    chunked_prefill_size: a.chunkedPrefillSize ?? -1,
+    enable_return_hidden_states: a.enableReturnHiddenStates,
+    enable_cache_report: a.enableCacheReport,
+    enable_metrics: a.enableMetrics,
+    host: a.host,
+    port: a.port,
+    cpu_offload_gb: a.cpuOffloadGb,
+    disable_custom_all_reduce: a.disableCustomAllReduce,
+    stream_interval: a.streamInterval,
+    incremental_streaming_output: false,
+    status: s.ready ? 'ready' : 'starting',
+    max_total_num_tokens: s.maxTotalTokens,
     max_req_input_len: Math.min(s.contextLength, s.maxTotalTokens) - 6,
-    internal_states: [{ last_gen_throughput: s.engine.metrics.lastGenThroughput, memory_usage: { weight: 8.85, kvcache: 5.0, token_capacity: s.maxTotalTokens, graph: 0.26 }, effective_max_running_requests_per_dp: s.engine.maxRunning }],
+    internal_states: [
+      {
+        last_gen_throughput: s.engine.metrics.lastGenThroughput,
+        memory_usage: { weight: 8.85, kvcache: 5.0, token_capacity: s.maxTotalTokens, graph: 0.26 },
+        effective_max_running_requests_per_dp: s.engine.maxRunning,
+      },
+    ],
     version: a.sglangVersion,
   };
 }
@@ -155,7 +181,9 @@ export async function route(s: ServeState, req: IncomingMessage, res: ServerResp
   const path = (req.url ?? '/').split('?')[0]!;
   const method = req.method ?? 'GET';
   // uvicorn's access log line, once the response has gone out.
-  res.on('finish', () => log(`INFO:     ${req.socket.remoteAddress ?? '127.0.0.1'}:${req.socket.remotePort ?? 0} - "${method} ${req.url ?? '/'} HTTP/1.1" ${res.statusCode} ${STATUS_TEXT[res.statusCode] ?? ''}`.trimEnd()));
+  res.on('finish', () =>
+    log(`INFO:     ${req.socket.remoteAddress ?? '127.0.0.1'}:${req.socket.remotePort ?? 0} - "${method} ${req.url ?? '/'} HTTP/1.1" ${res.statusCode} ${STATUS_TEXT[res.statusCode] ?? ''}`.trimEnd()),
+  );
   try {
     if (path === '/generate' && (method === 'POST' || method === 'PUT')) return await generate(s, req, res);
     if (path === '/health' || path === '/ping') return void res.writeHead(s.ready && !s.draining ? 200 : 503).end();
@@ -168,8 +196,15 @@ export async function route(s: ServeState, req: IncomingMessage, res: ServerResp
     if (path === '/model_info' || path === '/get_model_info') {
       if (path === '/get_model_info') log("Endpoint '/get_model_info' is deprecated and will be removed in a future version. Please use '/model_info' instead.");
       return json(res, 200, {
-        model_path: s.args.modelPath, tokenizer_path: s.args.modelPath, is_generation: true, preferred_sampling_params: null,
-        weight_version: 'default', has_image_understanding: false, has_audio_understanding: false, model_type: s.modelType, architectures: s.architectures,
+        model_path: s.args.modelPath,
+        tokenizer_path: s.args.modelPath,
+        is_generation: true,
+        preferred_sampling_params: null,
+        weight_version: 'default',
+        has_image_understanding: false,
+        has_audio_understanding: false,
+        model_type: s.modelType,
+        architectures: s.architectures,
       });
     }
     if (path === '/server_info' || path === '/get_server_info') return json(res, 200, serverInfo(s));
@@ -200,7 +235,8 @@ export async function route(s: ServeState, req: IncomingMessage, res: ServerResp
       return void res.writeHead(200).end();
     }
     if (path === '/flush_cache') {
-      if (s.engine.metrics.running > 0 || s.engine.metrics.queued > 0) return void res.writeHead(400).end('Cache not flushed. Please check backend logs for more details. (When there are running or waiting requests, the operation will not be performed.)\n');
+      if (s.engine.metrics.running > 0 || s.engine.metrics.queued > 0)
+        return void res.writeHead(400).end('Cache not flushed. Please check backend logs for more details. (When there are running or waiting requests, the operation will not be performed.)\n');
       s.cache.flush();
       return void res.writeHead(200).end('Cache flushed.\nPlease check backend logs for more details. (When there are running or waiting requests, the operation will not be performed.)\n');
     }

@@ -21,7 +21,8 @@ export function raw(text: string): void {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-const TRACEBACK = 'Traceback (most recent call last):\n  File "/usr/lib/python3/dist-packages/sglang/srt/managers/scheduler.py", line 2954, in run_scheduler_process\n    scheduler = Scheduler(server_args, port_args, gpu_id, tp_rank, moe_ep_rank, pp_rank, dp_rank)\n';
+const TRACEBACK =
+  'Traceback (most recent call last):\n  File "/usr/lib/python3/dist-packages/sglang/srt/managers/scheduler.py", line 2954, in run_scheduler_process\n    scheduler = Scheduler(server_args, port_args, gpu_id, tp_rank, moe_ep_rank, pp_rank, dp_rank)\n';
 
 const SIGNATURES: Record<FailMode, string> = {
   oom: `${TRACEBACK}torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB. GPU 0 has a total capacity of 23.53 GiB of which 1.02 GiB is free. Including non-PyTorch memory, this process has 22.49 GiB memory in use.`,
@@ -30,12 +31,19 @@ const SIGNATURES: Record<FailMode, string> = {
   nvcc: `${TRACEBACK}RuntimeError: Assertion error (/deep_gemm/jit/compiler.hpp:176): false and "NVCC compilation failed"`,
   'fp8-arch': `${TRACEBACK}ValueError: type fp8e4nv not supported in this architecture. The supported fp8 dtypes are ('fp8e4b15', 'fp8e5')`,
   p2p: `${TRACEBACK}RuntimeError: CUDART error: peer access is not supported between these two devices`,
-  warmup: 'Initialization failed. warmup error: Traceback (most recent call last):\n  File "/usr/lib/python3/dist-packages/sglang/srt/entrypoints/http_server.py", line 1402, in _execute_server_warmup\nAssertionError: ',
+  warmup:
+    'Initialization failed. warmup error: Traceback (most recent call last):\n  File "/usr/lib/python3/dist-packages/sglang/srt/entrypoints/http_server.py", line 1402, in _execute_server_warmup\nAssertionError: ',
 };
 
 // The phase at which each failure strikes in a real start.
 const FAILS_AT: Record<FailMode, 'init' | 'load' | 'kv' | 'graph' | 'warmup'> = {
-  p2p: 'init', 'fp8-arch': 'load', oom: 'load', 'kv-memory': 'kv', 'cuda-graph-oom': 'graph', nvcc: 'graph', warmup: 'warmup',
+  p2p: 'init',
+  'fp8-arch': 'load',
+  oom: 'load',
+  'kv-memory': 'kv',
+  'cuda-graph-oom': 'graph',
+  nvcc: 'graph',
+  warmup: 'warmup',
 };
 
 function die(mode: FailMode): never {
@@ -58,7 +66,9 @@ export async function bootLog(args: FakeServeArgs, facts: StartFacts): Promise<v
   const check = (phase: string): void => {
     if (args.fail && failAt === phase) die(args.fail);
   };
-  log(`server_args=ServerArgs(model_path='${args.modelPath}', served_model_name='${args.servedModelName ?? args.modelPath}', tp_size=${args.tpSize}, host='${args.host}', port=${args.port}, enable_return_hidden_states=${args.enableReturnHiddenStates ? 'True' : 'False'}, ...)`);
+  log(
+    `server_args=ServerArgs(model_path='${args.modelPath}', served_model_name='${args.servedModelName ?? args.modelPath}', tp_size=${args.tpSize}, host='${args.host}', port=${args.port}, enable_return_hidden_states=${args.enableReturnHiddenStates ? 'True' : 'False'}, ...)`,
+  );
   log('Init torch distributed begin.', true);
   if (args.tpSize > 1 && !args.disableCustomAllReduce) {
     log('Setup Custom allreduce failed with CUDART error: peer access is not supported between these two devices. To silence this warning, specify --disable-custom-all-reduce explicitly.', true);
@@ -83,7 +93,10 @@ export async function bootLog(args: FakeServeArgs, facts: StartFacts): Promise<v
   raw('Capturing batches (bs=8 avail_mem=4.00 GB): 100%|██████████| 4/4 [00:00<00:00, 12.10it/s]');
   await sleep(step);
   log('Capture cuda graph end. Time elapsed: 0.33 s. mem usage=0.26 GB. avail mem=3.79 GB.', true);
-  log(`max_total_num_tokens=${facts.maxTotalTokens}, chunked_prefill_size=${facts.chunkedPrefill}, max_prefill_tokens=16384, max_running_requests=${facts.maxRunning}, context_len=${facts.contextLength}, available_gpu_mem=3.79 GB`, true);
+  log(
+    `max_total_num_tokens=${facts.maxTotalTokens}, chunked_prefill_size=${facts.chunkedPrefill}, max_prefill_tokens=16384, max_running_requests=${facts.maxRunning}, context_len=${facts.contextLength}, available_gpu_mem=3.79 GB`,
+    true,
+  );
 }
 
 export function uvicornLines(host: string, port: number): void {

@@ -47,7 +47,8 @@ export async function startFakeRigEngine(behave: FakeRigBehaviour, opts: { contr
         invoked.push({ method: f.method, req: f.req });
         if (behave === 'silent') return;
         if (f.method === 'app.info') ws.send(JSON.stringify({ kind: 'result', id: f.id, result: { ok: true, value: { version: '0.1.0', contract: opts.contract ?? 1 } } }));
-        else if (f.method === 'mining.rehearse') ws.send(JSON.stringify({ kind: 'result', id: f.id, result: { ok: false, error: { code: 'conflict', message: 'No serve is running: start mining first.' } } }));
+        else if (f.method === 'mining.rehearse')
+          ws.send(JSON.stringify({ kind: 'result', id: f.id, result: { ok: false, error: { code: 'conflict', message: 'No serve is running: start mining first.' } } }));
         else ws.send(JSON.stringify({ kind: 'result', id: f.id, result: { ok: true, value: null } }));
       });
       if (behave === 'malformed') {

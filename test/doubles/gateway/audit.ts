@@ -20,7 +20,6 @@ export interface AuditResult {
 
 export type Auditor = (requestId: string, c: Commitment) => Promise<AuditResult>;
 
-
 export function createModelAuditor(checkpointDir: string, proof: ProofPort, opts: { expectedModelRoot?: string; seed?: number } = {}): Auditor {
   const spec: CheckpointSpec = loadCheckpointSpec(checkpointDir);
   return async (requestId, c) => {

@@ -176,8 +176,15 @@ export class GatewayDouble {
 
   view(): WorkerView[] {
     return [...this.workersById.values()].map((w) => ({
-      workerId: w.workerId, workerName: w.workerName, minerKey: w.minerKey, state: w.state, reason: w.reason, legs: liveLegs(w.conns), capacityTotal: w.capacityTotal,
-      audits: [...w.audits], probeResults: { ...w.probeResults },
+      workerId: w.workerId,
+      workerName: w.workerName,
+      minerKey: w.minerKey,
+      state: w.state,
+      reason: w.reason,
+      legs: liveLegs(w.conns),
+      capacityTotal: w.capacityTotal,
+      audits: [...w.audits],
+      probeResults: { ...w.probeResults },
     }));
   }
 
@@ -318,7 +325,20 @@ export class GatewayDouble {
     let w = this.workersById.get(h.worker_id);
     if (!w) {
       const clock = this.opts.clock ?? systemClock;
-      w = { workerId: h.worker_id, workerName: h.worker_name, minerKey: h.miner_key, state: 'connecting', reason: null, legs: [], capacityTotal: h.capacity.max_inflight_total, audits: [], probeResults: { ok: 0, failed: 0 }, conns: new Set(), windowOver: false, judged: false };
+      w = {
+        workerId: h.worker_id,
+        workerName: h.worker_name,
+        minerKey: h.miner_key,
+        state: 'connecting',
+        reason: null,
+        legs: [],
+        capacityTotal: h.capacity.max_inflight_total,
+        audits: [],
+        probeResults: { ok: 0, failed: 0 },
+        conns: new Set(),
+        windowOver: false,
+        judged: false,
+      };
       this.workersById.set(h.worker_id, w);
       const worker = w;
       clock.setTimeout(() => {

@@ -19,9 +19,7 @@ const gw = new GatewayDouble({
   workers: Number(flag('workers') ?? 8),
   keys: (flag('keys') ?? process.env.ENGY_GATEWAY_DOUBLE_KEYS ?? 'mk-demo-0123456789abcdef').split(','),
   judgeAfterMs: Number(flag('judge-ms') ?? 3000),
-  probe: process.argv.includes('--no-probe')
-    ? false
-    : { waves: Number(flag('probe-waves') ?? 1), promptWords: Number(flag('probe-words') ?? 200), maxTokens: Number(flag('probe-tokens') ?? 64) },
+  probe: process.argv.includes('--no-probe') ? false : { waves: Number(flag('probe-waves') ?? 1), promptWords: Number(flag('probe-words') ?? 200), maxTokens: Number(flag('probe-tokens') ?? 64) },
   auditor: createModelAuditor(checkpoint, createProofPort()),
 });
 const url = await gw.start();

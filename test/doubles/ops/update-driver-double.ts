@@ -11,7 +11,10 @@ export class UpdateDriverDouble implements UpdateDriver {
   /** Events check() emits; default: no update. */
   onCheck: () => DriverEvent[] = () => [{ type: 'checking' }, { type: 'not-available' }];
   /** Events download() emits; default: progress then downloaded. */
-  onDownload: (version: string) => DriverEvent[] = (v) => [{ type: 'progress', percent: 50 }, { type: 'downloaded', version: v }];
+  onDownload: (version: string) => DriverEvent[] = (v) => [
+    { type: 'progress', percent: 50 },
+    { type: 'downloaded', version: v },
+  ];
   failNext: Error | undefined;
   installedWhileBusy: boolean[] = [];
   gate: DrainGate | undefined;

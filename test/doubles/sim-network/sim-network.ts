@@ -107,7 +107,12 @@ function portOf(url: string): number {
 async function healthy(serve: FakeSglang): Promise<string> {
   const url = await serve.url();
   for (let i = 0; i < 200; i++) {
-    if (await fetch(`${url}/health_generate`).then((r) => r.ok).catch(() => false)) return url;
+    if (
+      await fetch(`${url}/health_generate`)
+        .then((r) => r.ok)
+        .catch(() => false)
+    )
+      return url;
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`the fake serve at ${url} never became healthy`);
@@ -139,8 +144,15 @@ export async function startSimulatedNetwork(opts: SimNetworkOptions): Promise<Si
         balances: { [cold]: (10n * TAO).toString() },
         subnets: [
           {
-            netuid: SN53, tempo: 20, weightsRateLimit: WEIGHTS_RATE_LIMIT, commitRevealEnabled: false, burnRao: TAO.toString(),
-            ownerHotkey: hotkeys.owner, ownerColdkey: cold, subnetTaoRao: (20_000n * TAO).toString(), subnetAlphaInRao: (1_000_000n * TAO).toString(),
+            netuid: SN53,
+            tempo: 20,
+            weightsRateLimit: WEIGHTS_RATE_LIMIT,
+            commitRevealEnabled: false,
+            burnRao: TAO.toString(),
+            ownerHotkey: hotkeys.owner,
+            ownerColdkey: cold,
+            subnetTaoRao: (20_000n * TAO).toString(),
+            subnetAlphaInRao: (1_000_000n * TAO).toString(),
             simulateEpochs: true,
             neurons: [
               { hotkey: hotkeys.owner, coldkey: cold },
@@ -193,17 +205,32 @@ export async function startSimulatedNetwork(opts: SimNetworkOptions): Promise<Si
     cleanups.push(() => traffic.stop());
 
     const cheat = new MinerService({
-      gatewayUrl, serveUrls: [cheatUrl], checkpointDir: CHECKPOINT_TINY, model: 'qwen3.6-35b-a3b', maxInflight: 8, workerName: CHEAT_WORKER,
+      gatewayUrl,
+      serveUrls: [cheatUrl],
+      checkpointDir: CHECKPOINT_TINY,
+      model: 'qwen3.6-35b-a3b',
+      maxInflight: 8,
+      workerName: CHEAT_WORKER,
       minerKey: () => CHEAT_KEY,
       hw: async () => ({ host: `${hostname()}-cheat`, cpus: 2, ram_gb: 8, gpu: 'simulated (int4)', gpu_count: 0, gpu_mem_gb: 0, gpus: '0x none', parallelism: 'tp' }),
-      versions: { 'engy-panel': 'sim-cheat' }, proof: createProofPort(), log: silentLogger,
+      versions: { 'engy-panel': 'sim-cheat' },
+      proof: createProofPort(),
+      log: silentLogger,
     });
     cleanups.push(() => cheat.dispose());
     await cheat.start();
 
     writeDemoSettings(opts.dataDir, identity, {
-      serveUrl: honestUrl, checkpointDir: CHECKPOINT_TINY, gatewayUrl, chainUrl: chain.url, providerUrl: provider.url, masterHotkey: provider.masterHotkey,
-      pollSeconds: opts.pollSeconds ?? 15, resubmitBlocks: RESUBMIT_BLOCKS, maxInflight: RIG_INFLIGHT, priceUrl: price.url,
+      serveUrl: honestUrl,
+      checkpointDir: CHECKPOINT_TINY,
+      gatewayUrl,
+      chainUrl: chain.url,
+      providerUrl: provider.url,
+      masterHotkey: provider.masterHotkey,
+      pollSeconds: opts.pollSeconds ?? 15,
+      resubmitBlocks: RESUBMIT_BLOCKS,
+      maxInflight: RIG_INFLIGHT,
+      priceUrl: price.url,
     });
 
     // Epochs: the first right after the rig qualified and served a few paying requests, then on the clock.
@@ -224,7 +251,15 @@ export async function startSimulatedNetwork(opts: SimNetworkOptions): Promise<Si
       }
       // Another miner on the subnet (no process behind it): the rig's weight is a share, not the whole vector.
       const peerOk = 10 + (epochs.length % 3) * 4;
-      tallies.push({ hotkey: hotkeys.otherMiner, ok: peerOk, failed: 0, promptTokens: peerOk * 9, completionTokens: peerOk * 7, verdicts: { pass: Math.ceil(peerOk / 2), cheat: 0, unproven: 0 }, ttftP99Ms: 900 });
+      tallies.push({
+        hotkey: hotkeys.otherMiner,
+        ok: peerOk,
+        failed: 0,
+        promptTokens: peerOk * 9,
+        completionTokens: peerOk * 7,
+        verdicts: { pass: Math.ceil(peerOk / 2), cheat: 0, unproven: 0 },
+        ttftP99Ms: 900,
+      });
       const { rows, weights } = scoreEpoch(tallies, RULES, hotkeys.owner);
       const index = epochs.length + 1;
       const now = Date.now();
@@ -268,7 +303,19 @@ export async function startSimulatedNetwork(opts: SimNetworkOptions): Promise<Si
     });
 
     const net: SimulatedNetwork = {
-      dataDir: opts.dataDir, chain, provider, price, gateway, honestServe, cheatServe, cheat, traffic, hotkeys, identity, epochs, epochMs,
+      dataDir: opts.dataDir,
+      chain,
+      provider,
+      price,
+      gateway,
+      honestServe,
+      cheatServe,
+      cheat,
+      traffic,
+      hotkeys,
+      identity,
+      epochs,
+      epochMs,
       app: null,
       uidOf: (hk) => chain.state.neuron(SN53, hk)?.uid,
       issueMinerKey(hotkey) {

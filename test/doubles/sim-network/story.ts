@@ -62,7 +62,9 @@ export function runStory(net: SimulatedNetwork, o: StoryOptions): RunningStory {
   const offEpoch = net.onEpoch((e) => {
     const rig = e.rows.find((r) => r.hotkey === net.hotkeys.rig);
     const cheat = e.rows.find((r) => r.hotkey === net.hotkeys.cheat);
-    say(`epoch ${e.index} published by the provider: demo rig ${rig?.tokens ?? 0} tokens, weight ${share(e, net.hotkeys.rig).toFixed(1)}%; cheat ${cheat ? `gate ${cheat.gate_reason ?? 'passed'}, weight ${share(e, net.hotkeys.cheat).toFixed(1)}%` : 'not scored'}`);
+    say(
+      `epoch ${e.index} published by the provider: demo rig ${rig?.tokens ?? 0} tokens, weight ${share(e, net.hotkeys.rig).toFixed(1)}%; cheat ${cheat ? `gate ${cheat.gate_reason ?? 'passed'}, weight ${share(e, net.hotkeys.cheat).toFixed(1)}%` : 'not scored'}`,
+    );
   });
   const atStart = lastUpdate();
   let seenUpdate = atStart;
@@ -72,7 +74,9 @@ export function runStory(net: SimulatedNetwork, o: StoryOptions): RunningStory {
     const sub = o.validator?.()?.recentSubmissions[0];
     if (sub && sub.at !== seenSubmission) {
       seenSubmission = sub.at;
-      say(`validator submitted epoch ${sub.epochIndex} (${sub.kind} vector, uids ${sub.uids.join(',')}): ${sub.ok ? `landed in block ${sub.includedBlock ?? sub.block ?? '?'}` : `refused: ${sub.error ?? sub.errorCode ?? 'unknown'}`}`);
+      say(
+        `validator submitted epoch ${sub.epochIndex} (${sub.kind} vector, uids ${sub.uids.join(',')}): ${sub.ok ? `landed in block ${sub.includedBlock ?? sub.block ?? '?'}` : `refused: ${sub.error ?? sub.errorCode ?? 'unknown'}`}`,
+      );
     }
     const now = lastUpdate();
     if (now === seenUpdate) return;
@@ -121,10 +125,9 @@ export function runStory(net: SimulatedNetwork, o: StoryOptions): RunningStory {
     step('steady-state', 'the story is told; the network keeps running until you stop it (Ctrl+C)');
   };
 
-  const done = script()
-    .catch((e: unknown) => {
-      if (!(e instanceof Stopped)) say(`the story stopped early: ${errorMessage(e)}`);
-    });
+  const done = script().catch((e: unknown) => {
+    if (!(e instanceof Stopped)) say(`the story stopped early: ${errorMessage(e)}`);
+  });
   return {
     steps,
     done,

@@ -206,8 +206,7 @@ describe('PolkadotChainClient registration', () => {
       sign: (): Uint8Array => {
         throw new Error('a browser extension cannot sign raw bytes');
       },
-      signPayload: (payload: SignerPayloadJSON) =>
-        Promise.resolve({ id: 1, ...client.api.registry.createType('ExtrinsicPayload', payload, { version: payload.version }).sign(pair) }),
+      signPayload: (payload: SignerPayloadJSON) => Promise.resolve({ id: 1, ...client.api.registry.createType('ExtrinsicPayload', payload, { version: payload.version }).sign(pair) }),
     };
     const hotkey = new Keyring({ type: 'sr25519' }).addFromUri('//Engy//ViaBrowser').address;
     expect(await client.burnedRegister(browserLike, SN53, hotkey)).toMatchObject({ ok: true });
@@ -373,10 +372,7 @@ describe('PolkadotChainClient submission edge cases', () => {
   it('sends one transaction at a time per signer, so concurrent sends do not collide on the nonce', async () => {
     const signer = keySignerFromPair(keys.coldkey);
     const hot = (uri: string) => new Keyring({ type: 'sr25519' }).addFromUri(uri).address;
-    const [a, b] = await Promise.all([
-      client.burnedRegister(signer, SN53, hot('//Engy//Concurrent1')),
-      client.burnedRegister(signer, SN53, hot('//Engy//Concurrent2')),
-    ]);
+    const [a, b] = await Promise.all([client.burnedRegister(signer, SN53, hot('//Engy//Concurrent1')), client.burnedRegister(signer, SN53, hot('//Engy//Concurrent2'))]);
     expect(a).toMatchObject({ ok: true });
     expect(b).toMatchObject({ ok: true });
   });

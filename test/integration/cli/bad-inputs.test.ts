@@ -61,15 +61,57 @@ const CASES: [string, CliCommand, string[], string, number, RegExp][] = [
   ['mine --checkpoint below a file', mine, [...MINE, '--checkpoint', '/etc/passwd/model'], '', 1, /the checkpoint folder \/etc\/passwd\/model is not a folder/],
   ['mine checkpoint without tokenizer', mine, [...MINE, '--checkpoint', noTokenizer], '', 1, /has no tokenizer_config\.json: point --checkpoint at the downloaded model folder/],
   ['mine garbage tokenizer.json', mine, [...MINE, '--checkpoint', garbageCheckpoint], '', 1, /garbage-ckpt\/tokenizer\.json is not valid JSON/],
-  ['mine ws:// to another host', mine, [...MINE, '--checkpoint', CHECKPOINT, '--gateway', 'ws://gw.example.com/gw'], '', 2, /plain ws:\/\/ to another machine: the miner key would travel in clear text/],
+  [
+    'mine ws:// to another host',
+    mine,
+    [...MINE, '--checkpoint', CHECKPOINT, '--gateway', 'ws://gw.example.com/gw'],
+    '',
+    2,
+    /plain ws:\/\/ to another machine: the miner key would travel in clear text/,
+  ],
   ['mine http:// gateway', mine, [...MINE, '--checkpoint', CHECKPOINT, '--gateway', 'http://127.0.0.1/gw'], '', 2, /--gateway wants a wss:\/\/ URL/],
   ['mine --serve-url not a url', mine, ['--serve-url', 'not a url', '--checkpoint', CHECKPOINT], '', 2, /--serve-url wants http:\/\/ or https:\/\/ URLs of sglang serves, got "not a url"/],
-  ['mine --serve-url file:///etc/passwd', mine, ['--serve-url', 'http://127.0.0.1:9,file:///etc/passwd', '--checkpoint', CHECKPOINT], '', 2, /--serve-url wants http:\/\/ or https:\/\/ URLs of sglang serves, got "file:\/\/\/etc\/passwd"/],
-  ['mine --worker-name forging a log line', mine, [...MINE, '--checkpoint', CHECKPOINT, '--worker-name', 'rig\n2026-12-03 ERROR [miner] FORGED'], '', 2, /--worker-name must be 1 to 64 letters, digits, "\.", "_" or "-", not starting with "\.", got "rig\\n2026-12-03 ERROR \[miner\] FORGED"/],
+  [
+    'mine --serve-url file:///etc/passwd',
+    mine,
+    ['--serve-url', 'http://127.0.0.1:9,file:///etc/passwd', '--checkpoint', CHECKPOINT],
+    '',
+    2,
+    /--serve-url wants http:\/\/ or https:\/\/ URLs of sglang serves, got "file:\/\/\/etc\/passwd"/,
+  ],
+  [
+    'mine --worker-name forging a log line',
+    mine,
+    [...MINE, '--checkpoint', CHECKPOINT, '--worker-name', 'rig\n2026-12-03 ERROR [miner] FORGED'],
+    '',
+    2,
+    /--worker-name must be 1 to 64 letters, digits, "\.", "_" or "-", not starting with "\.", got "rig\\n2026-12-03 ERROR \[miner\] FORGED"/,
+  ],
   ['headless --host with a space', headless, ['--host', 'evil host', '--data-dir', join(tmp, 'h1')], '', 2, /--host "evil host" is not a host name or IP address/],
-  ['headless --host not on this machine', headless, ['--host', '203.0.113.5', '--data-dir', join(tmp, 'h2')], '', 1, /--host 203\.0\.113\.5 is not an address of this machine: use 127\.0\.0\.1 \(and an SSH tunnel\), 0\.0\.0\.0 for every interface, or one of this machine's addresses \(ip -brief address\)/],
-  ['headless --host that does not resolve', headless, ['--host', 'no-such-host.invalid', '--data-dir', join(tmp, 'h3')], '', 1, /--host no-such-host\.invalid does not resolve to an address of this machine/],
-  ['validate --healthcheck --data-dir /etc/passwd', validate, ['--healthcheck', '--data-dir', '/etc/passwd'], '', 1, /cannot read the heartbeat file \/etc\/passwd\/validator\/heartbeat\.json: .*is not a folder \(it, or a folder above it, is a file\)/],
+  [
+    'headless --host not on this machine',
+    headless,
+    ['--host', '203.0.113.5', '--data-dir', join(tmp, 'h2')],
+    '',
+    1,
+    /--host 203\.0\.113\.5 is not an address of this machine: use 127\.0\.0\.1 \(and an SSH tunnel\), 0\.0\.0\.0 for every interface, or one of this machine's addresses \(ip -brief address\)/,
+  ],
+  [
+    'headless --host that does not resolve',
+    headless,
+    ['--host', 'no-such-host.invalid', '--data-dir', join(tmp, 'h3')],
+    '',
+    1,
+    /--host no-such-host\.invalid does not resolve to an address of this machine/,
+  ],
+  [
+    'validate --healthcheck --data-dir /etc/passwd',
+    validate,
+    ['--healthcheck', '--data-dir', '/etc/passwd'],
+    '',
+    1,
+    /cannot read the heartbeat file \/etc\/passwd\/validator\/heartbeat\.json: .*is not a folder \(it, or a folder above it, is a file\)/,
+  ],
   ['mine --max-inflight 0', mine, [...MINE, '--checkpoint', CHECKPOINT, '--max-inflight', '0'], '', 2, /--max-inflight must be from 1 to 4096, got 0/],
   ['mine --max-inflight 2.5', mine, [...MINE, '--checkpoint', CHECKPOINT, '--max-inflight', '2.5'], '', 2, /--max-inflight wants a whole number/],
   ['mine data dir is a file', mine, [...MINE, '--checkpoint', CHECKPOINT, '--data-dir', aFile], '', 1, /a file is in the way at the data dir .*a-file: move it aside, or choose another --data-dir/],
@@ -89,11 +131,32 @@ const CASES: [string, CliCommand, string[], string, number, RegExp][] = [
   ['toploc bf16 1e20', toploc, ['bf16'], '{"f32":[1e20]}', 2, /not a float32 bit pattern: 100000000000000000000/],
   ['toploc bf16 4294967296', toploc, ['bf16'], '{"f32":[4294967296]}', 2, /not a float32 bit pattern: 4294967296/],
   ['toploc build topk 0', toploc, ['build'], JSON.stringify({ topk: 0, decode_batching_size: 32, hidden_size: 4, n_tokens: 1, rows_f32_b64: f32(4) }), 2, /topk must be a whole number of at least 1/],
-  ['toploc build batch 0', toploc, ['build'], JSON.stringify({ topk: 2, decode_batching_size: 0, hidden_size: 4, n_tokens: 1, rows_f32_b64: f32(4) }), 2, /decode_batching_size must be a whole number of at least 1/],
+  [
+    'toploc build batch 0',
+    toploc,
+    ['build'],
+    JSON.stringify({ topk: 2, decode_batching_size: 0, hidden_size: 4, n_tokens: 1, rows_f32_b64: f32(4) }),
+    2,
+    /decode_batching_size must be a whole number of at least 1/,
+  ],
   ['toploc build topk > chunk', toploc, ['build'], JSON.stringify({ topk: 200, decode_batching_size: 2, hidden_size: 4, n_tokens: 1, rows_f32_b64: f32(4) }), 2, /topk 200 is more than a chunk holds/],
-  ['toploc build huge generator', toploc, ['build'], JSON.stringify({ topk: 2, decode_batching_size: 2, hidden_size: 4, n_tokens: 1, rows_generator: { kind: 'xorshift32', seed: 1, n_tokens: 1e9, hidden_size: 1e6, outlier_dims: [] } }), 2, /rows_generator wants whole n_tokens and hidden_size/],
+  [
+    'toploc build huge generator',
+    toploc,
+    ['build'],
+    JSON.stringify({ topk: 2, decode_batching_size: 2, hidden_size: 4, n_tokens: 1, rows_generator: { kind: 'xorshift32', seed: 1, n_tokens: 1e9, hidden_size: 1e6, outlier_dims: [] } }),
+    2,
+    /rows_generator wants whole n_tokens and hidden_size/,
+  ],
   ['toploc build huge sizes', toploc, ['build'], JSON.stringify({ topk: 2, decode_batching_size: 2, hidden_size: 1e6, n_tokens: 1e6, rows_f32_b64: f32(4) }), 2, /more than the \d+ one case may hold/],
-  ['toploc build prefill not whole rows', toploc, ['build'], JSON.stringify({ topk: 2, decode_batching_size: 2, hidden_size: 4, n_tokens: 1, skip_prefill: false, rows_f32_b64: f32(4), prefill_block_f32_b64: f32(6) }), 2, /must be whole rows of hidden_size 4/],
+  [
+    'toploc build prefill not whole rows',
+    toploc,
+    ['build'],
+    JSON.stringify({ topk: 2, decode_batching_size: 2, hidden_size: 4, n_tokens: 1, skip_prefill: false, rows_f32_b64: f32(4), prefill_block_f32_b64: f32(6) }),
+    2,
+    /must be whole rows of hidden_size 4/,
+  ],
   ['toploc verify --semantics rust', toploc, ['verify', '--semantics', 'rust'], '{}', 2, /--semantics must be one of cpp, python/],
   ['toploc stdin not JSON', toploc, ['bf16'], 'not json', 2, /Give one case object/],
   ['serve plan --runtime conda', serve, ['plan', '--runtime', 'conda'], '', 2, /--runtime must be one of python, docker/],
@@ -117,7 +180,12 @@ describe('bad CLI input: an exit code and a sentence, never a stack trace', () =
   });
 
   it('--help prints the usage and exits 0', async () => {
-    for (const [cmd, args] of [[mine, ['--help']], [validate, ['-h']], [wallet, ['help']], [toploc, ['build', '--help']]] as const) {
+    for (const [cmd, args] of [
+      [mine, ['--help']],
+      [validate, ['-h']],
+      [wallet, ['help']],
+      [toploc, ['build', '--help']],
+    ] as const) {
       const r = await call(cmd, [...args]);
       expect(r.code).toBe(0);
       expect(r.out).toMatch(/usage: engy-panel/);
@@ -130,7 +198,11 @@ describe('bad CLI input: an exit code and a sentence, never a stack trace', () =
     writeFileSync(key, 'mk-test-0123456789abcdef', { mode: 0o644 });
     let out = '';
     const code = await mine([...MINE, '--checkpoint', CHECKPOINT, '--gateway', 'ws://127.0.0.1:1/gw', '--data-dir', join(tmp, 'warn-data')], {
-      stdin: Readable.from(['']), stdout: (t) => void (out += t), stderr: (t) => void (out += t), env: { ENGY_MINER_KEY_FILE: key }, stopSignal: Promise.resolve('SIGTERM'),
+      stdin: Readable.from(['']),
+      stdout: (t) => void (out += t),
+      stderr: (t) => void (out += t),
+      env: { ENGY_MINER_KEY_FILE: key },
+      stopSignal: Promise.resolve('SIGTERM'),
     });
     expect(code).toBe(0);
     expect(out).toMatch(/can be read by other users: run `chmod 600/);
@@ -144,7 +216,10 @@ describe('bad CLI input: an exit code and a sentence, never a stack trace', () =
 
     const walletPath = join(tmp, 'wallets');
     await writeColdkey({ walletPath, wallet: 'w', mnemonic: DEV_MNEMONIC_B, password: 'pw', kdf: TEST_KDF });
-    const piped = spawnSync('sh', ['-c', `"${process.execPath}" "${BIN}" wallet create-hotkey --wallet w --hotkey h --wallet-path "${walletPath}" | head -2; echo "exit $?" >&2`], { encoding: 'utf8', env });
+    const piped = spawnSync('sh', ['-c', `"${process.execPath}" "${BIN}" wallet create-hotkey --wallet w --hotkey h --wallet-path "${walletPath}" | head -2; echo "exit $?" >&2`], {
+      encoding: 'utf8',
+      env,
+    });
     const lines = piped.stdout.trim().split('\n');
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^Mnemonic of the new hotkey w\/h: ([a-z]+ ){11}[a-z]+$/);

@@ -37,8 +37,31 @@ describe('the daemons on a full disk (issue 31)', () => {
       // The miner's own writer (MinerService records every request through it), batched as in a run.
       const records = new RequestRecords(db);
       let n = 0;
-      const row = () => ({ corrId: `c${n}`, requestId: `r${n++}`, leg: 0, engine: 'engine-0', stream: true, receivedAt: Date.now(), ttftMs: 40, tpotMs: 9, e2eMs: 900, promptTokens: 300, completionTokens: 100, cachedTokens: 0, proofMs: 30, outcome: 'ok' as const, finishReason: 'stop', cause: null });
-      fillDisk(db.db, () => db.db.prepare(`INSERT INTO miner_requests (corr_id, request_id, leg, engine, stream, received_at, ttft_ms, tpot_ms, e2e_ms, prompt_tokens, completion_tokens, cached_tokens, proof_ms, outcome, finish_reason, cause) VALUES ('f', 'f', 0, 'e', 1, 0, 1, 1, 1, 1, 1, 0, 1, 'ok', 'stop', NULL)`).run());
+      const row = () => ({
+        corrId: `c${n}`,
+        requestId: `r${n++}`,
+        leg: 0,
+        engine: 'engine-0',
+        stream: true,
+        receivedAt: Date.now(),
+        ttftMs: 40,
+        tpotMs: 9,
+        e2eMs: 900,
+        promptTokens: 300,
+        completionTokens: 100,
+        cachedTokens: 0,
+        proofMs: 30,
+        outcome: 'ok' as const,
+        finishReason: 'stop',
+        cause: null,
+      });
+      fillDisk(db.db, () =>
+        db.db
+          .prepare(
+            `INSERT INTO miner_requests (corr_id, request_id, leg, engine, stream, received_at, ttft_ms, tpot_ms, e2e_ms, prompt_tokens, completion_tokens, cached_tokens, proof_ms, outcome, finish_reason, cause) VALUES ('f', 'f', 0, 'e', 1, 0, 1, 1, 1, 1, 1, 0, 1, 'ok', 'stop', NULL)`,
+          )
+          .run(),
+      );
       for (let i = 0; i < 50; i++) records.add(row(), Date.now());
       db.flushWrites();
       await expect.poll(() => lines.filter((l) => LOST.test(l)), { timeout: 20_000 }).toHaveLength(1);

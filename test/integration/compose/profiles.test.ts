@@ -12,7 +12,26 @@ import { tempDirs } from '../../helpers/temp-dirs.ts';
 
 const fresh = tempDirs('engy-compose-');
 
-const PANEL = ['runtime', 'settings', 'hardware', 'checkpoint', 'serve', 'proof-pool', 'wallet', 'preflight', 'notify', 'mining', 'validating', 'metrics', 'history', 'webhook', 'storage-watch', 'earnings', 'app', 'fleet'];
+const PANEL = [
+  'runtime',
+  'settings',
+  'hardware',
+  'checkpoint',
+  'serve',
+  'proof-pool',
+  'wallet',
+  'preflight',
+  'notify',
+  'mining',
+  'validating',
+  'metrics',
+  'history',
+  'webhook',
+  'storage-watch',
+  'earnings',
+  'app',
+  'fleet',
+];
 
 describe('composeEngine profiles', () => {
   it('gives each shell its modules, once each, in build order', { timeout: 60_000 }, async () => {

@@ -25,9 +25,24 @@ describe('Wiring', () => {
     w.handle({ 'app.info': () => ({}) as never });
     expect(() => w.handle({ 'app.info': () => ({}) as never })).toThrow('the handler app.info is wired twice');
     const changes = new Emitter<void>();
-    w.bind('update', () => null, (l) => changes.event(l));
-    expect(() => w.bind('update', () => null, (l) => changes.event(l))).toThrow('the topic update is wired twice');
-    const feed = stack.add(new ChangeFeed(() => null, (l) => changes.event(l)));
+    w.bind(
+      'update',
+      () => null,
+      (l) => changes.event(l),
+    );
+    expect(() =>
+      w.bind(
+        'update',
+        () => null,
+        (l) => changes.event(l),
+      ),
+    ).toThrow('the topic update is wired twice');
+    const feed = stack.add(
+      new ChangeFeed(
+        () => null,
+        (l) => changes.event(l),
+      ),
+    );
     expect(() => w.publish('update', feed, (v) => v)).toThrow('the topic update is wired twice');
     expect(() => w.publishEach('update', null, () => ({ dispose: () => undefined }))).toThrow('the topic update is wired twice');
     expect(() => w.table()).toThrow(/no handler wired for hardware\.report, /);
@@ -40,7 +55,11 @@ describe('ChangeFeed', () => {
     let t = 0;
     let reads = 0;
     const changes = new Emitter<void>();
-    const feed = new ChangeFeed(() => ({ n: ++reads }), (l) => changes.event(l), { minGapMs: 10_000, now: () => t });
+    const feed = new ChangeFeed(
+      () => ({ n: ++reads }),
+      (l) => changes.event(l),
+      { minGapMs: 10_000, now: () => t },
+    );
     const a: number[] = [];
     const b: { n: number }[] = [];
     feed.onDidView((v) => a.push(v.n));

@@ -100,7 +100,10 @@ describe('no secret reaches the renderer, the logs or diagnostics', () => {
     const walletFile = JSON.parse(readFileSync(join(process.env.BT_WALLET_PATH!, 'w1', 'hotkeys', 'h1'), 'utf8')) as { secretSeed: string };
     for (const secret of [walletFile.secretSeed, walletFile.secretSeed.replace(/^0x/, '')]) expect(frames.some((f) => f.includes(secret))).toBe(false);
 
-    const logs = engine.engine.logs.recent({ limit: 10_000 }).map((l) => l.msg).join('\n');
+    const logs = engine.engine.logs
+      .recent({ limit: 10_000 })
+      .map((l) => l.msg)
+      .join('\n');
     expect(frames.some((f) => f.includes(imported))).toBe(false);
     for (const secret of [MINER_KEY, mnemonic, walletFile.secretSeed, imported, 'webhook-secret-7f3a9c']) expect(logs.includes(secret)).toBe(false);
     expect(frames.filter((f) => f.includes(coldWords))).toHaveLength(1);

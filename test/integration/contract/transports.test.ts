@@ -88,7 +88,13 @@ describe('one contract, two transports', () => {
     ipcEngine = await startHeadless({ host: '127.0.0.1', port: 0, dataDir: mkdtempSync(join(tmpdir(), 'engy-ipc-')) });
     await Promise.all([headless.engine.hardware.get(), ipcEngine.engine.hardware.get()]);
     process.env = env;
-    bindIpcTransport(ipc, ipcEngine.engine.table, ipcEngine.engine.hub, () => [sink], (u) => u.startsWith('file:///app/dist-renderer/'));
+    bindIpcTransport(
+      ipc,
+      ipcEngine.engine.table,
+      ipcEngine.engine.hub,
+      () => [sink],
+      (u) => u.startsWith('file:///app/dist-renderer/'),
+    );
     ws = new WebSocket(`ws://127.0.0.1:${headless.server.port}/ws?token=${headless.server.token}`);
     caller = new WsCaller(ws);
     await new Promise((r) => ws.once('open', r));

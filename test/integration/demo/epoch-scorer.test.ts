@@ -10,7 +10,11 @@ function tally(hotkey: string, over: Partial<WorkerTally> = {}): WorkerTally {
 
 describe('the simulated master scorer (PROTOCOL 7)', () => {
   it('scores floor(tokens x rate / 1000) and splits 65535 by score, the remainder to the top row', () => {
-    const { rows, weights } = scoreEpoch([tally('a', { promptTokens: 1000, completionTokens: 0 }), tally('b', { promptTokens: 500, completionTokens: 0 }), tally('c', { promptTokens: 499, completionTokens: 0 })], { ...RULES, scoreRate: 1500 }, OWNER);
+    const { rows, weights } = scoreEpoch(
+      [tally('a', { promptTokens: 1000, completionTokens: 0 }), tally('b', { promptTokens: 500, completionTokens: 0 }), tally('c', { promptTokens: 499, completionTokens: 0 })],
+      { ...RULES, scoreRate: 1500 },
+      OWNER,
+    );
     expect(rows.map((r) => r.score)).toEqual([1500, 750, 748]);
     const total = 1500 + 750 + 748;
     const floors = [1500, 750, 748].map((s) => Math.floor((s * 65535) / total));

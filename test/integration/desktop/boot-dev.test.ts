@@ -26,19 +26,23 @@ describe('desktop main, as npm start runs it', () => {
     await assertCloseToTrayThenQuit(m);
   }, 240_000);
 
-  it('a boot that throws shows an error dialog naming the cause and exits non-zero', async () => {
-    const root = tmp();
-    const broken = join(root, 'resources-without-catalog');
-    mkdirSync(broken, { recursive: true });
-    writeFileSync(join(broken, 'README'), 'no models.json here');
-    const m = startDesktopMain(MAIN, desktopEnv(root, { ENGY_RESOURCES_DIR: broken }));
-    running.push(m);
-    const code = await m.exited;
-    expect(code).not.toBe(0);
-    const dialogs = m.events.filter((e) => e.type === 'dialog').map((e) => e.data as { title: string; content: string });
-    expect(dialogs).toHaveLength(1);
-    expect(dialogs[0]!.title).toMatch(/engy panel/);
-    expect(dialogs[0]!.content).toMatch(/models\.json/);
-    expect(m.events.some((e) => e.type === 'exit')).toBe(true);
-  }, POLL.timeout);
+  it(
+    'a boot that throws shows an error dialog naming the cause and exits non-zero',
+    async () => {
+      const root = tmp();
+      const broken = join(root, 'resources-without-catalog');
+      mkdirSync(broken, { recursive: true });
+      writeFileSync(join(broken, 'README'), 'no models.json here');
+      const m = startDesktopMain(MAIN, desktopEnv(root, { ENGY_RESOURCES_DIR: broken }));
+      running.push(m);
+      const code = await m.exited;
+      expect(code).not.toBe(0);
+      const dialogs = m.events.filter((e) => e.type === 'dialog').map((e) => e.data as { title: string; content: string });
+      expect(dialogs).toHaveLength(1);
+      expect(dialogs[0]!.title).toMatch(/engy panel/);
+      expect(dialogs[0]!.content).toMatch(/models\.json/);
+      expect(m.events.some((e) => e.type === 'exit')).toBe(true);
+    },
+    POLL.timeout,
+  );
 });

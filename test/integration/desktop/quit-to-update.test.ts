@@ -38,55 +38,55 @@ function updateState(m: DesktopMain): string | null {
 
 describe('quit to update (installed Linux app, AppImage)', () => {
   for (const how of ['Restart to update', 'a plain Quit from the tray, with close-to-tray on'] as const) {
-  it(`downloads from the feed, then ${how} stops the engine, quits and installs`, async () => {
-    const root = tmp();
-    const { resourcesPath, appDir } = layOutInstalledApp(join(root, 'install'));
-    const marker = join(root, 'relaunched.txt');
-    const next = Buffer.from('#!/bin/sh\nprintf "new version started" > "$ENGY_TEST_UPDATE_MARKER"\n');
-    const sha512 = createHash('sha512').update(next).digest('base64');
-    const feed = [
-      'version: 0.2.0',
-      'files:',
-      '  - url: engy-panel-0.2.0.AppImage',
-      `    sha512: ${sha512}`,
-      `    size: ${next.length}`,
-      'path: engy-panel-0.2.0.AppImage',
-      `sha512: ${sha512}`,
-      "releaseDate: '2026-12-01T00:00:00.000Z'",
-      '',
-    ].join('\n');
-    const server = createServer((req, res) => {
-      if (req.url?.startsWith('/latest-linux.yml')) res.writeHead(200, { 'content-type': 'text/yaml' }).end(feed);
-      else if (req.url?.startsWith('/engy-panel-0.2.0.AppImage')) res.writeHead(200, { 'content-length': next.length }).end(next);
-      else res.writeHead(404).end();
-    });
-    servers.push(server);
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const port = (server.address() as AddressInfo).port;
-    // What electron-builder writes next to app.asar for a generic feed.
-    writeFileSync(join(resourcesPath, 'app-update.yml'), `provider: generic\nurl: http://127.0.0.1:${port}/\nupdaterCacheDirName: engy-panel-updater\n`);
-    const appImage = join(root, 'engy-panel.AppImage');
-    writeFileSync(appImage, '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    it(`downloads from the feed, then ${how} stops the engine, quits and installs`, async () => {
+      const root = tmp();
+      const { resourcesPath, appDir } = layOutInstalledApp(join(root, 'install'));
+      const marker = join(root, 'relaunched.txt');
+      const next = Buffer.from('#!/bin/sh\nprintf "new version started" > "$ENGY_TEST_UPDATE_MARKER"\n');
+      const sha512 = createHash('sha512').update(next).digest('base64');
+      const feed = [
+        'version: 0.2.0',
+        'files:',
+        '  - url: engy-panel-0.2.0.AppImage',
+        `    sha512: ${sha512}`,
+        `    size: ${next.length}`,
+        'path: engy-panel-0.2.0.AppImage',
+        `sha512: ${sha512}`,
+        "releaseDate: '2026-12-01T00:00:00.000Z'",
+        '',
+      ].join('\n');
+      const server = createServer((req, res) => {
+        if (req.url?.startsWith('/latest-linux.yml')) res.writeHead(200, { 'content-type': 'text/yaml' }).end(feed);
+        else if (req.url?.startsWith('/engy-panel-0.2.0.AppImage')) res.writeHead(200, { 'content-length': next.length }).end(next);
+        else res.writeHead(404).end();
+      });
+      servers.push(server);
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      const port = (server.address() as AddressInfo).port;
+      // What electron-builder writes next to app.asar for a generic feed.
+      writeFileSync(join(resourcesPath, 'app-update.yml'), `provider: generic\nurl: http://127.0.0.1:${port}/\nupdaterCacheDirName: engy-panel-updater\n`);
+      const appImage = join(root, 'engy-panel.AppImage');
+      writeFileSync(appImage, '#!/bin/sh\nexit 0\n', { mode: 0o755 });
 
-    const m = startDesktopMain(join(appDir, 'dist', 'electron', 'main.js'), desktopEnv(root, { APPIMAGE: appImage, ENGY_TEST_UPDATE_MARKER: marker }));
-    running.push(m);
-    const st = await bootedState(m);
-    const enginePid = st.utilityPids.find((p) => p !== null)!;
-    expect(await invoke(m, 'update.check', null)).toMatchObject({ ok: true });
-    await expect.poll(() => updateState(m), POLL).toBe('downloaded');
+      const m = startDesktopMain(join(appDir, 'dist', 'electron', 'main.js'), desktopEnv(root, { APPIMAGE: appImage, ENGY_TEST_UPDATE_MARKER: marker }));
+      running.push(m);
+      const st = await bootedState(m);
+      const enginePid = st.utilityPids.find((p) => p !== null)!;
+      expect(await invoke(m, 'update.check', null)).toMatchObject({ ok: true });
+      await expect.poll(() => updateState(m), POLL).toBe('downloaded');
 
-    if (how === 'Restart to update') {
-      expect(await invoke(m, 'update.restart', null)).toMatchObject({ ok: true });
-    } else {
-      // electron-updater installs a downloaded update on the app's `quit` event (autoInstallOnAppQuit).
-      expect(await invoke(m, 'settings.update', { desktop: { keepRunningOnClose: true } })).toMatchObject({ ok: true });
-      await m.call('tray.click', { label: 'Quit' });
-    }
-    expect(await m.exited).toBe(0);
-    await expect.poll(() => existsSync(marker), POLL).toBe(true);
-    expect(readFileSync(marker, 'utf8')).toBe('new version started');
-    expect(readFileSync(appImage).equals(next)).toBe(true);
-    expect(() => process.kill(enginePid, 0)).toThrow();
-  }, 300_000);
+      if (how === 'Restart to update') {
+        expect(await invoke(m, 'update.restart', null)).toMatchObject({ ok: true });
+      } else {
+        // electron-updater installs a downloaded update on the app's `quit` event (autoInstallOnAppQuit).
+        expect(await invoke(m, 'settings.update', { desktop: { keepRunningOnClose: true } })).toMatchObject({ ok: true });
+        await m.call('tray.click', { label: 'Quit' });
+      }
+      expect(await m.exited).toBe(0);
+      await expect.poll(() => existsSync(marker), POLL).toBe(true);
+      expect(readFileSync(marker, 'utf8')).toBe('new version started');
+      expect(readFileSync(appImage).equals(next)).toBe(true);
+      expect(() => process.kill(enginePid, 0)).toThrow();
+    }, 300_000);
   }
 });

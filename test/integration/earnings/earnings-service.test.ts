@@ -18,7 +18,18 @@ const OWNER = '5DXSBCCKH5ENuyHFNaAvtaMfbhEEWpjSJB4rzc4mJfsc1uvJ';
 const chain = (): EarningsChain => ({
   neuron: async (_n, hotkey) => ({ hotkey, uid: 3, validatorPermit: false, lastUpdate: null, stakeRao: 0n }),
   earningsFacts: async (netuid, uid) => ({
-    netuid, uid, block: 100, tempo: 360, incentive: 0.5, dividends: 0, emissionRao: 36_000_000_000n, subnetTaoRao: 1n, subnetAlphaInRao: 1n, alphaPriceTao: 0.01, alphaPerDay: 720, taoPerDayAtSpot: 7.2,
+    netuid,
+    uid,
+    block: 100,
+    tempo: 360,
+    incentive: 0.5,
+    dividends: 0,
+    emissionRao: 36_000_000_000n,
+    subnetTaoRao: 1n,
+    subnetAlphaInRao: 1n,
+    alphaPriceTao: 0.01,
+    alphaPerDay: 720,
+    taoPerDayAtSpot: 7.2,
   }),
   close: async () => undefined,
 });
@@ -31,7 +42,12 @@ describe('earnings service', () => {
   beforeAll(async () => {
     provider = await startProviderDouble();
     db = new Database(':memory:');
-    svc = new EarningsService(() => ({ hotkey: () => ME, providerUrl: provider.url, masterHotkey: provider.masterHotkey, netuid: 53, ownerHotkey: OWNER }), db, async () => chain(), silentLogger);
+    svc = new EarningsService(
+      () => ({ hotkey: () => ME, providerUrl: provider.url, masterHotkey: provider.masterHotkey, netuid: 53, ownerHotkey: OWNER }),
+      db,
+      async () => chain(),
+      silentLogger,
+    );
   });
   afterAll(async () => {
     svc.dispose();
@@ -40,7 +56,15 @@ describe('earnings service', () => {
   });
 
   it('fetches the epochs it missed by index and projects τ with its arithmetic', async () => {
-    for (const i of [1, 2, 3]) provider.publish(i, [[ME, 49151], [OTHER, 16384]], { miners: [{ hotkey: ME, tokens: 1000 * i, gate_reason: null }] });
+    for (const i of [1, 2, 3])
+      provider.publish(
+        i,
+        [
+          [ME, 49151],
+          [OTHER, 16384],
+        ],
+        { miners: [{ hotkey: ME, tokens: 1000 * i, gate_reason: null }] },
+      );
     const now = Date.UTC(2026, 0, 5);
     const s = await svc.refresh(now);
     expect(s.epochs.map((e) => e.epochIndex)).toEqual([3, 2, 1]);
@@ -81,7 +105,10 @@ describe('earnings service', () => {
     expect(down.epochs).toHaveLength(3); // kept from the database
     await provider.resume();
     provider.mode = 'tampered';
-    provider.publish(4, [[OTHER, 40000], [ME, 25535]]);
+    provider.publish(4, [
+      [OTHER, 40000],
+      [ME, 25535],
+    ]);
     const refused = await svc.refresh(Date.UTC(2026, 0, 5, 2));
     expect(refused.error).toMatch(/refused/);
     expect(refused.epochs.map((e) => e.epochIndex)).toEqual([3, 2, 1]);
@@ -108,7 +135,11 @@ describe('earnings service', () => {
     const dns = Object.assign(new Error('getaddrinfo ENOTFOUND chain.example.invalid'), { code: 'ENOTFOUND' });
     const failures: unknown[] = [
       new TypeError('fetch failed', { cause: dns }),
-      new AppFailure('chain-unreachable', `Could not reach the chain (${chainUrl}: the name does not resolve). Check the internet connection.`, 'the name does not resolve: this machine looks offline, or the address is mistyped'),
+      new AppFailure(
+        'chain-unreachable',
+        `Could not reach the chain (${chainUrl}: the name does not resolve). Check the internet connection.`,
+        'the name does not resolve: this machine looks offline, or the address is mistyped',
+      ),
     ];
     for (const failure of failures) {
       const local = new Database(':memory:');
@@ -146,7 +177,9 @@ describe('earnings service', () => {
     );
     const snap = await onlyChain.refresh(Date.UTC(2026, 0, 6));
     onlyChain.dispose();
-    expect(snap.error).toBe(`The chain at ${chainUrl} could not be read: the name does not resolve: this machine looks offline, or the address is mistyped. On-chain emission is not shown until it answers; if this lasts, check the connection or choose another chain endpoint in Settings.`);
+    expect(snap.error).toBe(
+      `The chain at ${chainUrl} could not be read: the name does not resolve: this machine looks offline, or the address is mistyped. On-chain emission is not shown until it answers; if this lasts, check the connection or choose another chain endpoint in Settings.`,
+    );
   });
   it('asks again within a minute while the chain is down, so its outage alert closes soon after the chain is back', async () => {
     const local = new Database(':memory:');
@@ -204,7 +237,12 @@ describe('earnings service', () => {
     expect((await again.refresh(now + 2000)).registration?.lost).toEqual({ uid: null });
     again.dispose();
     // A hotkey that never had a uid nor a weight: not registered yet, not "lost".
-    const newcomer = new EarningsService(() => ({ ...cfg(), hotkey: () => '5Gnew111111111111111111111111111111111111111111' }), regDb, async () => gone, silentLogger);
+    const newcomer = new EarningsService(
+      () => ({ ...cfg(), hotkey: () => '5Gnew111111111111111111111111111111111111111111' }),
+      regDb,
+      async () => gone,
+      silentLogger,
+    );
     const fresh = await newcomer.refresh(now + 3000);
     expect(fresh.registration).toEqual({ uid: null, lost: null, at: now + 3000 });
     expect(earningsAlerts(fresh).filter((a) => a.kind === 'deregistered')).toEqual([]);

@@ -71,7 +71,19 @@ describe('τ price', () => {
 
   it('refuses answers that are not a usable price (hostile shapes, oversized, not JSON) and a corrupt cache', async () => {
     expect(readPrice({ bittensor: { usd: 1.5 } }, 'usd')).toEqual({ ok: true, perTao: 1.5 });
-    for (const bad of [null, [], 'x', {}, { bittensor: [] }, { bittensor: { usd: '412' } }, { bittensor: { usd: -1 } }, { bittensor: { usd: 0 } }, { bittensor: { eur: 3 } }, JSON.parse('{"__proto__": {"usd": 5}}'), JSON.parse('{"bittensor": {"__proto__": {"usd": 5}}}')]) {
+    for (const bad of [
+      null,
+      [],
+      'x',
+      {},
+      { bittensor: [] },
+      { bittensor: { usd: '412' } },
+      { bittensor: { usd: -1 } },
+      { bittensor: { usd: 0 } },
+      { bittensor: { eur: 3 } },
+      JSON.parse('{"__proto__": {"usd": 5}}'),
+      JSON.parse('{"bittensor": {"__proto__": {"usd": 5}}}'),
+    ]) {
       expect(readPrice(bad, 'usd').ok, JSON.stringify(bad)).toBe(false);
     }
     const t = manualClock();

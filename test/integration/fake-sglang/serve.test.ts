@@ -18,7 +18,13 @@ describe('fake sglang serve (stock, untrimmed)', () => {
 
   it('answers /generate with text, logprobs, finish reason and the ragged hidden states', async () => {
     const ids = prompt(12, 1);
-    const res = await post(`${fake.url}/generate`, { input_ids: ids, sampling_params: { temperature: 0, max_new_tokens: 6, ignore_eos: true }, rid: 'engy-json-1', return_hidden_states: true, return_logprob: true });
+    const res = await post(`${fake.url}/generate`, {
+      input_ids: ids,
+      sampling_params: { temperature: 0, max_new_tokens: 6, ignore_eos: true },
+      rid: 'engy-json-1',
+      return_hidden_states: true,
+      return_logprob: true,
+    });
     expect(res.status).toBe(200);
     const out = (await res.json()) as GenerateBody;
     const meta = out.meta_info;
@@ -148,7 +154,16 @@ describe('fake sglang serve (stock, untrimmed)', () => {
     const models = (await (await fetch(`${fake.url}/v1/models`)).json()) as { data: Array<{ id: string }> };
     expect(models.data[0]!.id).toBe('Qwen3.6');
     const metrics = await (await fetch(`${fake.url}/metrics`)).text();
-    for (const name of ['num_running_reqs', 'num_queue_reqs', 'token_usage', 'gen_throughput', 'cache_hit_rate', 'generation_tokens_total', 'time_to_first_token_seconds_bucket', 'inter_token_latency_seconds_count']) {
+    for (const name of [
+      'num_running_reqs',
+      'num_queue_reqs',
+      'token_usage',
+      'gen_throughput',
+      'cache_hit_rate',
+      'generation_tokens_total',
+      'time_to_first_token_seconds_bucket',
+      'inter_token_latency_seconds_count',
+    ]) {
       expect(metrics).toMatch(new RegExp(`^sglang:${name}\\{model_name="Qwen3.6"`, 'm'));
     }
   });
@@ -192,7 +207,15 @@ describe('fake sglang serve (stock, untrimmed)', () => {
   });
 
   it('prints the sglang start-up phases in order before the ready line', () => {
-    const order = [/Load weight begin/, /Load weight end/, /KV Cache is allocated/, /Capture cuda graph begin/, /Capture cuda graph end/, /Uvicorn running on/, new RegExp(READY_LINE.replaceAll('!', '\\!'))];
+    const order = [
+      /Load weight begin/,
+      /Load weight end/,
+      /KV Cache is allocated/,
+      /Capture cuda graph begin/,
+      /Capture cuda graph end/,
+      /Uvicorn running on/,
+      new RegExp(READY_LINE.replaceAll('!', '\\!')),
+    ];
     const at = order.map((re) => fake.serve.lines.findIndex((l) => re.test(l)));
     expect(at.every((i) => i >= 0)).toBe(true);
     expect([...at].sort((x, y) => x - y)).toEqual(at);

@@ -41,7 +41,12 @@ describe('broken rigs never touch the good one', () => {
     const panelDir = temp();
     mkdirSync(join(panelDir, 'fleet'), { recursive: true });
     writeFileSync(join(panelDir, 'fleet', 'known_hosts'), execFileSync('cat', [join(knownHostsDir, 'fleet', 'known_hosts')]));
-    const fleet = new FleetService({ dataDir: panelDir, log: silentLogger, tools: { configFile: sshd.clientConfig }, limits: { maxFrameBytes: 256 * 1024, accessTimeoutMs: 45_000, invokeTimeoutMs: 20_000, backoffInitialMs: 500, backoffMaxMs: 2_000 } });
+    const fleet = new FleetService({
+      dataDir: panelDir,
+      log: silentLogger,
+      tools: { configFile: sshd.clientConfig },
+      limits: { maxFrameBytes: 256 * 1024, accessTimeoutMs: 45_000, invokeTimeoutMs: 20_000, backoffInitialMs: 500, backoffMaxMs: 2_000 },
+    });
     try {
       const rigDir = (access: string, slowMs?: number) => {
         const d = temp();
@@ -85,7 +90,7 @@ describe('broken rigs never touch the good one', () => {
     });
   }, 400_000);
 
-  it('an oversized snapshot closes that rig\'s link (said on its row) and it is retried', async () => {
+  it("an oversized snapshot closes that rig's link (said on its row) and it is retried", async () => {
     await scenario({ behave: 'oversized' }, async (fleet, id) => {
       await expect.poll(() => row(fleet, id).refused, poll).toBeGreaterThanOrEqual(1);
       await expect.poll(() => row(fleet, id).detail, poll).toMatch(/bad sent a message over 256 KiB: refused; reconnecting/);

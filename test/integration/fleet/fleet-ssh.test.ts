@@ -45,7 +45,12 @@ describe('fleet over a real sshd', () => {
     return s;
   }
   function panel(s: TestSshd): FleetService {
-    const fleet = new FleetService({ dataDir: temp(), log: silentLogger, tools: { configFile: s.clientConfig }, limits: { backoffInitialMs: 300, backoffMaxMs: 1_500, accessTimeoutMs: 60_000, invokeTimeoutMs: 30_000 } });
+    const fleet = new FleetService({
+      dataDir: temp(),
+      log: silentLogger,
+      tools: { configFile: s.clientConfig },
+      limits: { backoffInitialMs: 300, backoffMaxMs: 1_500, accessTimeoutMs: 60_000, invokeTimeoutMs: 30_000 },
+    });
     cleanups.push(() => fleet.dispose());
     return fleet;
   }
@@ -113,12 +118,17 @@ describe('fleet over a real sshd', () => {
     await expect.poll(() => row(fleet, ra.id).link, poll).toBe('online');
   }, 400_000);
 
-  it('a changed host key stops the link and shows the old and the new fingerprint; the other sshd\'s rig is untouched', async () => {
+  it("a changed host key stops the link and shows the old and the new fingerprint; the other sshd's rig is untouched", async () => {
     const s1 = await sshd();
     const s2 = await sshd();
     const a = await rigEngine();
     const b = await rigEngine();
-    const fleet = new FleetService({ dataDir: temp(), log: silentLogger, tools: { configFile: s1.clientConfig }, limits: { backoffInitialMs: 300, backoffMaxMs: 1_500, accessTimeoutMs: 60_000, invokeTimeoutMs: 30_000 } });
+    const fleet = new FleetService({
+      dataDir: temp(),
+      log: silentLogger,
+      tools: { configFile: s1.clientConfig },
+      limits: { backoffInitialMs: 300, backoffMaxMs: 1_500, accessTimeoutMs: 60_000, invokeTimeoutMs: 30_000 },
+    });
     cleanups.push(() => fleet.dispose());
     // One client config for both servers: s2 trusts s1's throwaway user key too.
     writeFileSync(join(s2.dir, 'authorized_keys'), execFileSync('cat', [join(s1.dir, 'user_key.pub')]));

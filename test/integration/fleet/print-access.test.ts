@@ -30,7 +30,7 @@ describe('headless --print-access', () => {
     child = undefined;
   });
 
-  it('prints the running engine\'s token and the port it picked, then running:false once it stopped', async () => {
+  it("prints the running engine's token and the port it picked, then running:false once it stopped", async () => {
     const dataDir = temp();
     child = await startHeadlessChild({ ENGY_RENDERER_DIR: uiDir() }, [], dataDir, 120_000);
     const port = Number(new URL(child.url).port);

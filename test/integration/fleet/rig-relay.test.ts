@@ -59,7 +59,13 @@ describe('a rig full panel and rig alerts through the panel', () => {
     const dir = temp();
     mkdirSync(join(dir, 'fleet'), { recursive: true });
     writeFileSync(join(dir, 'fleet', 'known_hosts'), execFileSync('cat', [knownHosts]), { mode: 0o600 });
-    const fleet = new FleetService({ dataDir: dir, log: silentLogger, clock, tools: { configFile: sshd.clientConfig }, limits: { accessTimeoutMs: 45_000, invokeTimeoutMs: 30_000, backoffInitialMs: 300, backoffMaxMs: 1_500 } });
+    const fleet = new FleetService({
+      dataDir: dir,
+      log: silentLogger,
+      clock,
+      tools: { configFile: sshd.clientConfig },
+      limits: { accessTimeoutMs: 45_000, invokeTimeoutMs: 30_000, backoffInitialMs: 300, backoffMaxMs: 1_500 },
+    });
     cleanups.push(() => fleet.dispose());
     return fleet;
   }
@@ -115,7 +121,7 @@ describe('a rig full panel and rig alerts through the panel', () => {
     expect(fleet.snapshot().rigs[0]!.link).toBe('online');
   }, 400_000);
 
-  it('announces each new rig alert once, and posts to this panel\'s webhook only the alerts of the rig without one', async () => {
+  it("announces each new rig alert once, and posts to this panel's webhook only the alerts of the rig without one", async () => {
     const bodies: Array<Record<string, unknown>> = [];
     const server: Server = createServer((req, res) => {
       let b = '';

@@ -35,7 +35,7 @@ describe('what works instead', () => {
     expect(off.expected.taoPerDay).toBe(0);
   });
 
-  it('with the chain\'s last epoch, each rig that mines carries the same even-share estimate', async () => {
+  it("with the chain's last epoch, each rig that mines carries the same even-share estimate", async () => {
     const report = checkFit({ spec, smi: await queryNvidiaSmi(exec('1x4090')), otherGpus: [], host: host(16), at: 0 });
     const alts = hardwareAlternatives(spec, report, { netuid: 53, block: 9, tempo: 360, alphaPriceTao: 0.01, minerTaoPerDay: [1, 2] });
     expect(alts[0]!.expected.taoPerDay).toBeCloseTo(1, 10);

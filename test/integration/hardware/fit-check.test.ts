@@ -26,7 +26,16 @@ describe('hardware fit check against nvidia-smi fixtures', () => {
     expect(r.verdict).toBe('ready');
     expect(r.plan?.engines).toHaveLength(1);
     const e = r.plan!.engines[0]!;
-    expect(e).toMatchObject({ tp: 2, gpuIndices: [0, 1], contextLength: 262144, contextLimited: false, declaredInflight: 24, maxRunningRequests: 26, kvCacheDtype: 'fp8_e4m3', memFractionStatic: 0.83 });
+    expect(e).toMatchObject({
+      tp: 2,
+      gpuIndices: [0, 1],
+      contextLength: 262144,
+      contextLimited: false,
+      declaredInflight: 24,
+      maxRunningRequests: 26,
+      kvCacheDtype: 'fp8_e4m3',
+      memFractionStatic: 0.83,
+    });
     expect(e.env).toEqual({ CUDA_VISIBLE_DEVICES: '0,1', NCCL_P2P_DISABLE: '1' });
     expect(e.extraArgs).toContain('--disable-custom-all-reduce');
     expect(e.arithmetic.tokensThatFit).toBeGreaterThan(250_000);

@@ -48,7 +48,9 @@ describe('the data dir refuses links and foreign owners', () => {
   it.skipIf(process.getuid?.() !== 0)('refuses a data dir and an entry owned by another user (run as root to chown)', async () => {
     const root = fresh();
     chownSync(root, 4242, 4242);
-    await expect(openRuntime({ dataDir: root })).rejects.toThrow(`The data dir cannot be used: ${root} belongs to another user (uid 4242) but the engine runs as uid 0. Run the engine as that user, give it the folder (chown -R 0 ${root}), or choose another --data-dir.`);
+    await expect(openRuntime({ dataDir: root })).rejects.toThrow(
+      `The data dir cannot be used: ${root} belongs to another user (uid 4242) but the engine runs as uid 0. Run the engine as that user, give it the folder (chown -R 0 ${root}), or choose another --data-dir.`,
+    );
 
     const other = fresh();
     writeFileSync(dataPaths(other).settings, '{}');

@@ -78,7 +78,7 @@ describe('the runtime every entry builds from', () => {
     }
   });
 
-  it('sweeps temp files a killed writer left (beside the miner key too), keeps a live writer\'s', async () => {
+  it("sweeps temp files a killed writer left (beside the miner key too), keeps a live writer's", async () => {
     const root = fresh();
     const paths = dataPaths(root);
     mkdirSync(paths.secrets, { recursive: true });

@@ -27,26 +27,30 @@ async function silentServe(): Promise<string> {
 describe('capacity and a serve that never answers', () => {
   it('refuses frames over max_inflight_total with a 503 at once; the held ones time out at the deadline', async () => {
     const url = await silentServe();
-    await withReadyMiner([url], async (gw, m) => {
-      const req = (i: number) => ({ messages: [{ role: 'user', content: `hello ${i}` }], max_tokens: 4, engy_request_id: `cap-${i}` });
-      const sent = Array.from({ length: 12 }, (_, i) => gw.serve(req(i), { stream: i % 2 === 0, leg: i % 8 }));
-      const t0 = Date.now();
-      const results = await Promise.all(sent.map((s) => s.done));
-      const refused = results.filter((r) => r.response?.error?.type === 'OverCapacity');
-      expect(refused).toHaveLength(4);
-      for (const r of refused) expect(r.response!.error).toMatchObject({ status: 503, message: expect.stringMatching(/over capacity: 8 requests in flight, 8 declared/) as unknown });
-      const held = results.filter((r) => r.response?.error?.type !== 'OverCapacity');
-      expect(held).toHaveLength(8);
-      for (const r of held) {
-        expect(r.response?.commitment).toBeNull();
-        expect(r.response?.error?.message).toMatch(/no answer from the serve within 10 s/);
-        expect(r.response?.error?.status).toBeNull();
-      }
-      // Not before the deadline we declared; the slots are free again afterwards.
-      expect(Date.now() - t0).toBeGreaterThanOrEqual(9_900);
-      expect(m.snapshot().stats.inflight).toBe(0);
-      const again = await gw.serve(req(99), { stream: false, leg: 0 }).done;
-      expect(again.response?.error?.type).not.toBe('OverCapacity');
-    }, { miner: { maxInflight: 8, limits: { maxRequestS: 10 } } });
+    await withReadyMiner(
+      [url],
+      async (gw, m) => {
+        const req = (i: number) => ({ messages: [{ role: 'user', content: `hello ${i}` }], max_tokens: 4, engy_request_id: `cap-${i}` });
+        const sent = Array.from({ length: 12 }, (_, i) => gw.serve(req(i), { stream: i % 2 === 0, leg: i % 8 }));
+        const t0 = Date.now();
+        const results = await Promise.all(sent.map((s) => s.done));
+        const refused = results.filter((r) => r.response?.error?.type === 'OverCapacity');
+        expect(refused).toHaveLength(4);
+        for (const r of refused) expect(r.response!.error).toMatchObject({ status: 503, message: expect.stringMatching(/over capacity: 8 requests in flight, 8 declared/) as unknown });
+        const held = results.filter((r) => r.response?.error?.type !== 'OverCapacity');
+        expect(held).toHaveLength(8);
+        for (const r of held) {
+          expect(r.response?.commitment).toBeNull();
+          expect(r.response?.error?.message).toMatch(/no answer from the serve within 10 s/);
+          expect(r.response?.error?.status).toBeNull();
+        }
+        // Not before the deadline we declared; the slots are free again afterwards.
+        expect(Date.now() - t0).toBeGreaterThanOrEqual(9_900);
+        expect(m.snapshot().stats.inflight).toBe(0);
+        const again = await gw.serve(req(99), { stream: false, leg: 0 }).done;
+        expect(again.response?.error?.type).not.toBe('OverCapacity');
+      },
+      { miner: { maxInflight: 8, limits: { maxRequestS: 10 } } },
+    );
   }, 60_000);
 });

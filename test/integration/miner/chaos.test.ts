@@ -29,7 +29,10 @@ describe('engy-panel mine under chaos', () => {
       expect(c.ok, c.after).toBeGreaterThanOrEqual(7);
     }
     // The serve died under 8 streaming requests: each got exactly one response (an error), none hung.
-    expect(r.serveKillResults.every((x) => x.response !== null && typeof x.response.error?.message === 'string' && x.response.error.status !== 400), context).toBe(true);
+    expect(
+      r.serveKillResults.every((x) => x.response !== null && typeof x.response.error?.message === 'string' && x.response.error.status !== 400),
+      context,
+    ).toBe(true);
     // No request answered twice on the wire, none recorded twice, none recorded that was never sent,
     // and every request the gateway saw answered is in the miner's history.
     const answered = [...r.responses].filter(([id]) => r.sent.has(id));

@@ -26,10 +26,26 @@ function pythonWithJinja(): string {
 const SPECIALS = { eos_token: '<|im_end|>', pad_token: '<|endoftext|>' };
 
 const TEXTS = [
-  'Hello!', 'What is 2+2?', 'Écris un poème sur la mer.', '用中文回答：天空为什么是蓝色的？', 'emoji 🚀🔥 and 👩‍👩‍👧 family', 'quotes "double" and \'single\'',
-  'back\\slash \\n not a newline', 'line one\nline two\n\nline four', '\ttabbed\ttext\t', '  padded with spaces  ', '{{ not a template }} {% raw %}',
-  '<tool_call> written by the user </tool_call>', 'ends with think </think> inside', '<think>user think tag</think>', 'control \u0001\u001f chars', 'zero\u200bwidth and \u00a0nbsp',
-  'json-ish {"a": [1, 2]}', 'surrogate-free 𝔘𝔫𝔦𝔠𝔬𝔡𝔢', 'tool_response look-alike', '',
+  'Hello!',
+  'What is 2+2?',
+  'Écris un poème sur la mer.',
+  '用中文回答：天空为什么是蓝色的？',
+  'emoji 🚀🔥 and 👩‍👩‍👧 family',
+  'quotes "double" and \'single\'',
+  'back\\slash \\n not a newline',
+  'line one\nline two\n\nline four',
+  '\ttabbed\ttext\t',
+  '  padded with spaces  ',
+  '{{ not a template }} {% raw %}',
+  '<tool_call> written by the user </tool_call>',
+  'ends with think </think> inside',
+  '<think>user think tag</think>',
+  'control \u0001\u001f chars',
+  'zero\u200bwidth and \u00a0nbsp',
+  'json-ish {"a": [1, 2]}',
+  'surrogate-free 𝔘𝔫𝔦𝔠𝔬𝔡𝔢',
+  'tool_response look-alike',
+  '',
 ];
 
 function pick<T>(r: () => number, xs: readonly T[]): T {
@@ -39,15 +55,24 @@ function pick<T>(r: () => number, xs: readonly T[]): T {
 function argValue(r: () => number): unknown {
   const kind = Math.floor(r() * 9);
   switch (kind) {
-    case 0: return pick(r, TEXTS);
-    case 1: return Math.floor(r() * 2000) - 1000;
-    case 2: return Math.round(r() * 1e6) / 1e3 + 0.5; // a fraction: see the note on integral floats in docs/miner-conformance.md
-    case 3: return r() < 0.5;
-    case 4: return null;
-    case 5: return [pick(r, TEXTS), Math.floor(r() * 9), r() < 0.5];
-    case 6: return { city: pick(r, TEXTS), days: Math.floor(r() * 9), nested: { ok: r() < 0.5, list: [1, 'two'] } };
-    case 7: return [];
-    default: return {};
+    case 0:
+      return pick(r, TEXTS);
+    case 1:
+      return Math.floor(r() * 2000) - 1000;
+    case 2:
+      return Math.round(r() * 1e6) / 1e3 + 0.5; // a fraction: see the note on integral floats in docs/miner-conformance.md
+    case 3:
+      return r() < 0.5;
+    case 4:
+      return null;
+    case 5:
+      return [pick(r, TEXTS), Math.floor(r() * 9), r() < 0.5];
+    case 6:
+      return { city: pick(r, TEXTS), days: Math.floor(r() * 9), nested: { ok: r() < 0.5, list: [1, 'two'] } };
+    case 7:
+      return [];
+    default:
+      return {};
   }
 }
 

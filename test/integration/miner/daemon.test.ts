@@ -19,7 +19,11 @@ describe('engy-panel mine (headless daemon) against the gateway double process',
 
   it('qualifies, logs leg events and request outcomes without the key, and exits 0 on SIGTERM', { timeout: 240_000 }, async () => {
     let miner: ReturnType<typeof spawn> | null = null;
-    const gwProc = spawn(process.execPath, [join(ROOT, 'test/doubles/gateway/main.ts'), '--port', '0', '--workers', '8', '--keys', KEY, '--judge-ms', '300', '--probe-words', '20', '--probe-tokens', '16'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const gwProc = spawn(
+      process.execPath,
+      [join(ROOT, 'test/doubles/gateway/main.ts'), '--port', '0', '--workers', '8', '--keys', KEY, '--judge-ms', '300', '--probe-words', '20', '--probe-tokens', '16'],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     try {
       const gwUrl = await new Promise<string>((resolve) => {
         let out = '';

@@ -109,7 +109,7 @@ describe('frames on the wire', () => {
     expect(usage.prompt_tokens_details!.cached_tokens).toBeLessThanOrEqual(usage.prompt_tokens);
   });
 
-  it('answers a failure with commitment null and a short structured error; a malformed request is the buyer\'s 400', async () => {
+  it("answers a failure with commitment null and a short structured error; a malformed request is the buyer's 400", async () => {
     const r = await gw.serve({ messages: [{ role: 'user' }], max_tokens: 4, engy_request_id: 'req-bad' }, { stream: false, leg: 0 }).done;
     const res = r.response as unknown as Obj;
     expect(keys(res)).toEqual(sorted(['type', 'corr_id', 'request_id', 'commitment', 'output', 'error']));

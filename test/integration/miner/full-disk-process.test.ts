@@ -40,7 +40,11 @@ describe.skipIf(noNamespace !== null)(`engy-panel mine on a full tmpfs (issue 31
   });
 
   it('says the rows it cannot save, once, and keeps serving', { timeout: 90_000 }, async () => {
-    const gw = spawn(process.execPath, [join(ROOT, 'test/doubles/gateway/main.ts'), '--port', '0', '--workers', '8', '--keys', KEY, '--judge-ms', '300', '--probe-words', '20', '--probe-tokens', '16'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const gw = spawn(
+      process.execPath,
+      [join(ROOT, 'test/doubles/gateway/main.ts'), '--port', '0', '--workers', '8', '--keys', KEY, '--judge-ms', '300', '--probe-words', '20', '--probe-tokens', '16'],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     let miner: ReturnType<typeof spawn> | null = null;
     try {
       const gwUrl = await new Promise<string>((resolve, reject) => {
@@ -54,7 +58,17 @@ describe.skipIf(noNamespace !== null)(`engy-panel mine on a full tmpfs (issue 31
       });
       const keyFile = join(dir, 'key');
       writeFileSync(keyFile, KEY, { mode: 0o600 });
-      const env = { ...process.env, ENGY_MINER_KEY_FILE: keyFile, ENGY_FROM_SOURCE: '1', MNT: join(dir, 'mnt'), NODE: process.execPath, BIN: join(ROOT, 'bin/engy-panel.mjs'), SERVE: serve.url, CKPT: CHECKPOINT, GW: gwUrl };
+      const env = {
+        ...process.env,
+        ENGY_MINER_KEY_FILE: keyFile,
+        ENGY_FROM_SOURCE: '1',
+        MNT: join(dir, 'mnt'),
+        NODE: process.execPath,
+        BIN: join(ROOT, 'bin/engy-panel.mjs'),
+        SERVE: serve.url,
+        CKPT: CHECKPOINT,
+        GW: gwUrl,
+      };
       const proc = spawn('unshare', ['-rm', 'sh', '-c', SCRIPT], { stdio: ['ignore', 'pipe', 'pipe'], env, detached: true });
       miner = proc;
       let out = '';

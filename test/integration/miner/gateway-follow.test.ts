@@ -35,7 +35,10 @@ async function setUp(workers: number, maxInflight: number, load?: WorkerLoad, cl
     identity: { model: 'qwen3.6-35b-a3b', modelRoot: 'r'.repeat(64), workerName: 'w', workerId: 'id-1', hw: {} as never, versions: {}, minerKey: () => KEY },
     limits: { maxInflightTotal: maxInflight, maxInputTokens: 10, maxOutputTokens: 10, maxRequestS: 60 },
     handlers: { onServe: () => {}, onCancel: () => {}, onChange: () => {}, onEvent: (_i, t) => events.push(t) },
-    fetch: (url, init) => fetch(url, init), clock, log: silentLogger, ...(load ? { load } : {}),
+    fetch: (url, init) => fetch(url, init),
+    clock,
+    log: silentLogger,
+    ...(load ? { load } : {}),
   });
   cleanups.push(() => client.stop());
   await client.start();
@@ -99,7 +102,7 @@ describe('the leg count follows /meta', () => {
 });
 
 describe('load heartbeats', () => {
-  it('pushes on request start and end, a burst of 64 as at most two frames per leg, with the serve\'s kv', async () => {
+  it("pushes on request start and end, a burst of 64 as at most two frames per leg, with the serve's kv", async () => {
     const clock = new ManualClock();
     const load = new WorkerLoad(clock);
     const kv: KvLoad = { used: 4096, reqs: 3, waiting: 0, pending: 0, ranks: 1, limit: 65_536, frac: 0.0625 };
@@ -118,13 +121,21 @@ describe('load heartbeats', () => {
     clock.advance(LOAD_PUSH_MS * 5);
     await new Promise((r) => setTimeout(r, 200));
     expect(heartbeats()).toHaveLength(16);
-    expect(heartbeats().slice(8).every((h) => h.inflight === 64)).toBe(true);
+    expect(
+      heartbeats()
+        .slice(8)
+        .every((h) => h.inflight === 64),
+    ).toBe(true);
     expect(heartbeats()[0]!.kv).toEqual(kv);
 
     // The end of a request is pushed too (the gateway frees the slot at once).
     clock.advance(LOAD_PUSH_MS);
     load.done();
     await until(() => heartbeats().length === 24, 'the push after a request ended');
-    expect(heartbeats().slice(16).every((h) => h.inflight === 63)).toBe(true);
+    expect(
+      heartbeats()
+        .slice(16)
+        .every((h) => h.inflight === 63),
+    ).toBe(true);
   }, 60_000);
 });

@@ -59,7 +59,7 @@ describe('gateway double: leg judging on a controlled clock', () => {
     await expect.poll(state, { timeout: 20_000 }).toBe('probing');
   });
 
-  it('refuses a worker that declared 5 legs with the operators\' reason once the 5 are live', async () => {
+  it("refuses a worker that declared 5 legs with the operators' reason once the 5 are live", async () => {
     const clock = new ManualClock();
     gw = new GatewayDouble({ workers: 8, keys: [KEY], probe: false, clock });
     const url = await gw.start();

@@ -44,7 +44,9 @@ export async function startFakeServeWith(extra: string[], o: { trim?: boolean; h
     proc.on('exit', (code) => reject(new Error(`fake serve exited ${code}: ${out.slice(-500)}`)));
   });
   for (let i = 0; i < 200; i++) {
-    const ok = await fetch(`${url}/health_generate`).then((r) => r.ok).catch(() => false);
+    const ok = await fetch(`${url}/health_generate`)
+      .then((r) => r.ok)
+      .catch(() => false);
     if (ok) break;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -78,10 +80,20 @@ export function startGateway(opts: Partial<GatewayDoubleOptions> = {}): GatewayD
 
 export function startMiner(gatewayUrl: string, serveUrls: string[], over: Partial<MinerServiceOptions> = {}): MinerService {
   return new MinerService({
-    gatewayUrl, serveUrls, checkpointDir: CHECKPOINT, model: 'qwen3.6-35b-a3b', maxInflight: 24, minerKey: () => KEY,
+    gatewayUrl,
+    serveUrls,
+    checkpointDir: CHECKPOINT,
+    model: 'qwen3.6-35b-a3b',
+    maxInflight: 24,
+    minerKey: () => KEY,
     hw: async () => ({ host: hostname(), cpus: 2, ram_gb: 8, gpu: 'none', gpu_count: 0, gpu_mem_gb: 0, gpus: '0x none', parallelism: 'tp' }),
-    versions: { 'engy-panel': 'test' }, proof: createProofPort(), log: silentLogger,
-    backoff: { initialMs: 100, maxMs: 1000, jitter: 0.2 }, probeWindowMs: 0, probeMinRequests: 1, ...over,
+    versions: { 'engy-panel': 'test' },
+    proof: createProofPort(),
+    log: silentLogger,
+    backoff: { initialMs: 100, maxMs: 1000, jitter: 0.2 },
+    probeWindowMs: 0,
+    probeMinRequests: 1,
+    ...over,
   });
 }
 

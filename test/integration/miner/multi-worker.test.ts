@@ -106,7 +106,15 @@ describe('mining on a 2x H100 box', () => {
       return r;
     };
     const mining = new MiningController({
-      settings, hardware, minerKeys, logs, db, paths, versions: { 'engy-panel': 'test' }, simulated: false, rehearse,
+      settings,
+      hardware,
+      minerKeys,
+      logs,
+      db,
+      paths,
+      versions: { 'engy-panel': 'test' },
+      simulated: false,
+      rehearse,
       overrides: { runtimes: { pythonCandidates: [FAKE_PYTHON], docker: '/nonexistent/engy-test/docker' }, fleet: { env: fakeEnv(), timings: FAST }, staggerMs: STAGGER_MS },
     });
     cleanups.push(() => mining.dispose());

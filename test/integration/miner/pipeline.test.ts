@@ -59,21 +59,28 @@ describe('request pipeline details', () => {
     const honestB = await startFakeServeWith([], { trim: false });
     const int4 = await startFakeServeWith(['--quantize', 'int4'], { trim: false });
     try {
-      for (const [urls, honest] of [[[honestA.url, honestB.url], true], [[int4.url, honestA.url], false]] as const) {
-        await withReadyMiner(urls, async (gw, m) => {
-          // One at a time: the least-loaded pick then always serves on the first engine.
-          for (let i = 0; i < 3; i++) await gw.serve(ask(`Audit me ${i} (${honest ? "same" : "other"} numerics): explain the result step by step.`, 96), { stream: false, leg: i }).done;
-          const s = await waitFor(m, (x) => x.audit.audited >= 1 && x.stats.inflight === 0);
-          expect(s.audit.failures).toBe(0);
-          if (honest) {
-            expect(s.audit.maxScore).toBe(0);
-            expect(s.audit.warning).toBeNull();
-          } else {
-            expect(s.audit.maxScore).toBeGreaterThan(0.1);
-            expect(s.audit.warning).toMatch(/^self-audit: /);
-            expect(s.forecast).toMatchObject({ gate: 'cheat', status: 'at-risk' });
-          }
-        }, { miner: { audit: { sampleRate: 1, minIntervalMs: 0 } } });
+      for (const [urls, honest] of [
+        [[honestA.url, honestB.url], true],
+        [[int4.url, honestA.url], false],
+      ] as const) {
+        await withReadyMiner(
+          urls,
+          async (gw, m) => {
+            // One at a time: the least-loaded pick then always serves on the first engine.
+            for (let i = 0; i < 3; i++) await gw.serve(ask(`Audit me ${i} (${honest ? 'same' : 'other'} numerics): explain the result step by step.`, 96), { stream: false, leg: i }).done;
+            const s = await waitFor(m, (x) => x.audit.audited >= 1 && x.stats.inflight === 0);
+            expect(s.audit.failures).toBe(0);
+            if (honest) {
+              expect(s.audit.maxScore).toBe(0);
+              expect(s.audit.warning).toBeNull();
+            } else {
+              expect(s.audit.maxScore).toBeGreaterThan(0.1);
+              expect(s.audit.warning).toMatch(/^self-audit: /);
+              expect(s.forecast).toMatchObject({ gate: 'cheat', status: 'at-risk' });
+            }
+          },
+          { miner: { audit: { sampleRate: 1, minIntervalMs: 0 } } },
+        );
       }
     } finally {
       await Promise.all([honestA.stop(), honestB.stop(), int4.stop()]);

@@ -10,7 +10,11 @@ import { recordingIo } from '../../helpers/cli-io.ts';
 import { CHECKPOINT } from './harness.ts';
 
 const request = {
-  messages: [{ role: 'user', content: 'Weather in Paris? ✓' }, { role: 'assistant', content: '', tool_calls: [{ type: 'function', function: { name: 'get_weather', arguments: '{"city": "Paris"}' } }] }, { role: 'tool', content: 'sunny' }],
+  messages: [
+    { role: 'user', content: 'Weather in Paris? ✓' },
+    { role: 'assistant', content: '', tool_calls: [{ type: 'function', function: { name: 'get_weather', arguments: '{"city": "Paris"}' } }] },
+    { role: 'tool', content: 'sunny' },
+  ],
   tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }],
   chat_template_kwargs: { enable_thinking: false },
 };
@@ -40,7 +44,10 @@ describe('engy-panel prompt render', () => {
     writeFileSync(join(empty, 'tokenizer.json'), '{broken');
     const strict = mkdtempSync(join(tmpdir(), 'prompt-cli-'));
     copyFileSync(join(CHECKPOINT, 'tokenizer.json'), join(strict, 'tokenizer.json'));
-    writeFileSync(join(strict, 'tokenizer_config.json'), JSON.stringify({ chat_template: "{%- if not messages %}{{ raise_exception('No messages provided.') }}{%- endif %}{{ messages[0].content }}" }));
+    writeFileSync(
+      join(strict, 'tokenizer_config.json'),
+      JSON.stringify({ chat_template: "{%- if not messages %}{{ raise_exception('No messages provided.') }}{%- endif %}{{ messages[0].content }}" }),
+    );
     const cases: [string[], string, number, RegExp][] = [
       [[], '{}', 2, /usage: engy-panel prompt render/],
       [['render'], '{}', 2, /--checkpoint DIR is required/],

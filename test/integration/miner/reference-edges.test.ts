@@ -65,7 +65,14 @@ describe('serve frame edges, as the reference reads them', () => {
   });
 
   it('stream is read by Python truthiness', { timeout: 60_000 }, async () => {
-    for (const [value, streams] of [['yes', true], ['false', true], [1, true], [0, false], ['', false], [null, false]] as const) {
+    for (const [value, streams] of [
+      ['yes', true],
+      ['false', true],
+      [1, true],
+      [0, false],
+      ['', false],
+      [null, false],
+    ] as const) {
       const r = await raw(gw, { corr_id: `s-${String(value)}`, request: { ...hello(`stream ${String(value)}`), max_tokens: 4 }, stream: value });
       expect(r.response.commitment, `stream=${JSON.stringify(value)}`).not.toBeNull();
       expect(r.chunks.length > 0, `stream=${JSON.stringify(value)}`).toBe(streams);
@@ -84,7 +91,7 @@ describe('serve frame edges, as the reference reads them', () => {
     expect(r.response.output).toMatchObject({ usage: { completion_tokens: 0 }, choices: [{ finish_reason: 'stop', message: { content: null } }] });
   });
 
-  it('max_tokens that int() refuses is the buyer\'s 400', { timeout: 60_000 }, async () => {
+  it("max_tokens that int() refuses is the buyer's 400", { timeout: 60_000 }, async () => {
     const r = await raw(gw, { corr_id: 'm-word', request: { ...hello('hi'), max_tokens: 'lots' } });
     expect(r.response.error).toMatchObject({ type: 'BadRequest', status: 400, message: expect.stringMatching(/max_tokens must be an integer/) as unknown });
   });
@@ -95,7 +102,7 @@ describe('serve frame edges, as the reference reads them', () => {
     expect(r.response.commitment).not.toBeNull();
   });
 
-  it('a frame without request is answered at once with the buyer\'s 400', { timeout: 60_000 }, async () => {
+  it("a frame without request is answered at once with the buyer's 400", { timeout: 60_000 }, async () => {
     const r = await raw(gw, { corr_id: 'no-request' });
     expect(r.response.error).toMatchObject({ type: 'BadRequest', status: 400 });
   });

@@ -75,7 +75,7 @@ describe('miner against the gateway double and a fake serve', () => {
     });
   });
 
-  it('fewer than 8 legs is reported, and the gateway refuses the worker with the operators\' reason', async () => {
+  it("fewer than 8 legs is reported, and the gateway refuses the worker with the operators' reason", async () => {
     const gw = startGateway({ probe: false });
     await withMiner(gw, { maxInflight: 5 }, async (m) => {
       const s = await waitFor(m, (x) => x.phase === 'denied');

@@ -24,7 +24,7 @@ async function until(pred: () => boolean, ms: number, what: string): Promise<voi
 }
 
 describe('serve health gate on a 2-engine rig', () => {
-  it('withdraws only the sick engine\'s legs, routes nothing to it, brings them back, and keeps acceptance >= 99%', async () => {
+  it("withdraws only the sick engine's legs, routes nothing to it, brings them back, and keeps acceptance >= 99%", async () => {
     let serveA: FakeServe = await startFakeServe();
     cleanups.push(() => serveA.stop());
     const serveB = await startFakeServe();
@@ -93,7 +93,14 @@ describe('serve health gate on a 2-engine rig', () => {
     // Said in full when it fails: a response's error, or a leg that closed under the request (a 504),
     // with the leg and when it was sent relative to the close, so a failure names its cause.
     const lostOnA = toA.filter((r) => !r.result.response?.commitment);
-    expect(lostOnA.map((r) => ({ error: r.result.response?.error ?? (r.result.response === null ? 'leg closed before an answer (504)' : 'no proof'), leg: r.result.leg, afterCloseMs: Math.round(r.sentAt - closedAt), chunks: r.result.chunks.length }))).toEqual([]);
+    expect(
+      lostOnA.map((r) => ({
+        error: r.result.response?.error ?? (r.result.response === null ? 'leg closed before an answer (504)' : 'no proof'),
+        leg: r.result.leg,
+        afterCloseMs: Math.round(r.sentAt - closedAt),
+        chunks: r.result.chunks.length,
+      })),
+    ).toEqual([]);
     const afterWithdrawal = a.snapshot().recent.filter((r) => r.receivedAt > withdrawnAt);
     expect(afterWithdrawal.filter((r) => r.outcome !== 'ok' && r.cause?.startsWith('withdrawn: serve unhealthy') !== true)).toEqual([]);
     // Engine 1 never left.

@@ -29,7 +29,11 @@ async function serve(policy: Policy): Promise<{ url: string; seen: () => number;
   return {
     url: `http://127.0.0.1:${port}`,
     seen: () => seen,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 

@@ -16,19 +16,23 @@ describe('streamed text across a chunk boundary that splits a character', () => 
     // Output index k sits at absolute position promptLength + k; the overlap is index CHUNK-1.
     const at = prompt.ids.length + CHUNK - 1;
     await withServe(startFakeServe(['--split-char-at', String(at)]), (serve) =>
-      withReadyMiner([serve.url], async (gw) => {
-        const r = await gw.serve(request, { stream: true, leg: 0 }).done;
-        const out = r.response!.output;
-        const msg = out.choices![0]!.message;
-        const final = `${msg.reasoning_content ?? ''}|${msg.content ?? ''}`;
-        expect(final).toContain('中');
-        expect(final).not.toContain('\uFFFD');
-        // The generation went past the boundary and past the character.
-        expect(out.usage!.completion_tokens).toBeGreaterThan(CHUNK + 3);
-        const streamed = `${r.chunks.map((c) => c.delta.reasoning_content ?? '').join('')}|${r.chunks.map((c) => c.delta.content ?? '').join('')}`;
-        expect(streamed).toBe(final);
-        expect(r.audit?.verdict).toBe('pass');
-      }, { miner: { chunkTokens: CHUNK } }),
+      withReadyMiner(
+        [serve.url],
+        async (gw) => {
+          const r = await gw.serve(request, { stream: true, leg: 0 }).done;
+          const out = r.response!.output;
+          const msg = out.choices![0]!.message;
+          const final = `${msg.reasoning_content ?? ''}|${msg.content ?? ''}`;
+          expect(final).toContain('中');
+          expect(final).not.toContain('\uFFFD');
+          // The generation went past the boundary and past the character.
+          expect(out.usage!.completion_tokens).toBeGreaterThan(CHUNK + 3);
+          const streamed = `${r.chunks.map((c) => c.delta.reasoning_content ?? '').join('')}|${r.chunks.map((c) => c.delta.content ?? '').join('')}`;
+          expect(streamed).toBe(final);
+          expect(r.audit?.verdict).toBe('pass');
+        },
+        { miner: { chunkTokens: CHUNK } },
+      ),
     );
   });
 });

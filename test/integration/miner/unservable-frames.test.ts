@@ -27,13 +27,22 @@ async function connect(load?: WorkerLoad): Promise<{ peer: WebSocket; got: () =>
   const port = (server.address() as AddressInfo).port;
   const frames: Record<string, unknown>[] = [];
   const served: unknown[] = [];
-  const peerP = new Promise<WebSocket>((resolve) => server!.once('connection', (ws) => {
-    ws.on('message', (d) => frames.push(JSON.parse(d.toString()) as Record<string, unknown>));
-    resolve(ws);
-  }));
+  const peerP = new Promise<WebSocket>((resolve) =>
+    server!.once('connection', (ws) => {
+      ws.on('message', (d) => frames.push(JSON.parse(d.toString()) as Record<string, unknown>));
+      resolve(ws);
+    }),
+  );
   conn = new LegConnection({
-    legIndex: 0, url: `ws://127.0.0.1:${port}`, hello, capacity, timings: DEFAULT_LEG_TIMINGS, clock: systemClock, log: silentLogger,
-    hooks: { onOpen: () => {}, onFrame: (_c, f) => served.push(f), onClose: () => {} }, ...(load ? { load } : {}),
+    legIndex: 0,
+    url: `ws://127.0.0.1:${port}`,
+    hello,
+    capacity,
+    timings: DEFAULT_LEG_TIMINGS,
+    clock: systemClock,
+    log: silentLogger,
+    hooks: { onOpen: () => {}, onFrame: (_c, f) => served.push(f), onClose: () => {} },
+    ...(load ? { load } : {}),
   });
   return { peer: await peerP, got: () => frames, served };
 }

@@ -49,7 +49,7 @@ describe('worker-wide load and serve edges', () => {
     }
   });
 
-  it("answers a serve the serve itself aborted with the text generated so far, proven", { timeout: 60_000 }, async () => {
+  it('answers a serve the serve itself aborted with the text generated so far, proven', { timeout: 60_000 }, async () => {
     await withServe(startFakeServe(['--tokens-per-s', '40']), (serve) =>
       withReadyMiner([serve.url], async (gw, m) => {
         for (const stream of [true, false]) {
@@ -79,7 +79,11 @@ describe('worker-wide load and serve edges', () => {
     await gw.start();
     const warnings: string[] = [];
     const log: Logger = { ...silentLogger, warn: (t: string) => void warnings.push(t) };
-    for (const [value, workers] of [['3', 3], ['nonsense', 8], ['__proto__', 8]] as const) {
+    for (const [value, workers] of [
+      ['3', 3],
+      ['nonsense', 8],
+      ['__proto__', 8],
+    ] as const) {
       warnings.length = 0;
       const m = startMiner(gw.url, [serve.url], { env: { ENGY_GW_WORKERS: value }, log });
       try {

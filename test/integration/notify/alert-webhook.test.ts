@@ -38,10 +38,22 @@ async function endpoint(...handlers: Handler[]): Promise<{ url: string; bodies: 
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/T000/B000/secret-token-xyz`, bodies };
 }
 
-const status = (code: number): Handler => (_q, res) => res.writeHead(code).end('ok');
+const status =
+  (code: number): Handler =>
+  (_q, res) =>
+    res.writeHead(code).end('ok');
 const alert = (over: Partial<AppNotification> = {}): AppNotification => ({
-  id: 1, at: Date.UTC(2026, 11, 3, 9, 0), updatedAt: 0, active: true, endedAt: null, kind: 'miner-offline', severity: 'error',
-  title: 'The miner is offline', body: 'It is not serving: nothing is earned until it reconnects.', action: null, ...over,
+  id: 1,
+  at: Date.UTC(2026, 11, 3, 9, 0),
+  updatedAt: 0,
+  active: true,
+  endedAt: null,
+  kind: 'miner-offline',
+  severity: 'error',
+  title: 'The miner is offline',
+  body: 'It is not serving: nothing is earned until it reconnects.',
+  action: null,
+  ...over,
 });
 
 function setup(url: string | null, o: { timeoutMs?: number } = {}) {
@@ -70,7 +82,9 @@ describe('alert webhook', () => {
       } catch (e) {
         message = (e as Error).message;
       }
-      expect(message, bad).toBe('That URL carries a user name or password (user:password@): chat webhooks never need one, and it would be sent in clear to every log. Paste the webhook URL without it.');
+      expect(message, bad).toBe(
+        'That URL carries a user name or password (user:password@): chat webhooks never need one, and it would be sent in clear to every log. Paste the webhook URL without it.',
+      );
     }
     const dir = join(fresh(), 'secrets');
     new AlertWebhookStore({ secretsDir: dir }).set('https://hooks.example/x');
@@ -83,9 +97,15 @@ describe('alert webhook', () => {
     const hub = new LogHub();
     const store = new AlertWebhookStore({ secretsDir: join(fresh(), 'secrets'), redactor: hub.redactor });
     store.set(url);
-    const hook = new AlertWebhook({ store, log: hub.logger('alerts'), rig: 'r', sleep: async () => undefined, fetch: async (u) => {
-      throw new TypeError(`Request to ${String(u)} failed: ${String(u)}`);
-    } });
+    const hook = new AlertWebhook({
+      store,
+      log: hub.logger('alerts'),
+      rig: 'r',
+      sleep: async () => undefined,
+      fetch: async (u) => {
+        throw new TypeError(`Request to ${String(u)} failed: ${String(u)}`);
+      },
+    });
     hook.notify(alert());
     await expect.poll(() => hook.status().lastDelivery, { timeout: 20_000 }).not.toBeNull();
     const text = hook.status().lastDelivery!.text;
@@ -117,16 +137,26 @@ describe('alert webhook', () => {
     expect(ep.bodies[0]).toEqual({
       text: '🔴 engy panel on garage-rig: The miner is offline. It is not serving: nothing is earned until it reconnects.',
       content: '🔴 engy panel on garage-rig: The miner is offline. It is not serving: nothing is earned until it reconnects.',
-      title: 'The miner is offline', body: 'It is not serving: nothing is earned until it reconnects.', severity: 'error', kind: 'miner-offline', at: '2026-12-03T09:00:00.000Z', rig: 'garage-rig',
+      title: 'The miner is offline',
+      body: 'It is not serving: nothing is earned until it reconnects.',
+      severity: 'error',
+      kind: 'miner-offline',
+      at: '2026-12-03T09:00:00.000Z',
+      rig: 'garage-rig',
     });
     expect(hook.status()).toMatchObject({ configured: true, host: ep.url.split('/')[2], lastDelivery: { ok: true, text: `taken by ${ep.url.split('/')[2]} (HTTP 204)` } });
     // The status never carries the URL, and a log line that did would be redacted.
     expect(JSON.stringify(hook.status())).not.toContain('secret-token-xyz');
     hub.logger('x').info(`oops ${ep.url}`);
-    expect(hub.recent({}).map((l) => l.msg).join('\n')).not.toContain('secret-token-xyz');
+    expect(
+      hub
+        .recent({})
+        .map((l) => l.msg)
+        .join('\n'),
+    ).not.toContain('secret-token-xyz');
   });
 
-  it('keeps a long alert under Discord\'s 2000 characters', () => {
+  it("keeps a long alert under Discord's 2000 characters", () => {
     const p = webhookPayload(alert({ body: 'x'.repeat(5000) }), 'rig');
     expect(p.text!.length).toBeLessThanOrEqual(1900);
     expect(p.text!.endsWith('…')).toBe(true);
@@ -167,7 +197,10 @@ describe('alert webhook', () => {
     const m = setup(moved.url);
     m.hook.notify(alert());
     await expect.poll(() => m.hook.status().lastDelivery, { timeout: 20_000 }).not.toBeNull();
-    expect(m.hook.status().lastDelivery).toMatchObject({ ok: false, text: `${moved.url.split('/')[2]} answered HTTP 302, a redirect: a webhook is never followed elsewhere. Paste the address it points to (the final webhook URL).` });
+    expect(m.hook.status().lastDelivery).toMatchObject({
+      ok: false,
+      text: `${moved.url.split('/')[2]} answered HTTP 302, a redirect: a webhook is never followed elsewhere. Paste the address it points to (the final webhook URL).`,
+    });
     expect(moved.bodies).toHaveLength(1); // a redirect is an answer, not an outage: not retried
 
     const endless = await endpoint((_q, res) => {

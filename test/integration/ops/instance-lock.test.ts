@@ -61,7 +61,11 @@ describe('instance lock (real processes)', () => {
     expect(second).toBeInstanceOf(AppFailure);
     const f = second as AppFailure;
     expect(f.code).toBe('data-dir-locked');
-    expect(f.message).toMatch(new RegExp(`^Another engy panel engine \\(pid ${child.pid}, started \\d{4}-\\d\\d-\\d\\dT[^)]+\\) is using ${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\. Stop it, or give this one its own --data-dir\\.$`));
+    expect(f.message).toMatch(
+      new RegExp(
+        `^Another engy panel engine \\(pid ${child.pid}, started \\d{4}-\\d\\d-\\d\\dT[^)]+\\) is using ${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\. Stop it, or give this one its own --data-dir\\.$`,
+      ),
+    );
 
     const other = await startHolder(mkdtempSync(join(tmpdir(), 'engy-lock-')));
     expect(other.line).toBe(`locked ${other.child.pid}`);

@@ -80,15 +80,28 @@ describe('rehearsal targets and forecast words', () => {
     expect(rehearsalTargets({ runtime: 'external', externalServeUrls: ['http://a:1'] }, null)).toEqual(['http://a:1']);
     expect(rehearsalTargets({ runtime: 'external', externalServeUrls: [] }, null)).toHaveProperty('problem');
     expect(rehearsalTargets({ runtime: 'python', externalServeUrls: [] }, null)).toHaveProperty('problem', expect.stringMatching(/start mining/));
-    const serve = { engines: [{ url: 'http://e0', status: { state: 'ready' } }, { url: 'http://e1', status: { state: 'starting' } }] };
+    const serve = {
+      engines: [
+        { url: 'http://e0', status: { state: 'ready' } },
+        { url: 'http://e1', status: { state: 'starting' } },
+      ],
+    };
     expect(rehearsalTargets({ runtime: 'python', externalServeUrls: [] }, serve)).toEqual(['http://e0']);
   });
 
   it('a thin margin passes with a warning; acceptance below 99 % fails', () => {
-    expect(forecastText({ ttftP99Ms: 80_000, tpotP99Ms: 100, gates: GATES, completed: 24, failed: 0, firstError: null })).toMatchObject({ verdict: 'pass', text: expect.stringMatching(/margin is thin/) });
+    expect(forecastText({ ttftP99Ms: 80_000, tpotP99Ms: 100, gates: GATES, completed: 24, failed: 0, firstError: null })).toMatchObject({
+      verdict: 'pass',
+      text: expect.stringMatching(/margin is thin/),
+    });
     // TTFT in seconds and TPOT in ms whatever their size, as the Mine cards say them.
-    expect(forecastText({ ttftP99Ms: 2_308, tpotP99Ms: 35.9, gates: GATES, completed: 8, failed: 0, firstError: null }).text).toMatch(/^TTFT p99 2\.3 s of 100\.0 s \(2 %\); TPOT p99 36 ms of 1000 ms \(4 %\)\./);
-    expect(forecastText({ ttftP99Ms: 1, tpotP99Ms: 1, gates: GATES, completed: 23, failed: 1, firstError: 'HTTP 502' })).toMatchObject({ verdict: 'fail', text: expect.stringMatching(/acceptance gate needs 99 %/) });
+    expect(forecastText({ ttftP99Ms: 2_308, tpotP99Ms: 35.9, gates: GATES, completed: 8, failed: 0, firstError: null }).text).toMatch(
+      /^TTFT p99 2\.3 s of 100\.0 s \(2 %\); TPOT p99 36 ms of 1000 ms \(4 %\)\./,
+    );
+    expect(forecastText({ ttftP99Ms: 1, tpotP99Ms: 1, gates: GATES, completed: 23, failed: 1, firstError: 'HTTP 502' })).toMatchObject({
+      verdict: 'fail',
+      text: expect.stringMatching(/acceptance gate needs 99 %/),
+    });
   });
 });
 

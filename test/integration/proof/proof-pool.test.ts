@@ -1,11 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  buildProofs,
-  GenerateBodyError,
-  MINER_PROOF_PARAMS,
-  ProofPool,
-  verifyProofs,
-} from '../../../electron/engine/proof/index.ts';
+import { buildProofs, GenerateBodyError, MINER_PROOF_PARAMS, ProofPool, verifyProofs } from '../../../electron/engine/proof/index.ts';
 import { buildBody, buildSse } from '../../helpers/generate-bodies.ts';
 import { ManualClock } from '../../doubles/ops/update-driver-double.ts';
 
@@ -60,7 +54,8 @@ describe('ProofPool (real worker threads)', () => {
       const part = body.subarray(i, i + 64);
       i += part.length;
       let chunk: Buffer;
-      if (n % 3 === 0) chunk = Buffer.from(part.toString('latin1'), 'latin1'); // small: shares the pool
+      if (n % 3 === 0)
+        chunk = Buffer.from(part.toString('latin1'), 'latin1'); // small: shares the pool
       else if (n % 3 === 1) chunk = scratch.subarray(0, part.copy(scratch));
       else chunk = own.subarray(0, part.copy(own));
       if (n % 3 !== 2) expect(chunk.buffer.byteLength).toBeGreaterThan(chunk.byteLength); // a view into a larger pool

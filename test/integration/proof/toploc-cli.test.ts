@@ -22,7 +22,7 @@ describe('engy-panel toploc', () => {
   const builds = loadToplocVectors<{ cases: BuildCase[] }>('build_proofs').cases;
   const verifies = loadToplocVectors<{ cases: VerifyCase[] }>('verify_proofs').cases;
 
-  it('build prints every case\'s proofs exactly (generator spec included)', async () => {
+  it("build prints every case's proofs exactly (generator spec included)", async () => {
     for (const c of builds) {
       const r = await cli(['build'], c);
       expect(r.code, c.id).toBe(0);

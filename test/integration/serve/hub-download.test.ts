@@ -28,7 +28,9 @@ const plenty = async () => 1e15;
 function identityOf(files: Record<string, Uint8Array | string>): string {
   const h = createHash('sha256');
   h.update(files['config.json'] ?? '{}');
-  for (const name of Object.keys(files).filter((n) => !n.includes('/') && n.endsWith('.safetensors')).sort()) {
+  for (const name of Object.keys(files)
+    .filter((n) => !n.includes('/') && n.endsWith('.safetensors'))
+    .sort()) {
     h.update(Buffer.from(name, 'utf8'));
     h.update(String(Buffer.from(files[name]!).length));
   }
@@ -266,8 +268,7 @@ describe('download with the hf CLI (against the fake hf and the hub double)', ()
     const fakeHfDir = join(import.meta.dirname, '..', '..', 'doubles', 'fake-hf');
     const env = { ...process.env, PATH: `${fakeHfDir}:${process.env.PATH ?? ''}` };
     try {
-      const exec: ExecText = (file, args, timeoutMs) =>
-        new Promise((resolve, reject) => execFile(file, args, { timeout: timeoutMs, env }, (e, out) => (e ? reject(e) : resolve(String(out)))));
+      const exec: ExecText = (file, args, timeoutMs) => new Promise((resolve, reject) => execFile(file, args, { timeout: timeoutMs, env }, (e, out) => (e ? reject(e) : resolve(String(out)))));
       expect(await findHfCli(exec)).toBe('hf');
       const svc = new CheckpointService({ repo: REPO, dir, publishedRoot: null, env: { ...env, HF_ENDPOINT: hub.url, HF_TOKEN: 'hf_cli_token' }, hfCli: 'hf' });
       await svc.download();

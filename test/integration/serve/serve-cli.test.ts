@@ -33,7 +33,11 @@ describe('engy-panel serve (CLI as a child process)', () => {
   it('plan --json gives each engine its argv, environment and port, and the MAX_INFLIGHT', async () => {
     const r = await cli(['serve', 'plan', '--json', '--python', FAKE_PYTHON, '--docker', '/nonexistent/docker', '--checkpoint', CHECKPOINT, '--data-dir', dataDir], { FAKE_NVIDIA_SMI: '2xh100' });
     expect(r.code).toBe(0);
-    const v = JSON.parse(r.stdout) as { runtime: string; maxInflight: number; engines: Array<{ port: number; args: string[]; env: Record<string, string>; gpuIndices: number[]; shellLine: string; declaredInflight: number }> };
+    const v = JSON.parse(r.stdout) as {
+      runtime: string;
+      maxInflight: number;
+      engines: Array<{ port: number; args: string[]; env: Record<string, string>; gpuIndices: number[]; shellLine: string; declaredInflight: number }>;
+    };
     expect(v.runtime).toBe('python');
     expect(v.engines.length).toBeGreaterThanOrEqual(1);
     const ports = v.engines.map((e) => e.port);

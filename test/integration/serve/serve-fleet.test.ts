@@ -81,10 +81,7 @@ describe('serve fleet start order', () => {
   it('does not let a crash-looping engine hold back the next one', async () => {
     const plan: ServePlan = {
       modelId: 'qwen3.6-35b-a3b',
-      engines: [
-        enginePlan({ index: 0, gpuIndices: [0], tp: 1, env: {}, extraArgs: ['--fail', 'warmup'] }),
-        enginePlan({ index: 1, gpuIndices: [1], tp: 1, env: {}, extraArgs: [] }),
-      ],
+      engines: [enginePlan({ index: 0, gpuIndices: [0], tp: 1, env: {}, extraArgs: ['--fail', 'warmup'] }), enginePlan({ index: 1, gpuIndices: [1], tp: 1, env: {}, extraArgs: [] })],
       maxInflight: 48,
       rationale: [],
     };

@@ -21,8 +21,12 @@ const temp = () => {
   dirs.push(d);
   return d;
 };
-const execWith = (env: Record<string, string>): ExecText => (file, args, timeoutMs) =>
-  new Promise((resolve, reject) => execFile(file, args, { timeout: timeoutMs, env: { ...process.env, ...env } }, (e, out, err) => (e ? reject(Object.assign(e, { stderr: String(err) })) : resolve(String(out)))));
+const execWith =
+  (env: Record<string, string>): ExecText =>
+  (file, args, timeoutMs) =>
+    new Promise((resolve, reject) =>
+      execFile(file, args, { timeout: timeoutMs, env: { ...process.env, ...env } }, (e, out, err) => (e ? reject(Object.assign(e, { stderr: String(err) })) : resolve(String(out)))),
+    );
 const NO_DOCKER = '/nonexistent/engy-test/docker';
 
 function until(svc: SglangSetupService, pred: () => boolean): Promise<void> {
@@ -51,7 +55,12 @@ describe('sglang setup from the UI', () => {
     const dataDir = temp();
     // The base python has no sglang; the venv's fake pip installs the pinned one.
     const env = { ...process.env, FAKE_PYTHON_SGLANG: 'none' };
-    const svc = new SglangSetupService({ dataDir, log: new LogHub().logger('t'), detect: { pythonCandidates: [FAKE_PYTHON, join(dataDir, 'sglang-venv', 'bin', 'python')], docker: NO_DOCKER, exec: execWith({ FAKE_PYTHON_SGLANG: 'none' }) }, install: { env } });
+    const svc = new SglangSetupService({
+      dataDir,
+      log: new LogHub().logger('t'),
+      detect: { pythonCandidates: [FAKE_PYTHON, join(dataDir, 'sglang-venv', 'bin', 'python')], docker: NO_DOCKER, exec: execWith({ FAKE_PYTHON_SGLANG: 'none' }) },
+      install: { env },
+    });
     expect((await svc.detect()).python).toBeNull();
     svc.start();
     expect(svc.snapshot().install.state).toBe('running');
@@ -66,7 +75,12 @@ describe('sglang setup from the UI', () => {
 
   it('cancel stops pip and says how to resume', async () => {
     const slowPip: SpawnFn = (cmd, args, opts) => (args.includes('pip') ? spawn('/bin/sh', ['-c', 'echo "Collecting sglang"; exec sleep 30'], opts) : spawn(cmd, [...args], opts));
-    const svc = new SglangSetupService({ dataDir: temp(), log: new LogHub().logger('t'), detect: { pythonCandidates: [FAKE_PYTHON], docker: NO_DOCKER, exec: execWith({}) }, install: { spawn: slowPip } });
+    const svc = new SglangSetupService({
+      dataDir: temp(),
+      log: new LogHub().logger('t'),
+      detect: { pythonCandidates: [FAKE_PYTHON], docker: NO_DOCKER, exec: execWith({}) },
+      install: { spawn: slowPip },
+    });
     await svc.detect();
     svc.start();
     await until(svc, () => svc.snapshot().install.log.includes('Collecting sglang'));
@@ -78,7 +92,12 @@ describe('sglang setup from the UI', () => {
   it('a failing pip is explained, an offline one as offline', async () => {
     const offlinePip: SpawnFn = (cmd, args, opts) =>
       args.includes('pip') ? spawn('/bin/sh', ['-c', 'echo "ERROR: Could not find a version that satisfies the requirement sglang==0.5.12.post1" >&2; exit 1'], opts) : spawn(cmd, [...args], opts);
-    const svc = new SglangSetupService({ dataDir: temp(), log: new LogHub().logger('t'), detect: { pythonCandidates: [FAKE_PYTHON], docker: NO_DOCKER, exec: execWith({}) }, install: { spawn: offlinePip } });
+    const svc = new SglangSetupService({
+      dataDir: temp(),
+      log: new LogHub().logger('t'),
+      detect: { pythonCandidates: [FAKE_PYTHON], docker: NO_DOCKER, exec: execWith({}) },
+      install: { spawn: offlinePip },
+    });
     await svc.detect();
     svc.start();
     await until(svc, () => svc.snapshot().install.state === 'failed');

@@ -18,7 +18,11 @@ describe('the served renderer bundle', () => {
     // production as in `npm run build:renderer` (vitest sets it to test, which would bundle React's dev build).
     const out = mkdtempSync(join(tmpdir(), 'engy-bundle-'));
     const code = await new Promise<number | null>((resolve) => {
-      const child = spawn(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', out, '--emptyOutDir', '--logLevel', 'error'], { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+      const child = spawn(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', out, '--emptyOutDir', '--logLevel', 'error'], {
+        cwd: root,
+        stdio: 'inherit',
+        env: { ...process.env, NODE_ENV: 'production' },
+      });
       child.on('exit', resolve);
     });
     expect(code).toBe(0);
@@ -36,13 +40,23 @@ describe('the served renderer bundle', () => {
     const onDemand = served.filter((f) => !eager.includes(f));
     const total = eager.reduce((a, f) => a + gz(f), 0);
     expect(total, `gzip sizes: ${list(eager)}`).toBeLessThan(BUDGET_BYTES);
-    const name = (f: string) => f.split('/').pop()!.replace(/-[\w-]{8}\.js$/, '.js');
+    const name = (f: string) =>
+      f
+        .split('/')
+        .pop()!
+        .replace(/-[\w-]{8}\.js$/, '.js');
     expect(onDemand.map(name).sort()).toEqual(['browser-wallet-in-place.js', 'extension-dapp.js', 'fleet-page.js']);
     // The Fleet page (opened by panels that hold several rigs) is its own chunk, held to the same small budget.
     const signer = onDemand.filter((f) => name(f) !== 'fleet-page.js');
-    expect(signer.reduce((a, f) => a + gz(f), 0), `on demand: ${list(signer)}`).toBeLessThan(ON_DEMAND_BUDGET_BYTES);
+    expect(
+      signer.reduce((a, f) => a + gz(f), 0),
+      `on demand: ${list(signer)}`,
+    ).toBeLessThan(ON_DEMAND_BUDGET_BYTES);
     const fleet = onDemand.filter((f) => name(f) === 'fleet-page.js');
-    expect(fleet.reduce((a, f) => a + gz(f), 0), `fleet page: ${list(fleet)}`).toBeLessThan(ON_DEMAND_BUDGET_BYTES);
+    expect(
+      fleet.reduce((a, f) => a + gz(f), 0),
+      `fleet page: ${list(fleet)}`,
+    ).toBeLessThan(ON_DEMAND_BUDGET_BYTES);
     expect(readFileSync(join(out, 'index.html'), 'utf8')).not.toContain('sourceMappingURL');
     for (const f of served) expect(readFileSync(f, 'utf8')).not.toMatch(/sourceMappingURL=/);
   }, 120_000);

@@ -55,10 +55,10 @@ describe('the headless transport survives hostile input', () => {
     const ours = cookieNameFor(engine.token);
     const cases: Array<[string, string, Record<string, string>, number[]]> = [
       // [label, path, headers, accepted statuses]
-      ['the issue\'s unauthenticated cookie', '/', { Host: host, Cookie: 'engy_token=%' }, [401]],
+      ["the issue's unauthenticated cookie", '/', { Host: host, Cookie: 'engy_token=%' }, [401]],
       ['our cookie with a bad escape', '/', { Host: host, Cookie: `${ours}=%` }, [400]],
       ['our cookie with a lone surrogate escape', '/', { Host: host, Cookie: `${ours}=%ED%A0%80` }, [400]],
-      ['someone else\'s broken cookie beside ours', '/metrics', { Host: host, Cookie: `other=%; ${ours}=${engine.token}` }, [200]],
+      ["someone else's broken cookie beside ours", '/metrics', { Host: host, Cookie: `other=%; ${ours}=${engine.token}` }, [200]],
       ['GET /%', '/%', { Host: host, Authorization: `Bearer ${engine.token}` }, [400]],
       ['GET /%E0%A4%A', '/%E0%A4%A', { Host: host, Authorization: `Bearer ${engine.token}` }, [400]],
       ['a NUL escape', '/%00/index.html', { Host: host, Authorization: `Bearer ${engine.token}` }, [400]],
@@ -101,11 +101,11 @@ describe('the headless transport survives hostile input', () => {
     await assertAlive('60 random requests');
   });
 
-  it('opens the WebSocket only for the page\'s own origin and a Host it answers for', async () => {
+  it("opens the WebSocket only for the page's own origin and a Host it answers for", async () => {
     const tokened = `/ws?token=${engine.token}`;
     const cases: Array<[string, string, Record<string, string>, number]> = [
       ['no token', '/ws', {}, 401],
-      ['another local port\'s page', tokened, { Origin: 'http://127.0.0.1:9999' }, 403],
+      ["another local port's page", tokened, { Origin: 'http://127.0.0.1:9999' }, 403],
       ['a foreign site', tokened, { Origin: 'https://evil.example' }, 403],
       ['an opaque origin', tokened, { Origin: 'null' }, 403],
       ['a foreign Host', tokened, { Host: 'evil.example', Origin: 'http://evil.example' }, 421],
@@ -165,12 +165,18 @@ describe('the headless transport survives hostile input', () => {
       await assertAlive(label);
     }
     // A burst of requests followed by a fatal frame, in one write: every earlier request is answered, then 1003.
-    for (const [label, fatal] of [['not JSON', wsFrame('{nope')], ['binary', wsFrame(Buffer.from([0, 1, 2]), 2)]] as Array<[string, Buffer]>) {
+    for (const [label, fatal] of [
+      ['not JSON', wsFrame('{nope')],
+      ['binary', wsFrame(Buffer.from([0, 1, 2]), 2)],
+    ] as Array<[string, Buffer]>) {
       const up = await rawWsUpgrade(port, `/ws?token=${engine.token}`, {});
       const seen = textsUntilClose(up.socket);
       up.socket.write(Buffer.concat([1, 2, 3].map((n) => wsFrame(JSON.stringify({ kind: 'invoke', id: n, method: n === 2 ? 'app.info' : 'settings.get', req: null }))).concat(fatal)));
       const { texts, code } = await seen;
-      const answered = texts.map((t) => JSON.parse(t) as { kind: string; id?: number }).filter((f) => f.kind === 'result').map((f) => f.id);
+      const answered = texts
+        .map((t) => JSON.parse(t) as { kind: string; id?: number })
+        .filter((f) => f.kind === 'result')
+        .map((f) => f.id);
       expect(answered.sort(), label).toEqual([1, 2, 3]);
       expect(code, label).toBe(1003);
       await assertAlive(`a burst ending in ${label}`);

@@ -89,11 +89,15 @@ describe('a client that stops reading', () => {
     const count = Math.ceil((KERNEL_SLACK + DEFAULT_LIMITS.hardBytes + 100 * MiB) / resultBytes);
     pipeline(stalled.socket, 'settings.get', count);
     let peak = before;
-    const closing = await until('the engine to close the stalled client', async () => {
-      peak = Math.max(peak, rssBytes(pid));
-      const logs = (await call('logs.recent', { query: 'stopped reading', limit: 2000 })) as { ok: boolean; value?: { lines: Array<{ msg: string }> } };
-      return logs.value?.lines.find((l) => l.msg.includes('closed a client that stopped reading'));
-    }, 80_000);
+    const closing = await until(
+      'the engine to close the stalled client',
+      async () => {
+        peak = Math.max(peak, rssBytes(pid));
+        const logs = (await call('logs.recent', { query: 'stopped reading', limit: 2000 })) as { ok: boolean; value?: { lines: Array<{ msg: string }> } };
+        return logs.value?.lines.find((l) => l.msg.includes('closed a client that stopped reading'));
+      },
+      80_000,
+    );
     stalled.socket.resume();
     await closed;
     // The engine closed it the moment its queue passed the hard budget (by at most one answer).

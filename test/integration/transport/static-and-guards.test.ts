@@ -23,7 +23,7 @@ describe('header guards', () => {
     for (const junk of [undefined, '', 'a b', 'x'.repeat(300), 'host\u0000', '[::1']) expect(hostAllowed(junk, '127.0.0.1')).toBe(false);
   });
 
-  it('takes only the page\'s own origin, or none', () => {
+  it("takes only the page's own origin, or none", () => {
     expect(originAllowed(undefined, '127.0.0.1:7853')).toBe(true);
     expect(originAllowed('http://127.0.0.1:7853', '127.0.0.1:7853')).toBe(true);
     expect(originAllowed('https://panel.example', 'panel.example')).toBe(true);
@@ -32,7 +32,7 @@ describe('header guards', () => {
     expect(originAllowed('http://127.0.0.1:7853', undefined)).toBe(false);
   });
 
-  it('finds its own cookie without decoding anyone else\'s, and names it per engine', () => {
+  it("finds its own cookie without decoding anyone else's, and names it per engine", () => {
     const name = cookieNameFor('a'.repeat(32));
     expect(name).toMatch(/^engy_token_[0-9a-f]{12}$/);
     expect(cookieNameFor('b'.repeat(32))).not.toBe(name);

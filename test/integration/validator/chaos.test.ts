@@ -20,7 +20,10 @@ describe('engy-panel validate under chaos', () => {
     expect(r.faults.chainDrops).toBeGreaterThanOrEqual(1);
     expect(r.lastApplied).toBe(6);
     // Each epoch landed fresh exactly once, whatever failed around it.
-    const fresh = r.submissions.filter((s) => s.ok && s.kind === 'fresh').map((s) => s.epochIndex).sort();
+    const fresh = r.submissions
+      .filter((s) => s.ok && s.kind === 'fresh')
+      .map((s) => s.epochIndex)
+      .sort();
     expect(fresh).toEqual([4, 5, 6]);
     expect(r.ticks.filter((t) => t.outcome === 'applied')).toHaveLength(3);
     expect(r.log).toContain('[health] the chain answers again');

@@ -23,7 +23,12 @@ const master = devKey(DEV_MASTER_URI);
 const A = devKey('//MinerA').address;
 
 function cli(args: string[], input = '', env: NodeJS.ProcessEnv = {}) {
-  const r = spawnSync(process.execPath, [bin, ...args], { input, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: mkdtempSync(join(tmpdir(), 'engy-home-')), ENGY_FROM_SOURCE: '1', ...env }, timeout: 60_000 });
+  const r = spawnSync(process.execPath, [bin, ...args], {
+    input,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, HOME: mkdtempSync(join(tmpdir(), 'engy-home-')), ENGY_FROM_SOURCE: '1', ...env },
+    timeout: 60_000,
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -111,7 +116,21 @@ describe('engy-panel validator status', () => {
     const db = new Database(dataPaths(dataDir).database);
     const h = new SqliteValidatorHistory(db);
     h.recordTick({ at: 1, outcome: 'applied', epochIndex: 4, block: 100, detail: 'landed' });
-    h.recordSubmission({ at: 1, kind: 'fresh', epochIndex: 4, digest: 'ab', block: 100, uids: [1], weights: [65535], droppedShare: 0, ok: true, extrinsicHash: '0x1', includedBlock: 101, errorCode: null, error: null });
+    h.recordSubmission({
+      at: 1,
+      kind: 'fresh',
+      epochIndex: 4,
+      digest: 'ab',
+      block: 100,
+      uids: [1],
+      weights: [65535],
+      droppedShare: 0,
+      ok: true,
+      extrinsicHash: '0x1',
+      includedBlock: 101,
+      errorCode: null,
+      error: null,
+    });
     db.close();
     writeState(defaultStatePath(dataDir), { lastApplied: 4, lastSubmitBlock: 100, lastSubmitMs: 1000, cachedWeights: [[A, 1]], cachedDigest: null });
     const r = await inProcess(validatorCmd, ['status', '--data-dir', dataDir]);
@@ -126,4 +145,3 @@ describe('engy-panel validator status', () => {
     expect(JSON.parse(empty.out)).toMatchObject({ state: { lastApplied: null }, recent_ticks: [] });
   });
 });
-

@@ -20,7 +20,10 @@ describe('engy-panel validate with commit-reveal (child process)', () => {
 
     const dev = (suite.dev = await startDaemonChain(hot.address, { tempo: 30, commitRevealEnabled: true }));
     const provider = (suite.provider = await startProviderDouble());
-    provider.publish(4, [[MINER_A, 1], [MINER_B, 3]]);
+    provider.publish(4, [
+      [MINER_A, 1],
+      [MINER_B, 3],
+    ]);
     const dataDir = mkdtempSync(join(tmpdir(), 'engy-vdata-'));
     const statePath = join(dataDir, 'validator', 'state.json');
     // A 200-block cadence: the reveal (tempo 30) comes long before any legitimate resubmission.
@@ -42,10 +45,15 @@ describe('engy-panel validate with commit-reveal (child process)', () => {
     await vi.waitFor(() => expect(second.out.some((l) => l.includes('[validator] hotkey='))).toBe(true), { timeout: 60_000, interval: 20 });
     suite.produceBlocksEvery(100);
     await vi.waitFor(() => expect(readState(statePath).state.lastApplied).toBe(4), { timeout: 60_000, interval: 50 });
-    await vi.waitFor(() => expect(second.out.some((l) => l.includes('[tick] skipped:too-soon'))).toBe(true), { timeout: 60_000, interval: 50 }).catch((e: unknown) => {
-      throw new Error(`${String(e)}\n${second.out.join('\n')}`);
-    });
-    expect(second.out.some((l) => l.includes('adopted it instead of committing again')), second.out.join('\n')).toBe(true);
+    await vi
+      .waitFor(() => expect(second.out.some((l) => l.includes('[tick] skipped:too-soon'))).toBe(true), { timeout: 60_000, interval: 50 })
+      .catch((e: unknown) => {
+        throw new Error(`${String(e)}\n${second.out.join('\n')}`);
+      });
+    expect(
+      second.out.some((l) => l.includes('adopted it instead of committing again')),
+      second.out.join('\n'),
+    ).toBe(true);
     expect(commits()).toHaveLength(1);
     const store = readCommitStore(commitStorePath(statePath)).store;
     expect(store.intent).toBeNull();

@@ -54,7 +54,10 @@ describe('validator with commit-reveal on (dev chain)', () => {
     const uidB = dev.state.neuron(53, MINER_B)!.uid;
     try {
       // 1. Commit: nothing plain is sent, the weights stay hidden until the reveal epoch.
-      provider.publish(4, [[MINER_A, 1], [MINER_B, 3]]);
+      provider.publish(4, [
+        [MINER_A, 1],
+        [MINER_B, 3],
+      ]);
       const first = await svc.runOnce();
       expect(first.tick.outcome, logs.join('\n')).toBe('applied');
       expect(commits()).toHaveLength(1);
@@ -86,7 +89,10 @@ describe('validator with commit-reveal on (dev chain)', () => {
       ]);
 
       // 3. The next tick sees the commit gone from the queue and the weights equal to it: landed.
-      provider.publish(5, [[MINER_A, 1], [MINER_B, 1]]);
+      provider.publish(5, [
+        [MINER_A, 1],
+        [MINER_B, 1],
+      ]);
       await pastRateLimit();
       const second = await svc.runOnce();
       expect(second.tick.outcome, logs.slice(-8).join('\n')).toBe('applied');
@@ -95,7 +101,10 @@ describe('validator with commit-reveal on (dev chain)', () => {
 
       // 4. Switch off mid-run: the next submission is plain set_weights, on the same schedule.
       dev.state.subnet(53)!.commitRevealEnabled = false;
-      provider.publish(6, [[MINER_A, 3], [MINER_B, 1]]);
+      provider.publish(6, [
+        [MINER_A, 3],
+        [MINER_B, 1],
+      ]);
       await pastRateLimit();
       await vi.waitFor(() => expect(dev.chain.best.number).toBeGreaterThan(dev.state.applied.at(-1)!.block + 1), { timeout: 15_000, interval: 20 });
       const plain = await svc.runOnce();

@@ -53,7 +53,26 @@ export function makeHotkeyWallet(walletPath = mkdtempSync(join(tmpdir(), 'engy-w
 
 /** The `validate` arguments the daemon tests share: wallet `val`/`hk`, 1 s polls, the given resubmit cadence. */
 export function daemonArgs(o: { walletPath: string; chainUrl: string; provider: ProviderDouble; resubmitBlocks: number; dataDir: string }): string[] {
-  return ['--wallet', 'val', '--hotkey', 'hk', '--wallet-path', o.walletPath, '--chain', o.chainUrl, '--api', o.provider.url, '--master', o.provider.masterHotkey, '--poll-s', '1', '--resubmit-blocks', String(o.resubmitBlocks), '--data-dir', o.dataDir];
+  return [
+    '--wallet',
+    'val',
+    '--hotkey',
+    'hk',
+    '--wallet-path',
+    o.walletPath,
+    '--chain',
+    o.chainUrl,
+    '--api',
+    o.provider.url,
+    '--master',
+    o.provider.masterHotkey,
+    '--poll-s',
+    '1',
+    '--resubmit-blocks',
+    String(o.resubmitBlocks),
+    '--data-dir',
+    o.dataDir,
+  ];
 }
 
 /**
@@ -61,9 +80,11 @@ export function daemonArgs(o: { walletPath: string; chainUrl: string; provider: 
  * it can record the inclusion: the crash window every kill test is about. A timeout shows the child's output.
  */
 export async function killRightAfterInclusion(dev: RunningDevChain, child: Child, timeoutMs: number): Promise<void> {
-  await vi.waitFor(() => expect(dev.chain.pending().length).toBeGreaterThan(0), { timeout: timeoutMs, interval: 20 }).catch((e: unknown) => {
-    throw new Error(`${String(e)}\n${child.out.join('\n')}`);
-  });
+  await vi
+    .waitFor(() => expect(dev.chain.pending().length).toBeGreaterThan(0), { timeout: timeoutMs, interval: 20 })
+    .catch((e: unknown) => {
+      throw new Error(`${String(e)}\n${child.out.join('\n')}`);
+    });
   dev.produceBlock();
   child.proc.kill('SIGKILL');
   await child.exited;

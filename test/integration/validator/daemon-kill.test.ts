@@ -22,7 +22,10 @@ describe('engy-panel validate (child process)', () => {
     const { hot, walletPath } = rig;
     const dev = (suite.dev = rig.dev);
     const provider = (suite.provider = await startProviderDouble());
-    const payload = provider.publish(4, [[MINER_A, 1], [MINER_B, 3]]);
+    const payload = provider.publish(4, [
+      [MINER_A, 1],
+      [MINER_B, 3],
+    ]);
     const dataDir = mkdtempSync(join(tmpdir(), 'engy-vdata-'));
     const statePath = join(dataDir, 'validator', 'state.json');
     const args = daemonArgs({ walletPath, chainUrl: dev.url, provider, resubmitBlocks: 25, dataDir });
@@ -52,7 +55,14 @@ describe('engy-panel validate (child process)', () => {
     expect(typeof hb.ts).toBe('number');
 
     const state = readState(statePath).state;
-    expect(state).toMatchObject({ lastApplied: 4, cachedDigest: payload.digest, cachedWeights: [[MINER_A, 1], [MINER_B, 3]] });
+    expect(state).toMatchObject({
+      lastApplied: 4,
+      cachedDigest: payload.digest,
+      cachedWeights: [
+        [MINER_A, 1],
+        [MINER_B, 3],
+      ],
+    });
     // What the chain accepted and what the state says agree: no advance without an accepted extrinsic.
     const accepted = weightSets().filter((a) => a.error === null);
     expect(accepted.length).toBeGreaterThanOrEqual(2);

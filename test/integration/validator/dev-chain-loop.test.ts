@@ -36,7 +36,10 @@ describe('validator on the dev chain', () => {
     const logs: string[] = [];
     const svc = devChainService({ url: dev.url, provider, signer: validator, statePath, logs });
     try {
-      provider.publish(4, [[MINER_A, 1], [MINER_B, 1]]);
+      provider.publish(4, [
+        [MINER_A, 1],
+        [MINER_B, 1],
+      ]);
       const refused = await svc.runOnce();
       expect(refused.tick.outcome).toBe('submit-failed');
       expect(refused.submission).toMatchObject({ ok: false, errorCode: expect.stringContaining('NeuronNoValidatorPermit') });
@@ -56,7 +59,13 @@ describe('validator on the dev chain', () => {
       await vi.waitFor(() => expect(dev.chain.best.number).toBeGreaterThan(last + 3)); // past the 3-block rate limit
       const standby = await svc.runOnce();
       expect(standby.tick.outcome).toBe('standby:cached');
-      expect(readState(statePath).state).toMatchObject({ lastApplied: 5, cachedWeights: [[MINER_A, 1], [MINER_B, 1]] });
+      expect(readState(statePath).state).toMatchObject({
+        lastApplied: 5,
+        cachedWeights: [
+          [MINER_A, 1],
+          [MINER_B, 1],
+        ],
+      });
     } finally {
       clearInterval(timer);
       await svc.dispose();

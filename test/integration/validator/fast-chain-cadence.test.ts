@@ -70,10 +70,13 @@ describe('validator cadence on a 100 ms chain', () => {
     let seen = 0;
     const nextLanding = async (outcome: string, timeout = 30_000) => {
       const before = landed.length;
-      await vi.waitFor(() => {
-        seen = collect(reports, seen);
-        expect(landed.slice(before).map((l) => l.outcome)).toContain(outcome);
-      }, { timeout, interval: 50 });
+      await vi.waitFor(
+        () => {
+          seen = collect(reports, seen);
+          expect(landed.slice(before).map((l) => l.outcome)).toContain(outcome);
+        },
+        { timeout, interval: 50 },
+      );
       return landed.slice(before).find((l) => l.outcome === outcome)!;
     };
     const gapOk = (a: { block: number }, b: { block: number }, what: string, slack = SLACK) => {
@@ -81,7 +84,10 @@ describe('validator cadence on a 100 ms chain', () => {
       expect(b.block - a.block, what).toBeLessThanOrEqual(INTERVAL + slack);
     };
 
-    const e1 = provider.publish(1, [[MINER_A, 1], [MINER_B, 1]]);
+    const e1 = provider.publish(1, [
+      [MINER_A, 1],
+      [MINER_B, 1],
+    ]);
     svc.start();
     try {
       const applied1 = await nextLanding('applied');
@@ -98,7 +104,10 @@ describe('validator cadence on a 100 ms chain', () => {
       // 50-block WeightsSetRateLimit allows any set_weights at all; the interval stays 120).
       await vi.waitFor(() => expect(dev.chain.best.number).toBeGreaterThan(r2.block + 55), { timeout: 20_000 });
       const publishedAt = dev.chain.best.number;
-      const e2 = provider.publish(2, [[MINER_A, 3], [MINER_B, 1]]);
+      const e2 = provider.publish(2, [
+        [MINER_A, 3],
+        [MINER_B, 1],
+      ]);
       const applied2 = await nextLanding('applied');
       expect(applied2).toMatchObject({ epoch: 2, digest: e2.digest });
       expect(applied2.block - publishedAt).toBeLessThanOrEqual(APPLY_SLACK);

@@ -8,7 +8,10 @@ import { harnessPerTest, MINER_A, MINER_B, OWNER, STRANGER, type Harness } from 
 const harness = harnessPerTest();
 
 async function landedEpoch4(h: Harness): Promise<string> {
-  h.provider.publish(4, [[MINER_A, 1], [MINER_B, 3]]);
+  h.provider.publish(4, [
+    [MINER_A, 1],
+    [MINER_B, 3],
+  ]);
   const r = await h.svc.runOnce();
   expect(r.tick.outcome).toBe('applied');
   return readFileSync(h.statePath, 'utf8');
@@ -50,7 +53,10 @@ describe('validator fallbacks', () => {
   it('refuses hostile payloads with the right reason and keeps the cache on chain', async () => {
     const h = await harness();
     await landedEpoch4(h);
-    h.provider.publish(5, [[MINER_B, 1], [MINER_A, 1]]);
+    h.provider.publish(5, [
+      [MINER_B, 1],
+      [MINER_A, 1],
+    ]);
     const cases: Array<[ProviderMode, RegExp]> = [
       ['tampered', /\(digest\)/],
       ['tampered-redigested', /\(signature\)/],
@@ -75,7 +81,10 @@ describe('validator fallbacks', () => {
   it('submits the signed result_json vector, never the unsigned display weights', async () => {
     const h = await harness();
     h.provider.mode = 'display-lies';
-    h.provider.publish(4, [[MINER_A, 1], [MINER_B, 1]]);
+    h.provider.publish(4, [
+      [MINER_A, 1],
+      [MINER_B, 1],
+    ]);
     expect((await h.svc.runOnce()).tick.outcome).toBe('applied');
     expect(h.chain.landed()[0]?.uids).toEqual([h.chain.uids.get(MINER_A), h.chain.uids.get(MINER_B)]);
   });
@@ -100,7 +109,16 @@ describe('validator fallbacks', () => {
     const h = await harness();
     await landedEpoch4(h);
     const s = JSON.parse(readFileSync(h.statePath, 'utf8')) as Record<string, unknown>;
-    writeFileSync(h.statePath, JSON.stringify({ ...s, cached_weights: [[MINER_A, 70_000], [MINER_B, true]] }));
+    writeFileSync(
+      h.statePath,
+      JSON.stringify({
+        ...s,
+        cached_weights: [
+          [MINER_A, 70_000],
+          [MINER_B, true],
+        ],
+      }),
+    );
     h.provider.mode = 'outage-503';
     h.advance(500);
     const r = await h.svc.runOnce();
@@ -151,7 +169,10 @@ describe('validator fallbacks', () => {
 
   it('submits a single-recipient vector to a non-owner but warns', async () => {
     const h = await harness();
-    h.provider.publish(4, [[MINER_A, 65535], [MINER_B, 0]]);
+    h.provider.publish(4, [
+      [MINER_A, 65535],
+      [MINER_B, 0],
+    ]);
     const r = await h.svc.runOnce();
     expect(r.tick.outcome).toBe('applied');
     expect(r.warnings.join(' ')).toMatch(/all its weight to .* not the subnet owner/);

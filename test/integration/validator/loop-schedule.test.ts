@@ -7,7 +7,10 @@ const harness = harnessPerTest();
 describe('validator schedule', () => {
   it('submits a new epoch at once, uids ascending, values as the SDK sends them (max-upscaled onto 65535), and the heartbeat signed', async () => {
     const h = await harness();
-    const p = h.provider.publish(4, [[MINER_B, 300], [MINER_A, 100]]);
+    const p = h.provider.publish(4, [
+      [MINER_B, 300],
+      [MINER_A, 100],
+    ]);
     const r = await h.svc.runOnce();
     expect(r.tick.outcome).toBe('applied');
     const [sub] = h.chain.landed();
@@ -17,7 +20,15 @@ describe('validator schedule', () => {
     // engy's rescale gives [16383, 49152]; the SDK max-upscales that to what the reference's extrinsic carries.
     expect(sub?.weights).toEqual([21844, 65535]);
     expect(sub?.signer).toBe(h.validator.address);
-    expect(h.stateJson()).toMatchObject({ last_applied: 4, last_submit_block: 10_000, cached_digest: p.digest, cached_weights: [[MINER_B, 300], [MINER_A, 100]] });
+    expect(h.stateJson()).toMatchObject({
+      last_applied: 4,
+      last_submit_block: 10_000,
+      cached_digest: p.digest,
+      cached_weights: [
+        [MINER_B, 300],
+        [MINER_A, 100],
+      ],
+    });
     await vi.waitFor(() => expect(h.provider.heartbeats.length).toBe(1));
     const hb = h.provider.heartbeats[0]!;
     expect(hb.valid).toBe(true);
@@ -91,7 +102,10 @@ describe('validator schedule', () => {
     // limit, never anything the replay carried: it only keeps LastUpdate inside the activity cutoff.
     const h = await harness();
     h.provider.publish(4, [[MINER_C, 9]]);
-    h.provider.publish(5, [[MINER_A, 1], [MINER_B, 3]]);
+    h.provider.publish(5, [
+      [MINER_A, 1],
+      [MINER_B, 3],
+    ]);
     await h.svc.runOnce();
     const applied = h.chain.landed()[0]!;
     h.provider.mode = 'replay';
@@ -141,7 +155,10 @@ describe('validator schedule', () => {
   it('sends the version key the chain requires and resolves uids fresh at every submit', async () => {
     const h = await harness();
     h.chain.weightsVersionKey = 7n;
-    h.provider.publish(4, [[MINER_A, 1], [MINER_B, 1]]);
+    h.provider.publish(4, [
+      [MINER_A, 1],
+      [MINER_B, 1],
+    ]);
     await h.svc.runOnce();
     expect(h.chain.landed()[0]?.versionKey).toBe(7n);
     // MINER_A's uid goes to a newcomer: the next submission must not weight the newcomer.

@@ -68,7 +68,10 @@ describe('validator service', () => {
     const file = join((await import('node:os')).tmpdir(), `engy-vhist-${process.pid}-${Date.now()}.sqlite`);
     db = new Database(file);
     const h = await harness({ history: new SqliteValidatorHistory(db) });
-    h.provider.publish(4, [[MINER_A, 3], [STRANGER, 1]]);
+    h.provider.publish(4, [
+      [MINER_A, 3],
+      [STRANGER, 1],
+    ]);
     await h.svc.runOnce();
     h.chain.rejectNext = { ok: false, kind: 'pool', code: 'Custom:6', message: 'SettingWeightsTooFast', extrinsicHash: '0xabc' };
     h.advance(120);

@@ -114,7 +114,7 @@ async function twoAccountExtension(context: import('playwright-core').BrowserCon
 }
 
 describe('signing page where the user picks the account', () => {
-  it('lists the extension\'s accounts with balances against the cost, preselects, and signs with the picked one', async () => {
+  it("lists the extension's accounts with balances against the cost, preselects, and signs with the picked one", async () => {
     const context = await browser.newContext();
     try {
       await twoAccountExtension(context, [coldkey, other], 0);
@@ -148,11 +148,17 @@ describe('signing page where the user picks the account', () => {
     }
   });
 
-  it('shows the engine\'s refusal on the page when the picked account cannot pay', async () => {
+  it("shows the engine's refusal on the page when the picked account cannot pay", async () => {
     const context = await browser.newContext();
     try {
       await twoAccountExtension(context, [coldkey, other], 42);
-      const page = await openSigningPage({ description: 'Register', costTao: '1.0000 τ', fundsOf: async () => { throw new Error('chain down'); } });
+      const page = await openSigningPage({
+        description: 'Register',
+        costTao: '1.0000 τ',
+        fundsOf: async () => {
+          throw new Error('chain down');
+        },
+      });
       const tab = await context.newPage();
       await tab.goto(page.url);
       await tab.waitForFunction(() => [...document.querySelectorAll('.funds')].length === 2 && [...document.querySelectorAll('.funds')].every((e) => /unknown/.test(e.textContent ?? '')));

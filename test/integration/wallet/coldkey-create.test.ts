@@ -38,7 +38,13 @@ describe('coldkey created by the panel', () => {
     const walletPath = dirs.make();
     const fromWords = await createColdkey({ walletPath, wallet: 'a', source: { kind: 'mnemonic', mnemonic: `  ${DEV_MNEMONIC_A.toUpperCase()} ` }, password: 'pw-long-enough', kdf: TEST_KDF });
     expect(fromWords).toEqual({ ss58Address: VECTOR_ADDRESS });
-    const fromSeed = await createColdkey({ walletPath, wallet: 'b', source: { kind: 'seed', seed: '0xda3cf5b1e9144931a0f0db65664aab662673b099415a7f8121b7245fb0be4143' }, password: 'pw-long-enough', kdf: TEST_KDF });
+    const fromSeed = await createColdkey({
+      walletPath,
+      wallet: 'b',
+      source: { kind: 'seed', seed: '0xda3cf5b1e9144931a0f0db65664aab662673b099415a7f8121b7245fb0be4143' },
+      password: 'pw-long-enough',
+      kdf: TEST_KDF,
+    });
     expect(fromSeed.ss58Address).toBe(VECTOR_ADDRESS);
   });
 

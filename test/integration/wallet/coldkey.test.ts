@@ -15,25 +15,21 @@ const failure = appFailure;
 afterEach(() => dirs.cleanup());
 
 describe('coldkey', () => {
-  it(
-    'opens a $NACL coldkey made by libsodium with the real btcli parameters (Argon2i 8 / 512 MiB)',
-    async () => {
-      // test/fixtures/wallet/make-nacl-coldkey.ts wrote it with libsodium directly: one real KDF here, not two.
-      const walletPath = tmp();
-      const dir = join(walletPath, 'real');
-      mkdirSync(dir, { recursive: true });
-      copyFileSync(new URL('../../fixtures/wallet/nacl-coldkey.bin', import.meta.url), join(dir, 'coldkey'));
-      const { address, publicKey } = keyfileJson(DEV_MNEMONIC_A);
-      writeFileSync(join(dir, 'coldkeypub.txt'), serializePublicKeyfile(hexToU8a(publicKey)), { mode: 0o600 });
+  it('opens a $NACL coldkey made by libsodium with the real btcli parameters (Argon2i 8 / 512 MiB)', async () => {
+    // test/fixtures/wallet/make-nacl-coldkey.ts wrote it with libsodium directly: one real KDF here, not two.
+    const walletPath = tmp();
+    const dir = join(walletPath, 'real');
+    mkdirSync(dir, { recursive: true });
+    copyFileSync(new URL('../../fixtures/wallet/nacl-coldkey.bin', import.meta.url), join(dir, 'coldkey'));
+    const { address, publicKey } = keyfileJson(DEV_MNEMONIC_A);
+    writeFileSync(join(dir, 'coldkeypub.txt'), serializePublicKeyfile(hexToU8a(publicKey)), { mode: 0o600 });
 
-      expect(readColdkeyInfo({ walletPath, wallet: 'real' })).toEqual({ address, encryption: 'nacl' });
-      const signer = await unlockColdkey({ walletPath, wallet: 'real', password: 'correct horse' });
-      expect(signer.address).toBe('5HDvhV6WDCjCKyrXqGQSDYqQAzkzabNhctmiDYEqgBC66BsX');
-      signer.lock();
-      expect(() => signer.sign(new Uint8Array([1]))).toThrow(/locked/);
-    },
-    180_000,
-  );
+    expect(readColdkeyInfo({ walletPath, wallet: 'real' })).toEqual({ address, encryption: 'nacl' });
+    const signer = await unlockColdkey({ walletPath, wallet: 'real', password: 'correct horse' });
+    expect(signer.address).toBe('5HDvhV6WDCjCKyrXqGQSDYqQAzkzabNhctmiDYEqgBC66BsX');
+    signer.lock();
+    expect(() => signer.sign(new Uint8Array([1]))).toThrow(/locked/);
+  }, 180_000);
 
   it('opens a $NACL file sealed here with libsodium (low limits) and refuses a wrong password clearly', async () => {
     const walletPath = tmp();

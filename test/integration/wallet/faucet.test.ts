@@ -54,7 +54,10 @@ async function controller(network: 'simulated' | 'mainnet', chainUrl: string) {
   const minerKeys = new MinerKeyStore({ secretsDir: join(walletPath, 'secrets'), secretBox: new FakeSecretBox(false), env: {}, redactor: hub.redactor });
   let dials = 0;
   const wallet = new WalletController({
-    settings, minerKeys, logs: hub, kdf: TEST_KDF,
+    settings,
+    minerKeys,
+    logs: hub,
+    kdf: TEST_KDF,
     openChain: async (url) => {
       dials++;
       return connect(url);
@@ -64,7 +67,10 @@ async function controller(network: 'simulated' | 'mainnet', chainUrl: string) {
 }
 
 const failure = async (p: Promise<unknown>): Promise<AppFailure> => {
-  const e = await p.then(() => null, (x: unknown) => x);
+  const e = await p.then(
+    () => null,
+    (x: unknown) => x,
+  );
   expect(e).toBeInstanceOf(AppFailure);
   return e as AppFailure;
 };
@@ -148,7 +154,17 @@ describe('hostile input on the faucet wire', () => {
   it('the engine accepts only well-formed faucet answers', () => {
     const offer = { label: 'x', netuid: 53, dripRao: '1100000000', burnRao: '1000000000', feeRao: '100000000' };
     expect(readFaucetOffer(offer)).toEqual({ label: 'x', netuid: 53, dripRao: 1_100_000_000n, burnRao: 1_000_000_000n, feeRao: 100_000_000n });
-    for (const bad of [null, 'offer', [], { ...offer, dripRao: -1 }, { ...offer, dripRao: '1e9' }, { ...offer, netuid: 70_000 }, { ...offer, label: '' }, { ...offer, label: 'y'.repeat(500) }, JSON.parse('{"__proto__": {"label": "x"}}')]) {
+    for (const bad of [
+      null,
+      'offer',
+      [],
+      { ...offer, dripRao: -1 },
+      { ...offer, dripRao: '1e9' },
+      { ...offer, netuid: 70_000 },
+      { ...offer, label: '' },
+      { ...offer, label: 'y'.repeat(500) },
+      JSON.parse('{"__proto__": {"label": "x"}}'),
+    ]) {
       expect(readFaucetOffer(bad)).toBeNull();
     }
     const drip = { address: '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY', creditedRao: '0', freeRao: '5', block: 3 };

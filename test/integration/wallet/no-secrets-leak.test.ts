@@ -49,13 +49,7 @@ describe('secrets stay out of logs and snapshots', () => {
     // The coldkey's phrase was registered when it was decrypted for the registration.
     log.warn(`coldkey was: ${DEV_MNEMONIC_B}`);
 
-    const snapshots = [
-      listWallets(walletPath),
-      store.status(),
-      await reg.status({ hotkey: signer.address, wallet: 'w' }),
-      done,
-      { created: { ...created, mnemonic: undefined } },
-    ];
+    const snapshots = [listWallets(walletPath), store.status(), await reg.status({ hotkey: signer.address, wallet: 'w' }), done, { created: { ...created, mnemonic: undefined } }];
     const lines = hub.recent({ limit: 10_000 });
     expect(lines.length).toBeGreaterThan(3);
     expect(lines.some((l) => l.msg.includes('«redacted»'))).toBe(true);
@@ -84,7 +78,10 @@ describe('coldkey secrets stay out of logs and snapshots too', () => {
     expect(JSON.stringify(imported)).not.toContain(DEV_MNEMONIC_B);
     const careless = hub.logger('wallet');
     careless.info(`oops ${created.mnemonic} ${PW1} ${DEV_MNEMONIC_B} ${PW2}`);
-    const lines = hub.recent({ limit: 10_000 }).map((l) => l.msg).join('\n');
+    const lines = hub
+      .recent({ limit: 10_000 })
+      .map((l) => l.msg)
+      .join('\n');
     const snap = JSON.stringify(wallet.snapshot());
     expect(snap).toContain(created.ss58Address);
     for (const secret of [created.mnemonic!, PW1, PW2, DEV_MNEMONIC_B]) {

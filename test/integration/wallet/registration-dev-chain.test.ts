@@ -111,7 +111,7 @@ describe('registration against the dev chain', () => {
     expect(e.message).toBe('Registration now costs 1 τ, above your limit of 0.5 τ: raise the limit or wait for the price to fall (it decays every block).');
 
     const rising = changingUnderFoot(client, () => void (dev.state.subnet(53)!.burnRao = 2n * TAO));
-    const onChain = await appFailure(service(rising).register({ hotkey, coldkey: password, mode: 'register-limit', maxCostRao: 3n * TAO / 2n }));
+    const onChain = await appFailure(service(rising).register({ hotkey, coldkey: password, mode: 'register-limit', maxCostRao: (3n * TAO) / 2n }));
     expect(onChain.detail).toBe('RegistrationPriceLimitExceeded');
     expect(dev.state.applied.at(-1)).toMatchObject({ signer: coldkey, method: 'register_limit', error: 'RegistrationPriceLimitExceeded' });
     expect(onChain.message).toMatch(/^Registration now costs 2 τ, above your limit of 1\.5 τ/);

@@ -76,7 +76,7 @@ describe('RegistrationService', () => {
     chain.beforeSubmit = () => {
       chain.burnRao = 2n * TAO;
     };
-    const onChain = await appFailure(service.register({ hotkey, coldkey: password, mode: 'register-limit', maxCostRao: 3n * TAO / 2n }));
+    const onChain = await appFailure(service.register({ hotkey, coldkey: password, mode: 'register-limit', maxCostRao: (3n * TAO) / 2n }));
     expect(onChain.detail).toBe('RegistrationPriceLimitExceeded');
     expect(onChain.message).toMatch(/^Registration now costs 2 τ, above your limit of 1\.5 τ/);
     expect(chain.registrations[0]?.paidRao).toBe(0n);

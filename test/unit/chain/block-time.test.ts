@@ -10,6 +10,12 @@ describe('readBlockTimeMs', () => {
       expect(await readBlockTimeMs({ blockTimeMs: async () => bad }), String(bad)).toEqual({ ms: null, error: null });
     }
     expect(await readBlockTimeMs({ blockTimeMs: async () => Promise.reject(new Error('connection dropped')) })).toEqual({ ms: null, error: 'connection dropped' });
-    expect(await readBlockTimeMs({ blockTimeMs: () => { throw new TypeError('not a function of this runtime'); } })).toEqual({ ms: null, error: 'not a function of this runtime' });
+    expect(
+      await readBlockTimeMs({
+        blockTimeMs: () => {
+          throw new TypeError('not a function of this runtime');
+        },
+      }),
+    ).toEqual({ ms: null, error: 'not a function of this runtime' });
   });
 });

@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  describeModuleError,
-  describePoolRejection,
-  isPoolRejection,
-  MODULE_ERROR_TEXT,
-} from '../../../electron/engine/chain/chain-errors.ts';
+import { describeModuleError, describePoolRejection, isPoolRejection, MODULE_ERROR_TEXT } from '../../../electron/engine/chain/chain-errors.ts';
 
 describe('chain error sentences', () => {
   it('maps the pool custom codes of SubtensorTransactionExtension', () => {

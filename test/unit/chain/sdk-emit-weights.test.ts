@@ -9,8 +9,22 @@ import { loadDevRuntime } from '../../doubles/dev-chain/runtime.ts';
 
 /** A payload with a zero and a weight too small to survive the u16 scale, and what the SDK sends for it. */
 const SDK_FIXTURE = {
-  payload: [['hk0', 0.41], ['hk3', 0.27], ['hk4', 0], ['hk7', 0.19], ['hk9', 0.13], ['hk12', 0.0000001]] as [string, number][],
-  uidOf: new Map([['hk0', 0], ['hk3', 3], ['hk4', 4], ['hk7', 7], ['hk9', 9], ['hk12', 12]]),
+  payload: [
+    ['hk0', 0.41],
+    ['hk3', 0.27],
+    ['hk4', 0],
+    ['hk7', 0.19],
+    ['hk9', 0.13],
+    ['hk12', 0.0000001],
+  ] as [string, number][],
+  uidOf: new Map([
+    ['hk0', 0],
+    ['hk3', 3],
+    ['hk4', 4],
+    ['hk7', 7],
+    ['hk9', 9],
+    ['hk12', 12],
+  ]),
   engyValues: [26871, 17694, 0, 12451, 8519, 0],
   sdkUids: [0, 3, 7, 9],
   sdkValues: [65535, 43153, 30366, 20777],

@@ -66,7 +66,7 @@ describe('contract request schemas', () => {
     expect(refusal('checkpoint.checkFolder', { dir: 'd'.repeat(5000) })).toMatch(/field "dir" must be text of at most 4096 characters/);
   });
 
-  it('answers with only the fields it knows (a fresh object, not the caller\'s)', () => {
+  it("answers with only the fields it knows (a fresh object, not the caller's)", () => {
     const req = { wallet: 'default', hotkey: 'miner1' };
     const r = validateRequest('wallet.createHotkey', req);
     expect(r).toEqual({ ok: true, value: req });
@@ -79,7 +79,7 @@ describe('contract request schemas', () => {
     expect(refusal('settings.update', ['theme'])).toMatch(/expected an object of settings to change/);
   });
 
-  it('a rig full panel: watch takes a rig id and a flag; rigInvoke only a method a rig answers (never fleet.*), the request is the rig\'s to check', () => {
+  it("a rig full panel: watch takes a rig id and a flag; rigInvoke only a method a rig answers (never fleet.*), the request is the rig's to check", () => {
     const id = 'abcdef012345';
     expect(validateRequest('fleet.watch', { id }).ok).toBe(true);
     expect(validateRequest('fleet.watch', { id, fresh: true }).ok).toBe(true);

@@ -18,7 +18,8 @@ describe('setup requests', () => {
     expect(validateRequest('wallet.answerSigning', { decline: 'Cancelled' }).ok).toBe(true);
     expect(validateRequest('serve.detectRuntimes', { refresh: true }).ok).toBe(true);
     expect(validateRequest('checkpoint.checkFolder', { dir: null }).ok).toBe(true);
-    for (const m of ['wallet.verifyMinerKey', 'hardware.alternatives', 'serve.installSglang', 'serve.cancelSglangInstall', 'diagnostics.download'] as const) expect(validateRequest(m, null).ok).toBe(true);
+    for (const m of ['wallet.verifyMinerKey', 'hardware.alternatives', 'serve.installSglang', 'serve.cancelSglangInstall', 'diagnostics.download'] as const)
+      expect(validateRequest(m, null).ok).toBe(true);
   });
 
   it('refuses hostile ones without echoing secrets', () => {

@@ -70,7 +70,11 @@ describe('snapshot hub', () => {
     const hub = new SnapshotHub({ now: () => t, minGapMs: 1000 });
     const changes = new Emitter<void>();
     let phase = 'a';
-    hub.bind('notifications', () => ({ phase }) as unknown as NotificationsSnapshot, (l) => changes.event(l));
+    hub.bind(
+      'notifications',
+      () => ({ phase }) as unknown as NotificationsSnapshot,
+      (l) => changes.event(l),
+    );
     t = 1;
     phase = 'b';
     changes.fire();
@@ -85,7 +89,11 @@ describe('snapshot hub', () => {
     const hub = new SnapshotHub({ now: () => t });
     const changes = new Emitter<void>();
     let builds = 0;
-    const b = hub.bind('notifications', () => ({ b: ++builds }) as unknown as NotificationsSnapshot, (l) => changes.event(l));
+    const b = hub.bind(
+      'notifications',
+      () => ({ b: ++builds }) as unknown as NotificationsSnapshot,
+      (l) => changes.event(l),
+    );
     changes.fire();
     await b.dispose();
     changes.fire();

@@ -13,7 +13,10 @@ function block(selector: string): Record<string, string> {
 }
 
 describe('chart colours', () => {
-  for (const [name, sel] of [['dark', ':root'], ['light', ":root[data-theme='light']"]] as const) {
+  for (const [name, sel] of [
+    ['dark', ':root'],
+    ['light', ":root[data-theme='light']"],
+  ] as const) {
     it(`${name}: every series and the gate colour reach 4.5:1 on the card background`, () => {
       const vars = block(sel);
       const panel = vars['--panel']!;

@@ -15,9 +15,23 @@ import { withHistory } from '../../../renderer/src/features/charts/series-histor
 
 function rec(i: number, at: number, over: Partial<MinerRequestRecord> = {}): MinerRequestRecord {
   return {
-    corrId: `c${i}`, requestId: `r${i}`, leg: i % 8, engine: 'engine-0', stream: true, receivedAt: at,
-    ttftMs: 200 + ((i * 37) % 900), tpotMs: 20 + (i % 7), e2eMs: 4000 + (i % 5) * 100, promptTokens: 1000 + i, completionTokens: 300 + (i % 50), cachedTokens: 0,
-    proofMs: 12, outcome: 'ok', finishReason: 'stop', cause: null, ...over,
+    corrId: `c${i}`,
+    requestId: `r${i}`,
+    leg: i % 8,
+    engine: 'engine-0',
+    stream: true,
+    receivedAt: at,
+    ttftMs: 200 + ((i * 37) % 900),
+    tpotMs: 20 + (i % 7),
+    e2eMs: 4000 + (i % 5) * 100,
+    promptTokens: 1000 + i,
+    completionTokens: 300 + (i % 50),
+    cachedTokens: 0,
+    proofMs: 12,
+    outcome: 'ok',
+    finishReason: 'stop',
+    cause: null,
+    ...over,
   };
 }
 
@@ -29,7 +43,11 @@ describe('Mine cards, chart legends and the request table agree', () => {
     // A probe burst 8 min ago with huge TTFTs: outside the 5 min window, it must not set the p99.
     for (let i = 0; i < 30; i++) records.add(rec(i, now - 8 * 60_000 + i * 100, { ttftMs: 40_000 + i }), now);
     // Steady traffic inside the window, a few failures and a cancel.
-    for (let i = 30; i < 230; i++) records.add(rec(i, now - STATS_WINDOW_MS + 1000 + (i - 30) * 1400, i % 41 === 0 ? { outcome: 'error', cause: 'serve 502', ttftMs: null, tpotMs: null } : i % 59 === 0 ? { outcome: 'cancelled' } : {}), now);
+    for (let i = 30; i < 230; i++)
+      records.add(
+        rec(i, now - STATS_WINDOW_MS + 1000 + (i - 30) * 1400, i % 41 === 0 ? { outcome: 'error', cause: 'serve 502', ttftMs: null, tpotMs: null } : i % 59 === 0 ? { outcome: 'cancelled' } : {}),
+        now,
+      );
 
     const stats = computeStats(records.all(), now, STATS_WINDOW_MS, 0, 0);
     const cards = Object.fromEntries(minerFigures(stats, DEFAULT_TARGETS).map((f) => [f.id, f]));

@@ -10,15 +10,28 @@ import { minerSeriesValue, seriesKey, toUnit } from '../../../shared/series.ts';
 /** Records what would be stored (the real store refuses null and non-finite values the same way). */
 function recorder(): { store: SeriesStore; rows: Map<string, number> } {
   const rows = new Map<string, number>();
-  const store = { record: (key: string, _at: number, v: number | null | undefined) => (v === null || v === undefined || !Number.isFinite(v) ? false : (rows.set(key, v), true)) } as unknown as SeriesStore;
+  const store = {
+    record: (key: string, _at: number, v: number | null | undefined) => (v === null || v === undefined || !Number.isFinite(v) ? false : (rows.set(key, v), true)),
+  } as unknown as SeriesStore;
   return { store, rows };
 }
 
-const stats = (over: Partial<MinerSnapshot['stats']>): MinerSnapshot['stats'] => ({
-  windowMs: 300_000, requests: 10, ok: 9, errors: 1, cancelled: 0, acceptanceRate: 0.9,
-  ttftMs: { p50: 100, p90: 200, p99: 1500, mean: 150 }, tpotMs: { p50: 10, p90: 20, p99: 35, mean: 12 }, e2eMs: { p50: 1, p90: 2, p99: 3, mean: 2 },
-  tokensPerSecond: 42.5, inflight: 0, inflightPeak: 3, ...over,
-}) as MinerSnapshot['stats'];
+const stats = (over: Partial<MinerSnapshot['stats']>): MinerSnapshot['stats'] =>
+  ({
+    windowMs: 300_000,
+    requests: 10,
+    ok: 9,
+    errors: 1,
+    cancelled: 0,
+    acceptanceRate: 0.9,
+    ttftMs: { p50: 100, p90: 200, p99: 1500, mean: 150 },
+    tpotMs: { p50: 10, p90: 20, p99: 35, mean: 12 },
+    e2eMs: { p50: 1, p90: 2, p99: 3, mean: 2 },
+    tokensPerSecond: 42.5,
+    inflight: 0,
+    inflightPeak: 3,
+    ...over,
+  }) as MinerSnapshot['stats'];
 
 describe('chart series keys and units (shared/series.ts)', () => {
   it('stores the miner figures as the Mine page draws them: tok/s, TTFT s, TPOT ms, acceptance %', () => {
@@ -30,7 +43,14 @@ describe('chart series keys and units (shared/series.ts)', () => {
 
   it('stores nothing for a missing figure or a stopped miner', () => {
     const { store, rows } = recorder();
-    recordMiners(store, [{ phase: 'active', stats: stats({ acceptanceRate: null, ttftMs: { p50: null, p90: null, p99: null, mean: null } as never }) } as MinerSnapshot, { phase: 'stopped', stats: stats({}) } as MinerSnapshot], 1_000);
+    recordMiners(
+      store,
+      [
+        { phase: 'active', stats: stats({ acceptanceRate: null, ttftMs: { p50: null, p90: null, p99: null, mean: null } as never }) } as MinerSnapshot,
+        { phase: 'stopped', stats: stats({}) } as MinerSnapshot,
+      ],
+      1_000,
+    );
     expect([...rows.keys()].sort()).toEqual(['miner.0.tpot', 'miner.0.tps']);
   });
 

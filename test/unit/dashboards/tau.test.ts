@@ -6,8 +6,24 @@ import { parseStoredEpoch } from '../../../electron/engine/earnings/earnings-sto
 const H = 3_600_000;
 function epoch(i: number, over: Partial<EpochEarnings> = {}): EpochEarnings {
   return {
-    epochIndex: i, digest: 'd', epochStart: null, epochEnd: null, weight: 32768, weightShare: 0.5, gate: { passed: true, reason: null }, row: null, burn: false,
-    startMs: i * H, endMs: (i + 1) * H, projectedTao: 1, projectedNote: '', realisedTao: 0.5, realisedNote: '', realisedRunning: false, tokens: null, ...over,
+    epochIndex: i,
+    digest: 'd',
+    epochStart: null,
+    epochEnd: null,
+    weight: 32768,
+    weightShare: 0.5,
+    gate: { passed: true, reason: null },
+    row: null,
+    burn: false,
+    startMs: i * H,
+    endMs: (i + 1) * H,
+    projectedTao: 1,
+    projectedNote: '',
+    realisedTao: 0.5,
+    realisedNote: '',
+    realisedRunning: false,
+    tokens: null,
+    ...over,
   };
 }
 
@@ -61,7 +77,20 @@ describe('τ per epoch', () => {
 
   it('a stored epoch is re-checked on read: corrupt rows are dropped', () => {
     for (const bad of ['', '{', 'null', '[]', '{"epochIndex":"1"}', '{"epochIndex":1,"digest":"d","weight":1,"weightShare":0.1}']) expect(parseStoredEpoch(bad)).toBeNull();
-    const ok = parseStoredEpoch(JSON.stringify({ epochIndex: 4, digest: 'd', epochStart: 5, epochEnd: '2026', weight: 1, weightShare: 7, gate: { passed: 'yes', reason: 3 }, row: [1], burn: 'true', __proto__: { polluted: true } }));
+    const ok = parseStoredEpoch(
+      JSON.stringify({
+        epochIndex: 4,
+        digest: 'd',
+        epochStart: 5,
+        epochEnd: '2026',
+        weight: 1,
+        weightShare: 7,
+        gate: { passed: 'yes', reason: 3 },
+        row: [1],
+        burn: 'true',
+        __proto__: { polluted: true },
+      }),
+    );
     expect(ok).toEqual({ epochIndex: 4, digest: 'd', epochStart: null, epochEnd: '2026', weight: 1, weightShare: 1, gate: { passed: null, reason: null }, row: null, burn: false });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });

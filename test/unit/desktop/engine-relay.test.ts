@@ -65,7 +65,19 @@ describe('engine data key and keyed box', () => {
 
 describe('relay messages', () => {
   it('main accepts only known shapes from the engine process', () => {
-    const bad = [null, 'ready', 42, [], { kind: 'nope' }, { kind: 'result' }, { kind: 'result', id: -1, result: null }, { kind: 'notify', title: 'x'.repeat(501), body: '' }, { kind: 'event', event: 'other', payload: 1 }, JSON.parse('{"__proto__": {"kind": "ready"}}') as unknown, { kind: 'update-call', id: 1, op: 'rm -rf' }];
+    const bad = [
+      null,
+      'ready',
+      42,
+      [],
+      { kind: 'nope' },
+      { kind: 'result' },
+      { kind: 'result', id: -1, result: null },
+      { kind: 'notify', title: 'x'.repeat(501), body: '' },
+      { kind: 'event', event: 'other', payload: 1 },
+      JSON.parse('{"__proto__": {"kind": "ready"}}') as unknown,
+      { kind: 'update-call', id: 1, op: 'rm -rf' },
+    ];
     for (const m of bad) expect(v.safeParse(EngineToMainSchema, m).success, JSON.stringify(m)).toBe(false);
     expect(v.safeParse(EngineToMainSchema, { kind: 'result', id: 3, result: { ok: true, value: 1 } }).success).toBe(true);
     // A rig's full panel: the panel engine's relayed rig events reach the window on the desktop too.
@@ -94,7 +106,7 @@ class SilentChild extends EventEmitter implements UtilityChild {
 }
 
 describe('EngineHost', () => {
-  it('a first start that fails rejects with the engine\'s own words; unknown messages are dropped', async () => {
+  it("a first start that fails rejects with the engine's own words; unknown messages are dropped", async () => {
     const child = new SilentChild();
     const logs: string[] = [];
     const host = new EngineHost({ fork: () => child, dataDir: '/d', boxKey: null, log: (_l, line) => logs.push(line) });

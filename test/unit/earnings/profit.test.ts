@@ -5,7 +5,11 @@ import type { TauPriceSnapshot } from '../../../shared/price.ts';
 import type { GpuSeries } from '../../../shared/serve.ts';
 
 const price: TauPriceSnapshot = { currency: 'eur', perTao: 400, source: 'api.coingecko.com', at: 1, error: null, nextAt: null };
-const gpu = (index: number, ...watts: Array<number | null>): GpuSeries => ({ index, name: 'RTX 4090', points: watts.map((w, i) => ({ at: i, utilizationPct: 90, memoryUsedMiB: 1, memoryTotalMiB: 2, temperatureC: 60, powerDrawW: w })) });
+const gpu = (index: number, ...watts: Array<number | null>): GpuSeries => ({
+  index,
+  name: 'RTX 4090',
+  points: watts.map((w, i) => ({ at: i, utilizationPct: 90, memoryUsedMiB: 1, memoryTotalMiB: 2, temperatureC: 60, powerDrawW: w })),
+});
 
 describe('profit per day', () => {
   it('income, power cost and net in the chosen currency', () => {
@@ -19,7 +23,13 @@ describe('profit per day', () => {
   });
 
   it('says what is missing instead of guessing: no price, no power, no kWh price, no estimate', () => {
-    const p = profitPerDay({ taoPerDay: null, basis: 'an estimate needs 3 verified epochs; 1 so far', price: { ...price, perTao: null, error: 'The τ price could not be read from x: it answered HTTP 503.' }, powerW: null, kwhPrice: null });
+    const p = profitPerDay({
+      taoPerDay: null,
+      basis: 'an estimate needs 3 verified epochs; 1 so far',
+      price: { ...price, perTao: null, error: 'The τ price could not be read from x: it answered HTTP 503.' },
+      powerW: null,
+      kwhPrice: null,
+    });
     expect([p.incomePerDay, p.kwhPerDay, p.powerCostPerDay, p.netPerDay]).toEqual([null, null, null, null]);
     expect(p.missing).toEqual([
       'No τ estimate yet: an estimate needs 3 verified epochs; 1 so far.',

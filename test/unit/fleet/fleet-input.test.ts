@@ -29,7 +29,8 @@ describe('rig addresses', () => {
   it('takes plain command words and paths only (no shell syntax reaches the rig)', () => {
     expect(parseRemoteCommand('/usr/bin/node /opt/engy/bin/engy-panel.mjs')).toEqual(['/usr/bin/node', '/opt/engy/bin/engy-panel.mjs']);
     expect(parseRemoteCommand('~/engy/bin/engy-panel.mjs')).toEqual(['~/engy/bin/engy-panel.mjs']);
-    for (const bad of ['engy-panel; rm -rf ~', 'engy-panel $(id)', '-oProxyCommand=x', 'a|b', 'a b c d e f g h i', '`id`', "it's"]) expect(() => parseRemoteCommand(bad)).toThrow(/must be 1 to 8 words/);
+    for (const bad of ['engy-panel; rm -rf ~', 'engy-panel $(id)', '-oProxyCommand=x', 'a|b', 'a b c d e f g h i', '`id`', "it's"])
+      expect(() => parseRemoteCommand(bad)).toThrow(/must be 1 to 8 words/);
     expect(() => checkRemotePath('/data dir')).toThrow(/one path/);
     expect(() => checkRemotePath('--rotate-token')).toThrow(/one path/);
     expect(checkRemotePath('~/.config/engy-panel')).toBe('~/.config/engy-panel');
@@ -80,8 +81,23 @@ describe('rigs.json', () => {
 
 describe('fleet rows', () => {
   const cfg = { id: 'abcdef123456', name: 'rig-a', target: 'op@rig', command: 'engy-panel', dataDir: null };
-  const view = (over: Partial<RigLinkView>): RigLinkView => ({ link: 'online', detail: '', unreachableSince: null, hostKey: null, version: '0.1.0', contract: 1, refused: 0, updatedAt: 1, topics: {}, ...over });
-  const miner = (phase: string, inflight = 0) => ({ phase, stats: { windowMs: 300_000, ok: 9, errors: 1, acceptanceRate: 0.9, ttftMs: { p99: 800 }, tpotMs: { p99: 40 }, tokensPerSecond: 100, inflight }, targets: { ttftP99Ms: 100_000, tpotP99Ms: 200, acceptance: 0.95 } });
+  const view = (over: Partial<RigLinkView>): RigLinkView => ({
+    link: 'online',
+    detail: '',
+    unreachableSince: null,
+    hostKey: null,
+    version: '0.1.0',
+    contract: 1,
+    refused: 0,
+    updatedAt: 1,
+    topics: {},
+    ...over,
+  });
+  const miner = (phase: string, inflight = 0) => ({
+    phase,
+    stats: { windowMs: 300_000, ok: 9, errors: 1, acceptanceRate: 0.9, ttftMs: { p99: 800 }, tpotMs: { p99: 40 }, tokensPerSecond: 100, inflight },
+    targets: { ttftP99Ms: 100_000, tpotP99Ms: 200, acceptance: 0.95 },
+  });
 
   it.each([
     [['active', 'probing'], 'mining'],
@@ -94,20 +110,41 @@ describe('fleet rows', () => {
   });
 
   it('an unreachable rig keeps its last earnings but shows no live figures', () => {
-    const earnings = { epochs: [{ epochIndex: 3, projectedTao: 0.2 }, { epochIndex: 4, projectedTao: 0.3 }], registration: { uid: 7 }, onChain: null, totals: { day: { projectedTao: 0.5, realisedTao: 0 }, week: { projectedTao: 2, realisedTao: 0 } } };
+    const earnings = {
+      epochs: [
+        { epochIndex: 3, projectedTao: 0.2 },
+        { epochIndex: 4, projectedTao: 0.3 },
+      ],
+      registration: { uid: 7 },
+      onChain: null,
+      totals: { day: { projectedTao: 0.5, realisedTao: 0 }, week: { projectedTao: 2, realisedTao: 0 } },
+    };
     const r = rigRow(cfg, view({ link: 'unreachable', unreachableSince: 5, topics: { miners: [miner('active', 3)], earnings } }));
     expect(r).toMatchObject({ activity: 'unreachable', unreachableSince: 5, tokensPerSecond: null, inflight: 0, uid: 7, epochTao: 0.3, todayTao: 0.5, weekTao: 2 });
   });
 
   it('totals are the sums of the rows', () => {
-    const a = rigRow(cfg, view({ topics: { miners: [miner('active')], earnings: { epochs: [], registration: null, onChain: null, totals: { day: { projectedTao: 0.25, realisedTao: 0 }, week: { projectedTao: 1, realisedTao: 0 } } } } }));
+    const a = rigRow(
+      cfg,
+      view({
+        topics: {
+          miners: [miner('active')],
+          earnings: { epochs: [], registration: null, onChain: null, totals: { day: { projectedTao: 0.25, realisedTao: 0 }, week: { projectedTao: 1, realisedTao: 0 } } },
+        },
+      }),
+    );
     const b = rigRow({ ...cfg, id: 'abcdef654321', name: 'rig-b' }, view({ link: 'engine-down' }));
     expect(fleetSnapshot([a, b]).totals).toEqual({ rigs: 2, online: 1, todayTao: 0.25, weekTao: 1, tokensPerSecond: 100, openAlerts: 0 });
   });
 
   it('refuses snapshots of the wrong shape (strings for numbers, NaN, missing fields, huge arrays)', () => {
     expect(parseRigTopic('miners', [{ ...miner('active'), stats: { ...miner('active').stats, ok: '9' } }]).ok).toBe(false);
-    expect(parseRigTopic('miners', Array.from({ length: 65 }, () => miner('active'))).ok).toBe(false);
+    expect(
+      parseRigTopic(
+        'miners',
+        Array.from({ length: 65 }, () => miner('active')),
+      ).ok,
+    ).toBe(false);
     expect(parseRigTopic('earnings', { epochs: 'x' }).ok).toBe(false);
     expect(parseRigTopic('notifications', { recent: [{ id: 1, active: true, severity: 'error', title: 'x'.repeat(501), body: '', at: 1, kind: 'k' }] }).ok).toBe(false);
     expect(parseRigTopic('serve', null)).toEqual({ ok: true, value: null });

@@ -6,7 +6,7 @@ import type { MinerPoolFacts } from '../../../electron/engine/chain/ports.ts';
 const pool = (minerTaoPerDay: number[]): MinerPoolFacts => ({ netuid: 53, block: 1200, tempo: 360, alphaPriceTao: 0.02, minerTaoPerDay });
 
 describe('expected earnings of a listed rig', () => {
-  it('an even share of the last epoch\'s miner emission, with this rig as one more miner, naming the block and the count', () => {
+  it("an even share of the last epoch's miner emission, with this rig as one more miner, naming the block and the count", () => {
     const e = expectedEarnings(true, pool([6, 2, 4]));
     expect(e.taoPerDay).toBeCloseTo(12 / 4, 10);
     expect(e.basis).toMatch(/^estimate: /);

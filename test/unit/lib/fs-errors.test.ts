@@ -7,9 +7,19 @@ const err = (code: string, path?: string, syscall = 'open') => Object.assign(new
 
 describe('explainFsError', () => {
   it.each([
-    ['ENOENT', '/x/tokenizer_config.json', { what: 'the checkpoint file', fix: 'point --checkpoint at the downloaded model folder' }, 'the checkpoint file /x/tokenizer_config.json does not exist: point --checkpoint at the downloaded model folder.'],
+    [
+      'ENOENT',
+      '/x/tokenizer_config.json',
+      { what: 'the checkpoint file', fix: 'point --checkpoint at the downloaded model folder' },
+      'the checkpoint file /x/tokenizer_config.json does not exist: point --checkpoint at the downloaded model folder.',
+    ],
     ['ENOTDIR', '/etc/passwd/x', {}, '/etc/passwd/x is not a folder (it, or a folder above it, is a file): give the path of a folder.'],
-    ['EACCES', '/srv/engy/engine.lock', { what: 'the data dir lock' }, 'no permission to write or read the data dir lock /srv/engy/engine.lock: run as the user who owns it, fix its permissions (ls -ld /srv/engy/engine.lock), or choose another --data-dir.'],
+    [
+      'EACCES',
+      '/srv/engy/engine.lock',
+      { what: 'the data dir lock' },
+      'no permission to write or read the data dir lock /srv/engy/engine.lock: run as the user who owns it, fix its permissions (ls -ld /srv/engy/engine.lock), or choose another --data-dir.',
+    ],
     ['EROFS', '/mnt/ro/engy', { what: 'the data dir' }, 'the data dir /mnt/ro/engy is on a read-only file system: choose a writable --data-dir.'],
     ['EEXIST', '/home/u/.config/engy-panel', { what: 'the data dir' }, 'a file is in the way at the data dir /home/u/.config/engy-panel: move it aside, or choose another --data-dir.'],
     ['ENOSPC', '/data/engy/engy-panel.sqlite', {}, 'the disk holding /data/engy/engy-panel.sqlite is full: free some space (df -h /data/engy) and start again.'],

@@ -30,9 +30,13 @@ describe('network errors in words', () => {
     expect(describeNetworkError(new Error('x'.repeat(5000) + '\nsecond line')).length).toBeLessThanOrEqual(160);
   });
 
-  it('the chain client\'s refusal gives only its causes, so a sentence naming the URL says it once', () => {
+  it("the chain client's refusal gives only its causes, so a sentence naming the URL says it once", () => {
     const url = 'wss://entrypoint-finney.opentensor.ai:443';
-    const refusal = new AppFailure('chain-unreachable', `Could not reach the chain (${url}: nothing is listening at that address). Check the internet connection.`, 'nothing is listening at that address');
+    const refusal = new AppFailure(
+      'chain-unreachable',
+      `Could not reach the chain (${url}: nothing is listening at that address). Check the internet connection.`,
+      'nothing is listening at that address',
+    );
     const sentence = `Cannot reach the chain at ${url}: ${describeChainError(refusal)}.`;
     expect(sentence).toBe(`Cannot reach the chain at ${url}: nothing is listening at that address.`);
     expect(describeChainError(new AppFailure('chain-unreachable', 'no detail here'))).toBe('no detail here');

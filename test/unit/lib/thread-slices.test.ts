@@ -8,9 +8,11 @@ describe('thread slices', () => {
     threadSlices.enable();
     threadSlices.disable();
     expect(threadSlices.run('x', () => 42)).toBe(42);
-    expect(() => threadSlices.run('x', () => {
-      throw new Error('boom');
-    })).toThrow('boom');
+    expect(() =>
+      threadSlices.run('x', () => {
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
     expect(threadSlices.recorded()).toEqual([]);
     expect(threadSlices.summary().size).toBe(0);
   });
@@ -19,9 +21,11 @@ describe('thread slices', () => {
     threadSlices.enable();
     const before = performance.now();
     threadSlices.run('parse', () => undefined);
-    expect(() => threadSlices.run('publish', () => {
-      throw new Error('boom');
-    })).toThrow('boom');
+    expect(() =>
+      threadSlices.run('publish', () => {
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
     threadSlices.run('parse', () => undefined);
     const r = threadSlices.recorded();
     expect(r.map((x) => x.name)).toEqual(['parse', 'publish', 'parse']);

@@ -33,12 +33,19 @@ describe('layers by path', { timeout: 60_000 }, () => {
     expect(await fired('electron/engine/lib/probe.ts', "import { createMainWindow } from '../../window.ts';\nexport const w = createMainWindow;\n")).toContain('boundaries/dependencies');
     expect(await fired('electron/engine/lib/probe.ts', "import { composeEngine } from '../../compose.ts';\nexport const c = composeEngine;\n")).toContain('boundaries/dependencies');
     expect(await fired('electron/engine/lib/probe.ts', "import { app } from 'electron';\nexport const a = app;\n")).toContain('no-restricted-imports');
-    expect(await fired('electron/engine/lib/probe.ts', "import type { LogLine } from '../../../shared/logs.ts';\nimport { Emitter } from './emitter.ts';\nexport const e = new Emitter<LogLine>();\n")).toEqual([]);
+    expect(
+      await fired('electron/engine/lib/probe.ts', "import type { LogLine } from '../../../shared/logs.ts';\nimport { Emitter } from './emitter.ts';\nexport const e = new Emitter<LogLine>();\n"),
+    ).toEqual([]);
   });
 
   it('renderer/ imports only renderer/ and shared/', async () => {
     expect(await fired('renderer/src/probe.ts', "import { systemClock } from '../../electron/engine/lib/clock.ts';\nexport const c = systemClock;\n")).toContain('boundaries/dependencies');
-    expect(await fired('renderer/src/probe.ts', "import type { LogLine } from '../../shared/logs.ts';\nimport { useEngine } from './stores/engine-store.ts';\nexport const u: [typeof useEngine, LogLine?] = [useEngine];\n")).toEqual([]);
+    expect(
+      await fired(
+        'renderer/src/probe.ts',
+        "import type { LogLine } from '../../shared/logs.ts';\nimport { useEngine } from './stores/engine-store.ts';\nexport const u: [typeof useEngine, LogLine?] = [useEngine];\n",
+      ),
+    ).toEqual([]);
   });
 
   it('shipped code never imports test/doubles; electron/cli/demo.ts is the one exempt entry', async () => {
@@ -57,7 +64,12 @@ describe('layers by path', { timeout: 60_000 }, () => {
     expect(await fired('electron/engine/lib/probe.ts', "import { openDatabase } from '../store/database.ts';\nexport const o = openDatabase;\n")).toContain('boundaries/dependencies');
     expect(await fired('electron/engine/store/probe.ts', toMiner('../miner/request-records.ts'))).toContain('boundaries/dependencies');
     expect(await fired('electron/engine/store/probe.ts', "import { systemClock } from '../lib/clock.ts';\nexport const c = systemClock;\n")).toEqual([]);
-    expect(await fired('electron/engine/miner/probe.ts', "import { openDatabase } from '../store/database.ts';\nimport { systemClock } from '../lib/clock.ts';\nexport const o = [openDatabase, systemClock];\n")).toEqual([]);
+    expect(
+      await fired(
+        'electron/engine/miner/probe.ts',
+        "import { openDatabase } from '../store/database.ts';\nimport { systemClock } from '../lib/clock.ts';\nexport const o = [openDatabase, systemClock];\n",
+      ),
+    ).toEqual([]);
   });
 
   it('the engine never touches electron: no subpath, no dynamic import, no type import', async () => {

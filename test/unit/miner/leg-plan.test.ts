@@ -10,7 +10,7 @@ describe('leg plan (PROTOCOL 3)', () => {
   it('opens `total` legs at 1 each on a random subset when total < N', () => {
     const seen = new Set<string>();
     let seed = 1;
-    const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     for (let i = 0; i < 20; i++) {
       const p = planLegs(8, 3, random);
       expect(p.perLeg).toBe(1);

@@ -22,7 +22,12 @@ describe('miner fleet summary', () => {
 
   it('sums the legs and changes its activity key when any worker finishes something', () => {
     expect(fleetLegs([])).toEqual({ live: 0, planned: 0 });
-    expect(fleetLegs([{ legsLive: 8, legsPlanned: 8 }, { legsLive: 5, legsPlanned: 8 }])).toEqual({ live: 13, planned: 16 });
+    expect(
+      fleetLegs([
+        { legsLive: 8, legsPlanned: 8 },
+        { legsLive: 5, legsPlanned: 8 },
+      ]),
+    ).toEqual({ live: 13, planned: 16 });
     const w = (corrId: string | null, audited = 0, skipped = 0) => ({ recent: corrId ? [{ corrId }] : [], audit: { audited, skipped } }) as unknown as Pick<MinerSnapshot, 'recent' | 'audit'>;
     const before = fleetActivityKey([w('a'), w(null)]);
     expect(fleetActivityKey([w('a'), w(null)])).toBe(before);

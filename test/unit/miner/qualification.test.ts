@@ -9,10 +9,38 @@ import { fmt } from '../../../shared/figure-units.ts';
 const lat = (p99: number | null) => ({ p50: p99, p99, count: p99 === null ? 0 : 10 });
 function snap(over: Partial<MinerSnapshot> = {}): MinerSnapshot {
   return {
-    version: 1, phase: 'probing', detail: 'probing (12 answered)', since: 1_000, history: [{ at: 1_000, phase: 'probing', detail: '' }],
-    gatewayUrl: 'wss://gw', gatewayWorkers: 8, legsPlanned: 8, legsLive: 8, legsWarning: null, legs: [], model: 'm', modelRoot: null, workerName: 'w', workerId: 'id', capacity: null,
-    stats: { windowMs: 300_000, requests: 12, ok: 12, errors: 0, cancelled: 0, acceptanceRate: 1, ttftMs: lat(7_691), tpotMs: lat(19), e2eMs: lat(9_000), tokensPerSecond: 10, inflight: 0, inflightPeak: 8 },
-    targets: DEFAULT_TARGETS, forecast: { status: 'on-track', text: 'on track', gate: null },
+    version: 1,
+    phase: 'probing',
+    detail: 'probing (12 answered)',
+    since: 1_000,
+    history: [{ at: 1_000, phase: 'probing', detail: '' }],
+    gatewayUrl: 'wss://gw',
+    gatewayWorkers: 8,
+    legsPlanned: 8,
+    legsLive: 8,
+    legsWarning: null,
+    legs: [],
+    model: 'm',
+    modelRoot: null,
+    workerName: 'w',
+    workerId: 'id',
+    capacity: null,
+    stats: {
+      windowMs: 300_000,
+      requests: 12,
+      ok: 12,
+      errors: 0,
+      cancelled: 0,
+      acceptanceRate: 1,
+      ttftMs: lat(7_691),
+      tpotMs: lat(19),
+      e2eMs: lat(9_000),
+      tokensPerSecond: 10,
+      inflight: 0,
+      inflightPeak: 8,
+    },
+    targets: DEFAULT_TARGETS,
+    forecast: { status: 'on-track', text: 'on track', gate: null },
     loop: { lagP99Ms: 1, windowMs: 60_000, lagMaxMs: 2, stalls: 0, inflightAtMaxLag: 0 },
     audit: { audited: 0, skipped: 0, failures: 0, lastScore: null, meanScore: null, maxScore: null, threshold: 0.38, warning: null },
     recent: [],
@@ -24,7 +52,15 @@ function snap(over: Partial<MinerSnapshot> = {}): MinerSnapshot {
 describe('qualification', () => {
   it('lists what is met and what the gateway still waits for, with the progress in numbers and units', () => {
     const q = qualification(snap(), 300_000)!;
-    expect(q.steps.map((s) => [s.id, s.met])).toEqual([['legs', true], ['answered', false], ['window', false], ['acceptance', true], ['ttft', true], ['tpot', true], ['proofs', null]]);
+    expect(q.steps.map((s) => [s.id, s.met])).toEqual([
+      ['legs', true],
+      ['answered', false],
+      ['window', false],
+      ['acceptance', true],
+      ['ttft', true],
+      ['tpot', true],
+      ['proofs', null],
+    ]);
     expect(q.met).toBe(4);
     expect(q.total).toBe(7);
     expect(q.waitingFor).toBe('probe requests answered: 12 ok since the first probe (needs at least 20)');
@@ -54,7 +90,14 @@ describe('qualification', () => {
   it('all met: the gateway decides; gone once earning, and earning says since when', () => {
     const done = snap({ audit: { ...snap().audit, audited: 3, maxScore: 0.2 }, probe: { windowMs: 600_000, minRequests: 20, firstServeAt: 0, servedOk: 40, legsAdmitted: 8 } });
     expect(qualification(done, 700_000)!.waitingFor).toMatch(/^everything it measures is met/);
-    const earning = snap({ phase: 'active', since: 42_000, history: [{ at: 1_000, phase: 'probing', detail: '' }, { at: 42_000, phase: 'active', detail: '' }] });
+    const earning = snap({
+      phase: 'active',
+      since: 42_000,
+      history: [
+        { at: 1_000, phase: 'probing', detail: '' },
+        { at: 42_000, phase: 'active', detail: '' },
+      ],
+    });
     expect(qualification(earning, 50_000)).toBeNull();
     expect(earningSince(earning)).toBe(42_000);
     expect(earningSince(snap())).toBeNull();

@@ -5,8 +5,22 @@ import { StartStagger } from '../../../electron/engine/miner/start-stagger.ts';
 import { Database } from '../../../electron/engine/store/database.ts';
 
 const rec = (i: number, receivedAt: number): MinerRequestRecord => ({
-  corrId: `c${i}`, requestId: `r${i}`, leg: i % 8, engine: 'engine-0', stream: true, receivedAt, ttftMs: 10, tpotMs: 2, e2eMs: 50,
-  promptTokens: 100, completionTokens: 20, cachedTokens: 0, proofMs: 3, outcome: 'ok', finishReason: 'stop', cause: null,
+  corrId: `c${i}`,
+  requestId: `r${i}`,
+  leg: i % 8,
+  engine: 'engine-0',
+  stream: true,
+  receivedAt,
+  ttftMs: 10,
+  tpotMs: 2,
+  e2eMs: 50,
+  promptTokens: 100,
+  completionTokens: 20,
+  cachedTokens: 0,
+  proofMs: 3,
+  outcome: 'ok',
+  finishReason: 'stop',
+  cause: null,
 });
 
 describe('request records', () => {

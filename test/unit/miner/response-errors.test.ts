@@ -5,12 +5,12 @@ import { BadRequestError, clientFacingStatus, responseErrorOf, unservableFrameEr
 import { ServeHttpError } from '../../../electron/engine/miner/serve-http.ts';
 
 describe('response errors', () => {
-  it('relays the serve\'s own status: its 4xx is the buyer\'s, its 5xx stays a 5xx', () => {
+  it("relays the serve's own status: its 4xx is the buyer's, its 5xx stays a 5xx", () => {
     expect(responseErrorOf(new ServeHttpError(400, 'serve 400: top_p must be <= 1'))).toEqual({ message: 'serve 400: top_p must be <= 1', type: 'ServeError', status: 400 });
     expect(responseErrorOf(new ServeHttpError(503, 'serve 503: overloaded'))).toMatchObject({ status: 503 });
   });
 
-  it('relabels only the serve 500s whose text comes from the buyer\'s payload', () => {
+  it("relabels only the serve 500s whose text comes from the buyer's payload", () => {
     expect(clientFacingStatus(500, 'Error while loading image data: bad base64')).toBe(400);
     expect(clientFacingStatus(500, 'CUDA out of memory')).toBe(500);
     expect(clientFacingStatus(502, 'cannot identify image file')).toBe(502);

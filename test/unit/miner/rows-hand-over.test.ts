@@ -16,7 +16,11 @@ describe('rows handed to the proof worker', () => {
   it('copies rows from several buffers, out of order, or of different sizes into one', () => {
     const a = new Uint16Array([1, 2, 3, 4]);
     const b = new Uint16Array([5, 6, 7, 8]);
-    for (const rows of [[a.subarray(0, 2), b.subarray(0, 2)], [a.subarray(2, 4), a.subarray(0, 2)], [a.subarray(0, 2), a.subarray(2, 3)]]) {
+    for (const rows of [
+      [a.subarray(0, 2), b.subarray(0, 2)],
+      [a.subarray(2, 4), a.subarray(0, 2)],
+      [a.subarray(0, 2), a.subarray(2, 3)],
+    ]) {
       const got = rowsForHandOver(rows);
       expect(got.data.buffer).not.toBe(a.buffer);
       expect(got.data.buffer).not.toBe(b.buffer);

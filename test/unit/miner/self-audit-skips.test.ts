@@ -21,7 +21,14 @@ describe('self-audit on one engine', () => {
     const results: Array<[string, number | null, string | null]> = [];
     let changed = 0;
     const a = new SelfAuditor({
-      proof: {} as ProofPort, agent: new Agent(), log: silentLogger, sampleRate: 1, minIntervalMs: 0, maxRows: 1000, serveUrls: ['http://127.0.0.1:9'], threshold: 0.3125,
+      proof: {} as ProofPort,
+      agent: new Agent(),
+      log: silentLogger,
+      sampleRate: 1,
+      minIntervalMs: 0,
+      maxRows: 1000,
+      serveUrls: ['http://127.0.0.1:9'],
+      threshold: 0.3125,
       idle: () => idle,
       flush: async (u) => (flushes.push(u), false),
       onResult: (rid, score, _c, err) => results.push([rid, score, err]),

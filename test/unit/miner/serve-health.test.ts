@@ -52,7 +52,11 @@ describe('health gate', () => {
 
   it('never withdraws a serve that is streaming our requests, however long /health stalls', async () => {
     const clock = new ManualClock();
-    const g = new HealthGate(clock, async () => false, () => true);
+    const g = new HealthGate(
+      clock,
+      async () => false,
+      () => true,
+    );
     for (let t = 0; t < 300_000; t += 5_000) {
       expect(await g.update(TIMEOUT)).toBe(false);
       clock.advance(5_000);
@@ -73,7 +77,13 @@ describe('probes', () => {
   });
 
   it('sums /get_load over the schedulers against the pool size', async () => {
-    const f = answering({ '/get_load': [{ num_tokens: 100, num_reqs: 2, num_waiting_reqs: 1, num_pending_tokens: 5 }, { num_tokens: 300, num_reqs: 1 }], '/get_server_info': { max_total_num_tokens: 1000, dcp_size: 1 } });
+    const f = answering({
+      '/get_load': [
+        { num_tokens: 100, num_reqs: 2, num_waiting_reqs: 1, num_pending_tokens: 5 },
+        { num_tokens: 300, num_reqs: 1 },
+      ],
+      '/get_server_info': { max_total_num_tokens: 1000, dcp_size: 1 },
+    });
     expect(await readKv('http://s', f, new Map())).toEqual({ used: 400, reqs: 3, waiting: 1, pending: 5, ranks: 2, limit: 2000, frac: 0.2 });
   });
 

@@ -66,7 +66,11 @@ describe('delta coalescer', () => {
     try {
       let t = 1000;
       const sent: { at: number; d: StreamDelta }[] = [];
-      const c = new DeltaCoalescer((d) => sent.push({ at: t, d }), 50, () => t);
+      const c = new DeltaCoalescer(
+        (d) => sent.push({ at: t, d }),
+        50,
+        () => t,
+      );
       c.push([{ content: 'a' }]);
       expect(sent).toEqual([{ at: 1000, d: { content: 'a' } }]);
       t = 1010;
@@ -98,7 +102,11 @@ describe('delta coalescer', () => {
   it('drops what is pending when closed without a flush, and sends nothing for an empty push', () => {
     let t = 0;
     const sent: StreamDelta[] = [];
-    const c = new DeltaCoalescer((d) => sent.push(d), 50, () => t);
+    const c = new DeltaCoalescer(
+      (d) => sent.push(d),
+      50,
+      () => t,
+    );
     c.push([]);
     expect(sent).toHaveLength(0);
     c.push([{ content: 'x' }]);
@@ -111,8 +119,20 @@ describe('delta coalescer', () => {
 
 describe('miner phase', () => {
   const base: PhaseInputs = {
-    stopped: false, startingServe: false, failure: null, withdrawn: null, planned: 8, live: 8, admitted: 8, denyReasons: [], wasComplete: true,
-    servedOk: 0, firstServeAt: null, now: 1000, probeWindowMs: 600_000, probeMinRequests: 20,
+    stopped: false,
+    startingServe: false,
+    failure: null,
+    withdrawn: null,
+    planned: 8,
+    live: 8,
+    admitted: 8,
+    denyReasons: [],
+    wasComplete: true,
+    servedOk: 0,
+    firstServeAt: null,
+    now: 1000,
+    probeWindowMs: 600_000,
+    probeMinRequests: 20,
   };
   it('walks connecting -> waiting -> probing -> active, and says pulled after active', () => {
     expect(derivePhase({ ...base, live: 5, admitted: 5, wasComplete: false }, false)).toEqual({ phase: 'connecting', detail: 'connecting (5 of 8 legs)' });

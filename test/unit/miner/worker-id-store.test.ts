@@ -25,7 +25,13 @@ describe('persistentWorkerId', () => {
   });
 
   it('mints a new id over a damaged or hostile file', () => {
-    for (const text of ['{not json', '[]', 'null', '{"__proto__":{"workerId":"00000000000000000000000000000000","createdAt":"x"}}', `{"box-a|qwen3.6-35b-a3b|24":{"workerId":"../../etc","createdAt":"x"}}`]) {
+    for (const text of [
+      '{not json',
+      '[]',
+      'null',
+      '{"__proto__":{"workerId":"00000000000000000000000000000000","createdAt":"x"}}',
+      `{"box-a|qwen3.6-35b-a3b|24":{"workerId":"../../etc","createdAt":"x"}}`,
+    ]) {
       const f = file();
       mkdirSync(dirname(f), { recursive: true });
       writeFileSync(f, text);

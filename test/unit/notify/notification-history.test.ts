@@ -10,7 +10,10 @@ const alert = (body: string): Alert => ({ key: 'k', kind: 'serve-crashed', sever
 describe('notification history', () => {
   it('one notification per condition: its text updates in place, it is marked cleared, and kept', () => {
     let now = 1000;
-    const svc = new NotificationService(() => [], () => now);
+    const svc = new NotificationService(
+      () => [],
+      () => now,
+    );
     const fresh: number[] = [];
     svc.onNotification((n) => fresh.push(n.id));
     svc.update('serve', [alert('restart 1 of 5')]);
@@ -31,9 +34,24 @@ describe('notification history', () => {
 
   it('a provider outage seen by the validator and the earnings poll is one notification, cleared when both see it back', () => {
     let now = 0;
-    const svc = new NotificationService(() => [], () => now);
-    const v = { status: 'running', provider: { health: 'down', error: 'connect ECONNREFUSED', at: 0 }, chain: { health: 'ok', error: null, block: 1, at: 0 }, recentSubmissions: [], neuron: null, lastTickAt: 0 } as unknown as ValidatorSnapshot;
-    const e = { hotkey: '5F', epochs: [], registration: null, sources: { provider: { ok: false, error: 'HTTP 503', downSince: 0 }, chain: { ok: true, error: null, downSince: null } } } as unknown as EarningsSnapshot;
+    const svc = new NotificationService(
+      () => [],
+      () => now,
+    );
+    const v = {
+      status: 'running',
+      provider: { health: 'down', error: 'connect ECONNREFUSED', at: 0 },
+      chain: { health: 'ok', error: null, block: 1, at: 0 },
+      recentSubmissions: [],
+      neuron: null,
+      lastTickAt: 0,
+    } as unknown as ValidatorSnapshot;
+    const e = {
+      hotkey: '5F',
+      epochs: [],
+      registration: null,
+      sources: { provider: { ok: false, error: 'HTTP 503', downSince: 0 }, chain: { ok: true, error: null, downSince: null } },
+    } as unknown as EarningsSnapshot;
     svc.update('validator', validatorAlerts(v, now));
     svc.update('earnings', earningsAlerts(e));
     expect(svc.snapshot().recent).toHaveLength(1);
@@ -46,7 +64,14 @@ describe('notification history', () => {
   });
 
   it('a gateway outage (no leg live while reconnecting) says so and opens Mine', () => {
-    const m = { phase: 'reconnecting', legsLive: 0, detail: 'reconnecting', gatewayUrl: 'wss://gw', legs: [{ lastError: 'ECONNREFUSED' }], forecast: { status: 'on-track' } } as unknown as MinerSnapshot;
+    const m = {
+      phase: 'reconnecting',
+      legsLive: 0,
+      detail: 'reconnecting',
+      gatewayUrl: 'wss://gw',
+      legs: [{ lastError: 'ECONNREFUSED' }],
+      forecast: { status: 'on-track' },
+    } as unknown as MinerSnapshot;
     const a = minerAlerts(m);
     expect(a).toHaveLength(1);
     expect(a[0]).toMatchObject({ key: 'gateway-outage', title: 'Gateway unreachable', body: expect.stringContaining('wss://gw (ECONNREFUSED)') });
@@ -54,7 +79,10 @@ describe('notification history', () => {
 
   it('a flapping condition is one notification: back within minutes it reopens (same id, no new OS notification), its duration from the first drop', () => {
     let now = 0;
-    const svc = new NotificationService(() => [], () => now);
+    const svc = new NotificationService(
+      () => [],
+      () => now,
+    );
     const fresh: number[] = [];
     svc.onNotification((n) => fresh.push(n.id));
     for (let drop = 0; drop < 73; drop++) {
@@ -71,7 +99,10 @@ describe('notification history', () => {
 
   it('an ongoing alert keeps when it was last seen (saved about once a minute), so an engine stop tells its true duration', () => {
     let now = 0;
-    const svc = new NotificationService(() => [], () => now);
+    const svc = new NotificationService(
+      () => [],
+      () => now,
+    );
     for (; now <= 7 * 60_000; now += 5_000) svc.update('validator', [alert('same text')]);
     const n = svc.snapshot().recent[0]!;
     expect(n.updatedAt).toBe(0);
@@ -84,12 +115,20 @@ describe('notification history', () => {
     expect(svc.snapshot().recent).toEqual([]);
   });
   it('says once while the newest verified epoch failed a gate, follows the next failing epoch, and clears on a pass', () => {
-    const svc = new NotificationService(() => [], () => 0);
+    const svc = new NotificationService(
+      () => [],
+      () => 0,
+    );
     const fresh: string[] = [];
     svc.onNotification((n) => fresh.push(n.title));
     const epoch = (i: number, passed: boolean | null, reason: string | null = null) => ({ epochIndex: i, gate: { passed, reason } });
     const snap = (...epochs: ReturnType<typeof epoch>[]) =>
-      ({ hotkey: '5F', epochs, registration: null, sources: { provider: { ok: true, error: null, downSince: null }, chain: { ok: true, error: null, downSince: null } } }) as unknown as EarningsSnapshot;
+      ({
+        hotkey: '5F',
+        epochs,
+        registration: null,
+        sources: { provider: { ok: true, error: null, downSince: null }, chain: { ok: true, error: null, downSince: null } },
+      }) as unknown as EarningsSnapshot;
     svc.update('earnings', earningsAlerts(snap(epoch(4, true), epoch(5, false, 'ttft_p99 above the gate'))));
     expect(fresh).toEqual(['Epoch #5 scored nothing: a gate failed']);
     expect(svc.snapshot().recent[0]).toMatchObject({ kind: 'epoch-failed', severity: 'error', action: { page: 'earnings' }, body: expect.stringContaining('(ttft_p99 above the gate)') });

@@ -17,7 +17,11 @@ describe('notification store', () => {
     const path = dbPath();
     let now = 1_000;
     const db1 = new Database(path);
-    const first = new NotificationService(() => [], () => now, new NotificationStore(db1));
+    const first = new NotificationService(
+      () => [],
+      () => now,
+      new NotificationStore(db1),
+    );
     first.update('serve', [crash('0', 'restart 1 of 5'), crash('1', 'restart 1 of 5')]);
     now = 2_000;
     first.update('serve', [crash('0', 'restart 2 of 5')]); // engine 1 recovered, engine 0 still failing
@@ -25,7 +29,11 @@ describe('notification store', () => {
 
     now = 9_000;
     const db2 = new Database(path);
-    const second = new NotificationService(() => [], () => now, new NotificationStore(db2));
+    const second = new NotificationService(
+      () => [],
+      () => now,
+      new NotificationStore(db2),
+    );
     const recent = second.snapshot().recent;
     expect(recent).toHaveLength(2);
     const e0 = recent.find((n) => n.title === 'Engine 0 crashed')!;
@@ -42,7 +50,11 @@ describe('notification store', () => {
 
     // The interrupted mark itself was written: a third start sees it unchanged.
     const db3 = new Database(path);
-    const third = new NotificationService(() => [], () => 20_000, new NotificationStore(db3));
+    const third = new NotificationService(
+      () => [],
+      () => 20_000,
+      new NotificationStore(db3),
+    );
     expect(third.snapshot().recent.find((n) => n.id === e0.id)).toMatchObject({ interruptedAt: 9_000 });
     expect(third.snapshot().recent).toHaveLength(3);
     db3.close();
@@ -52,7 +64,11 @@ describe('notification store', () => {
     const path = dbPath();
     const db = new Database(path);
     let now = 0;
-    const svc = new NotificationService(() => [], () => now, new NotificationStore(db));
+    const svc = new NotificationService(
+      () => [],
+      () => now,
+      new NotificationStore(db),
+    );
     for (let i = 0; i < 250; i++) {
       now = i * 10;
       svc.update('serve', [crash(String(i), 'down')]);
@@ -60,7 +76,11 @@ describe('notification store', () => {
     }
     db.close();
     const again = new Database(path);
-    const svc2 = new NotificationService(() => [], () => 5_000, new NotificationStore(again));
+    const svc2 = new NotificationService(
+      () => [],
+      () => 5_000,
+      new NotificationStore(again),
+    );
     expect(svc2.snapshot().recent).toHaveLength(200);
     expect(svc2.snapshot().recent[0]!.title).toBe('Engine 249 crashed');
     expect((again.db.prepare('SELECT COUNT(*) AS n FROM notifications').get() as { n: number }).n).toBe(200);

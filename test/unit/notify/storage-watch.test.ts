@@ -29,7 +29,9 @@ describe('storage watch', () => {
     expect(w.alerts(500)).toEqual(first);
     expect(w.lost).toBe(8);
     expect(first[0]).toMatchObject({ key: 'db-write', kind: 'storage-failing', severity: 'error', title: 'History is not being saved' });
-    expect(first[0]!.body).toBe('Served requests and audits are not being recorded: the disk holding the data dir is full (/data). Free space there or fix the folder; saving resumes on its own. Serving and earning are not affected.');
+    expect(first[0]!.body).toBe(
+      'Served requests and audits are not being recorded: the disk holding the data dir is full (/data). Free space there or fix the folder; saving resumes on its own. Serving and earning are not affected.',
+    );
     expect(w.alerts(1499)).toHaveLength(1);
     expect(w.alerts(1501)).toEqual([]);
     expect(w.lost).toBe(0);

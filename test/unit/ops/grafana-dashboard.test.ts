@@ -28,7 +28,22 @@ const dashboard = JSON.parse(readFileSync(join(REPO, 'resources', 'grafana', 'en
 
 /** The families an sglang engine serves (as the fake sglang double serves them), relabelled by the panel. */
 function sglangFamilies(): Map<string, string> {
-  const engine = { metrics: { running: 1, queued: 0, lastGenThroughput: 10, promptTokensTotal: 1, generationTokensTotal: 1, cachedTokensTotal: 0, requestsTotal: 1, abortedTotal: 0, ttft: [0.1], itl: [0.01], e2e: [1] }, cacheHitRate: 0 };
+  const engine = {
+    metrics: {
+      running: 1,
+      queued: 0,
+      lastGenThroughput: 10,
+      promptTokensTotal: 1,
+      generationTokensTotal: 1,
+      cachedTokensTotal: 0,
+      requestsTotal: 1,
+      abortedTotal: 0,
+      ttft: [0.1],
+      itl: [0.01],
+      e2e: [1],
+    },
+    cacheHitRate: 0,
+  };
   const text = metricsText(engine as unknown as FakeEngine, 'qwen', 1000, 10);
   const { families, errors } = relabelSglang([{ engine: 'gpu0', text }]);
   expect(errors).toEqual([]);
@@ -67,7 +82,20 @@ describe('resources/grafana/engy-fleet.json', () => {
 
   it('covers what a fleet operator watches', () => {
     const all = exprs().join('\n');
-    for (const must of ['engy_miner_state', 'engy_miner_legs_connected', 'engy_miner_legs_admitted', 'engy_miner_requests_total', 'engy_miner_ttft_seconds_bucket', 'engy_miner_tpot_seconds_bucket', 'engy_miner_tokens_total', 'engy_gpu_utilization_ratio', 'engy_gpu_temperature_celsius', 'engy_gpu_power_watts', 'engy_serve_restarts_total', 'engy_validator_blocks_since_update']) {
+    for (const must of [
+      'engy_miner_state',
+      'engy_miner_legs_connected',
+      'engy_miner_legs_admitted',
+      'engy_miner_requests_total',
+      'engy_miner_ttft_seconds_bucket',
+      'engy_miner_tpot_seconds_bucket',
+      'engy_miner_tokens_total',
+      'engy_gpu_utilization_ratio',
+      'engy_gpu_temperature_celsius',
+      'engy_gpu_power_watts',
+      'engy_serve_restarts_total',
+      'engy_validator_blocks_since_update',
+    ]) {
       expect(all, must).toContain(must);
     }
     expect(all).toContain('vector($ttft_target_s)');

@@ -39,8 +39,18 @@ describe('SnapshotFeeds', () => {
     feeds.miners([minerSnap([req('old')])]);
     feeds.miners([minerSnap([req('old'), req('a'), req('b', 'error')])]);
     feeds.miners([minerSnap([req('a'), req('b', 'error')], 'probing')]);
-    const text = (await m.renderMetrics());
-    expectSamples(text, { 'engy_miner_state{state="probing"}': 1, 'engy_miner_legs_connected': 2, 'engy_miner_legs_admitted': 1, 'engy_miner_requests_in_flight': 2, 'engy_miner_requests_total{outcome="ok"}': 1, 'engy_miner_requests_total{outcome="error"}': 1, 'engy_miner_tokens_total{kind="prompt"}': 200, 'engy_miner_ttft_seconds_bucket{le="2"}': 2, 'engy_proof_build_seconds_count': 2 });
+    const text = await m.renderMetrics();
+    expectSamples(text, {
+      'engy_miner_state{state="probing"}': 1,
+      engy_miner_legs_connected: 2,
+      engy_miner_legs_admitted: 1,
+      engy_miner_requests_in_flight: 2,
+      'engy_miner_requests_total{outcome="ok"}': 1,
+      'engy_miner_requests_total{outcome="error"}': 1,
+      'engy_miner_tokens_total{kind="prompt"}': 200,
+      'engy_miner_ttft_seconds_bucket{le="2"}': 2,
+      engy_proof_build_seconds_count: 2,
+    });
   });
 
   it('speaks for every worker of a multi-engine rig: least healthy state, summed legs, each request counted once', async () => {
@@ -50,12 +60,20 @@ describe('SnapshotFeeds', () => {
     // The same corr_id on two workers is two requests (each worker has its own gateway session).
     feeds.miners([minerSnap([req('same'), req('a0')]), minerSnap([req('same', 'error')], 'pulled')]);
     let text = await m.renderMetrics();
-    expectSamples(text, { 'engy_miner_state{state="pulled"}': 1, 'engy_miner_state{state="active"}': 0, 'engy_miner_legs_connected': 4, 'engy_miner_legs_admitted': 2, 'engy_miner_requests_in_flight': 4, 'engy_miner_requests_total{outcome="ok"}': 1, 'engy_miner_requests_total{outcome="error"}': 1 });
+    expectSamples(text, {
+      'engy_miner_state{state="pulled"}': 1,
+      'engy_miner_state{state="active"}': 0,
+      engy_miner_legs_connected: 4,
+      engy_miner_legs_admitted: 2,
+      engy_miner_requests_in_flight: 4,
+      'engy_miner_requests_total{outcome="ok"}': 1,
+      'engy_miner_requests_total{outcome="error"}': 1,
+    });
 
     // Mining stopped: the gauges say so instead of freezing at the last run's values.
     feeds.miners([]);
     text = await m.renderMetrics();
-    expectSamples(text, { 'engy_miner_state{state="stopped"}': 1, 'engy_miner_legs_connected': 0, 'engy_miner_requests_in_flight': 0 });
+    expectSamples(text, { 'engy_miner_state{state="stopped"}': 1, engy_miner_legs_connected: 0, engy_miner_requests_in_flight: 0 });
   });
 
   it('drops the engines, GPUs and sglang families from the scrape once the serve stops', async () => {
@@ -83,11 +101,26 @@ describe('SnapshotFeeds', () => {
         { index: 0, gpuIndices: [0, 1], status: { state: 'ready', restarts: 1 } },
         { index: 1, gpuIndices: [], status: { state: 'crashed', restarts: 3 } },
       ],
-      gpus: [{ index: 0, name: 'NVIDIA GeForce RTX 4090', points: [{ at: 1, utilizationPct: 10, memoryUsedMiB: 1, memoryTotalMiB: 2, temperatureC: 40, powerDrawW: 100 }, { at: 2, utilizationPct: 87, memoryUsedMiB: 20480, memoryTotalMiB: 24564, temperatureC: 71, powerDrawW: 390 }] }],
+      gpus: [
+        {
+          index: 0,
+          name: 'NVIDIA GeForce RTX 4090',
+          points: [
+            { at: 1, utilizationPct: 10, memoryUsedMiB: 1, memoryTotalMiB: 2, temperatureC: 40, powerDrawW: 100 },
+            { at: 2, utilizationPct: 87, memoryUsedMiB: 20480, memoryTotalMiB: 24564, temperatureC: 71, powerDrawW: 390 },
+          ],
+        },
+      ],
     } as unknown as ServeSnapshot;
     new SnapshotFeeds(m).serve(serve);
-    const text = (await m.renderMetrics());
-    expectSamples(text, { 'engy_serve_engine_up{engine="gpu0-1"}': 1, 'engy_serve_state{engine="engine1",state="crashed"}': 1, 'engy_serve_restarts_total{engine="engine1"}': 3, 'engy_gpu_utilization_ratio{gpu="0",uuid="NVIDIA GeForce RTX 4090"}': 0.87, 'engy_gpu_memory_used_bytes{gpu="0",uuid="NVIDIA GeForce RTX 4090"}': 20480 * 1024 * 1024 });
+    const text = await m.renderMetrics();
+    expectSamples(text, {
+      'engy_serve_engine_up{engine="gpu0-1"}': 1,
+      'engy_serve_state{engine="engine1",state="crashed"}': 1,
+      'engy_serve_restarts_total{engine="engine1"}': 3,
+      'engy_gpu_utilization_ratio{gpu="0",uuid="NVIDIA GeForce RTX 4090"}': 0.87,
+      'engy_gpu_memory_used_bytes{gpu="0",uuid="NVIDIA GeForce RTX 4090"}': 20480 * 1024 * 1024,
+    });
     expect(engineLabel({ index: 3, gpuIndices: [2] })).toBe('gpu2');
   });
 
@@ -98,8 +131,13 @@ describe('SnapshotFeeds', () => {
       ({ applied: { epochIndex: 7, block: 1000, at: 1, digest: null }, chain: { health: 'ok', block, error: null, at: 1 }, recentSubmissions: subs }) as unknown as ValidatorSnapshot;
     feeds.validator(v([sub(1, true)], 1010));
     feeds.validator(v([sub(1, true), sub(2, false, 'SettingWeightsTooFast'), sub(3, true)], 1125));
-    const text = (await m.renderMetrics());
-    expectSamples(text, { 'engy_validator_last_submit_block': 1000, 'engy_validator_blocks_since_update': 125, 'engy_validator_submissions_total{outcome="accepted"}': 1, 'engy_validator_submissions_total{outcome="SettingWeightsTooFast"}': 1 });
+    const text = await m.renderMetrics();
+    expectSamples(text, {
+      engy_validator_last_submit_block: 1000,
+      engy_validator_blocks_since_update: 125,
+      'engy_validator_submissions_total{outcome="accepted"}': 1,
+      'engy_validator_submissions_total{outcome="SettingWeightsTooFast"}': 1,
+    });
   });
 });
 
@@ -112,7 +150,7 @@ describe('watchEventLoopLag', () => {
     await d.dispose();
     const m = new EngyMetrics();
     const d2 = watchEventLoopLag((s) => m.setEventLoopLag(s));
-    expect((await m.renderMetrics())).toContain('engy_event_loop_lag_seconds 0\n');
+    expect(await m.renderMetrics()).toContain('engy_event_loop_lag_seconds 0\n');
     await d2.dispose();
   });
 });

@@ -38,7 +38,10 @@ function assertStrictExposition(text: string): void {
     expect(sample, `not a valid exposition line: ${line}`).not.toBeNull();
     const name = sample![1]!;
     const suffixes = currentType === 'histogram' ? ['_bucket', '_sum', '_count'] : [''];
-    expect(suffixes.map((s) => current + s), `${name} outside its family ${current}`).toContain(name);
+    expect(
+      suffixes.map((s) => current + s),
+      `${name} outside its family ${current}`,
+    ).toContain(name);
   }
 }
 
@@ -71,7 +74,10 @@ describe('EngyMetrics on prom-client', () => {
     assertStrictExposition(text);
     expect(text).toContain('engy_gpu_temperature_celsius{gpu="0",uuid="C:\\\\a \\"b\\"\\nc"} 61.5\n');
     const temp = family(parsePrometheusText(text), 'engy_gpu_temperature_celsius');
-    expect(temp.samples[0]!.labels).toEqual([['gpu', '0'], ['uuid', 'C:\\a "b"\nc']]);
+    expect(temp.samples[0]!.labels).toEqual([
+      ['gpu', '0'],
+      ['uuid', 'C:\\a "b"\nc'],
+    ]);
   });
 
   it('adds the default process metrics and keeps each instance on its own registry', async () => {
@@ -153,15 +159,17 @@ describe('sglang relabelling', () => {
       { engine: 'gpu1', text: body('30001') },
     ]);
     expect(errors).toEqual([]);
-    expect(families.map((f) => f.name)).toEqual([
-      'engy_sglang_num_running_reqs',
-      'engy_sglang_generation_tokens_total',
-      'engy_sglang_time_to_first_token_seconds',
-    ]);
+    expect(families.map((f) => f.name)).toEqual(['engy_sglang_num_running_reqs', 'engy_sglang_generation_tokens_total', 'engy_sglang_time_to_first_token_seconds']);
     const running = family(families, 'engy_sglang_num_running_reqs');
     expect(running.samples.map((s) => s.labels)).toEqual([
-      [['engine', 'gpu0'], ['model_name', 'qwen']],
-      [['engine', 'gpu1'], ['model_name', 'qwen']],
+      [
+        ['engine', 'gpu0'],
+        ['model_name', 'qwen'],
+      ],
+      [
+        ['engine', 'gpu1'],
+        ['model_name', 'qwen'],
+      ],
     ]);
     expect(family(families, 'engy_sglang_time_to_first_token_seconds').samples).toHaveLength(8);
   });
@@ -192,7 +200,7 @@ describe('EngyMetrics', () => {
     m.observeCommitReveal({ enabled: true, pending: 2, nextRevealBlock: 1110, nextRevealRound: 22_000_000, lastRevealLanded: true });
     m.setSglangScrapes([{ engine: 'gpu0', text: '# TYPE sglang:num_queue_reqs gauge\nsglang:num_queue_reqs{model_name="q"} 0\n' }]);
 
-    const text = (await m.renderMetrics());
+    const text = await m.renderMetrics();
     assertStrictExposition(text);
     const families = parsePrometheusText(text);
     for (const [name, type] of Object.entries(ENGY_METRIC_NAMES)) {
@@ -214,11 +222,17 @@ describe('EngyMetrics', () => {
 
   it('drops GPUs and engines that left the snapshot', async () => {
     const m = new EngyMetrics();
-    m.observeGpus([{ index: 0, uuid: 'a', temperatureCelsius: 50 }, { index: 1, uuid: 'b', temperatureCelsius: 60 }]);
-    m.observeServe([{ engine: 'gpu0', state: 'ready', up: true, restarts: 0 }, { engine: 'gpu1', state: 'crashed', up: false, restarts: 1 }]);
+    m.observeGpus([
+      { index: 0, uuid: 'a', temperatureCelsius: 50 },
+      { index: 1, uuid: 'b', temperatureCelsius: 60 },
+    ]);
+    m.observeServe([
+      { engine: 'gpu0', state: 'ready', up: true, restarts: 0 },
+      { engine: 'gpu1', state: 'crashed', up: false, restarts: 1 },
+    ]);
     m.observeGpus([{ index: 0, uuid: 'a', temperatureCelsius: 51 }]);
     m.observeServe([{ engine: 'gpu0', state: 'ready', up: true, restarts: 0 }]);
-    const text = (await m.renderMetrics());
+    const text = await m.renderMetrics();
     expect(text).not.toContain('uuid="b"');
     expect(text).not.toContain('engy_serve_engine_up{engine="gpu1"}');
     expect(text).toContain('engy_gpu_temperature_celsius{gpu="0",uuid="a"} 51\n');

@@ -61,7 +61,7 @@ function appFiles(platform: 'linux' | 'mac' | 'win'): { included: string[]; src:
 const SECRET_RE = /(^|\/)(\.env(\..*)?|[^/]*\.(pem|key|p12|pfx|keystore|sqlite)|coldkey|coldkeypub\.txt)$|(^|\/)(secrets|wallets|hotkeys)\//;
 
 describe('electron-builder.yml', () => {
-  it('is valid against electron-builder\'s own schema', async () => {
+  it("is valid against electron-builder's own schema", async () => {
     await expect(validateConfiguration(structuredClone(config), { isEnabled: false })).resolves.toBeUndefined();
   });
 
@@ -85,7 +85,15 @@ describe('electron-builder.yml', () => {
   for (const platform of ['linux', 'mac', 'win'] as const) {
     it(`${platform}: ships every runtime file and nothing from tests, doubles, fixtures, sources or secrets`, () => {
       const { included, src } = appFiles(platform);
-      for (const must of ['package.json', 'dist/electron/main.js', 'dist/electron/preload.cjs', 'dist/electron/cli/main.js', 'dist-renderer/index.html', 'dist-renderer/assets/index-3f2a1b.js', 'bin/engy-panel.mjs']) {
+      for (const must of [
+        'package.json',
+        'dist/electron/main.js',
+        'dist/electron/preload.cjs',
+        'dist/electron/cli/main.js',
+        'dist-renderer/index.html',
+        'dist-renderer/assets/index-3f2a1b.js',
+        'bin/engy-panel.mjs',
+      ]) {
         expect(included, must).toContain(must);
       }
       const bad = included.filter(
@@ -109,10 +117,25 @@ describe('electron-builder.yml', () => {
     const matchers = extraResourceMatchers('linux', '/res');
     const python = matchers.find((m) => m.from === join(REPO, 'resources', 'python'))!;
     expect(python.to).toBe('/res/python');
-    const real = sourceFiles().filter((f) => f.startsWith('resources/python/')).map((f) => f.slice('resources/python/'.length));
+    const real = sourceFiles()
+      .filter((f) => f.startsWith('resources/python/'))
+      .map((f) => f.slice('resources/python/'.length));
     // What the serve loads from there (electron/engine/serve/trim-module.ts), whether or not it is checked in yet.
-    const runtime = ['sitecustomize.py', 'engy_trim/__init__.py', 'engy_trim/versions.py', ...real.filter((f) => !/(^|\/)(tests?\/|test_[^/]*\.py$|__pycache__\/|\.venv\/|venv\/|\.(pytest|mypy|ruff)_cache\/|[^/]*\.egg-info\/)|\.py[co]$/.test(f))];
-    const junk = ['engy_trim/__pycache__/versions.cpython-312.pyc', 'tests/test_trim.py', 'engy_trim/test_hook.py', 'engy_trim/x.pyo', '.venv/bin/python', '.pytest_cache/v/cache/nodeids', 'engy_trim.egg-info/PKG-INFO'];
+    const runtime = [
+      'sitecustomize.py',
+      'engy_trim/__init__.py',
+      'engy_trim/versions.py',
+      ...real.filter((f) => !/(^|\/)(tests?\/|test_[^/]*\.py$|__pycache__\/|\.venv\/|venv\/|\.(pytest|mypy|ruff)_cache\/|[^/]*\.egg-info\/)|\.py[co]$/.test(f)),
+    ];
+    const junk = [
+      'engy_trim/__pycache__/versions.cpython-312.pyc',
+      'tests/test_trim.py',
+      'engy_trim/test_hook.py',
+      'engy_trim/x.pyo',
+      '.venv/bin/python',
+      '.pytest_cache/v/cache/nodeids',
+      'engy_trim.egg-info/PKG-INFO',
+    ];
     const shipped = packed(python, [...new Set([...runtime, ...junk, ...real])]);
     expect([...shipped].sort()).toEqual([...new Set(runtime)].sort());
 
@@ -129,9 +152,11 @@ describe('electron-builder.yml', () => {
     expect(landed).toEqual(expect.arrayContaining(['/res/icons/tray.png']));
   });
 
-  it('unpacks native modules from the asar and keeps only the platform\'s tokenizers binary', () => {
+  it("unpacks native modules from the asar and keeps only the platform's tokenizers binary", () => {
     const unpack = matcherLib.getFileMatchers(config, 'asarUnpack', DEST, { macroExpander: expand, customBuildOptions: {}, globalOutDir: resolve(REPO, 'release'), defaultSrc: REPO })!;
-    const nodeFiles = readdirSync(join(REPO, 'node_modules', 'tokenizers')).filter((f) => f.endsWith('.node')).map((f) => `node_modules/tokenizers/${f}`);
+    const nodeFiles = readdirSync(join(REPO, 'node_modules', 'tokenizers'))
+      .filter((f) => f.endsWith('.node'))
+      .map((f) => `node_modules/tokenizers/${f}`);
     expect(nodeFiles.length).toBeGreaterThan(0);
     expect(packed(unpack[0]!, nodeFiles, false)).toEqual(nodeFiles);
     expect(packed(unpack[0]!, ['node_modules/tokenizers/index.js', 'dist/electron/main.js'], false)).toEqual([]);

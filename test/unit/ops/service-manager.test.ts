@@ -19,15 +19,11 @@ describe('service install/uninstall/status', () => {
     expect(readFileSync(envFile, 'utf8')).toMatch(/^ENGY_SN53_WALLET=default$/m);
     expect(statSync(envFile).mode & 0o777).toBe(0o600);
     expect(existsSync(dataDir)).toBe(true);
-    expect(host.calls).toEqual([
-      'systemctl --user daemon-reload',
-      'systemctl --user enable engy-panel-validator.service',
-      'systemctl --user restart engy-panel-validator.service',
-    ]);
+    expect(host.calls).toEqual(['systemctl --user daemon-reload', 'systemctl --user enable engy-panel-validator.service', 'systemctl --user restart engy-panel-validator.service']);
     expect(r.steps.some((s) => s.includes('loginctl enable-linger miner1'))).toBe(true);
   });
 
-  it('never overwrites the operator\'s env file', async () => {
+  it("never overwrites the operator's env file", async () => {
     const host = recordingSystemdHost();
     const first = await installService(host, { ...base, role: 'miner', scope: 'user', dataDir: join(host.root, 'd') });
     writeFileSync(first.paths.envFile, 'ENGY_MINER_SERVE_URL=http://10.0.0.2:30000\n');

@@ -6,7 +6,21 @@ import type { CheckpointSnapshot } from '../../../shared/serve.ts';
 import { ADDR, RUNTIMES } from './facts.ts';
 import { defaultSettings, type Settings } from '../../../shared/settings.ts';
 import { blockerSentence } from '../../../shared/preflight.ts';
-import { checkpointCheck, diskCheck, hardwareCheck, hotkeyCheck, mineChecks, minerKeyCheck, permitCheck, registrationCheck, report, roleCheck, runtimeCheck, validateChecks, type PreflightFacts } from '../../../electron/engine/preflight/checks.ts';
+import {
+  checkpointCheck,
+  diskCheck,
+  hardwareCheck,
+  hotkeyCheck,
+  mineChecks,
+  minerKeyCheck,
+  permitCheck,
+  registrationCheck,
+  report,
+  roleCheck,
+  runtimeCheck,
+  validateChecks,
+  type PreflightFacts,
+} from '../../../electron/engine/preflight/checks.ts';
 
 const GIB = 1024 ** 3;
 
@@ -48,7 +62,10 @@ function facts(p: Partial<PreflightFacts> = {}): PreflightFacts {
     checkpoint: complete,
     hotkeyAddress: ADDR,
     hotkeyProblem: null,
-    registration: { registration: { netuid: 53, hotkey: ADDR, registered: true, uid: 7, validatorPermit: true, stakeRao: '0', block: 1 }, quote: { netuid: 53, costRao: '1', coldkey: null, coldkeyFreeRao: null, canAfford: null, block: 1 } },
+    registration: {
+      registration: { netuid: 53, hotkey: ADDR, registered: true, uid: 7, validatorPermit: true, stakeRao: '0', block: 1 },
+      quote: { netuid: 53, costRao: '1', coldkey: null, coldkeyFreeRao: null, canAfford: null, block: 1 },
+    },
     registrationError: null,
     minerKey: { present: true, masked: 'mk_…0001', storage: 'file' },
     disk: room(500 * GIB, 80 * GIB),
@@ -66,7 +83,13 @@ describe('pre-flight checks', () => {
   });
 
   it('a rig with no GPU and nothing set up lists every blocker at once, each with its own Fix', () => {
-    const f = facts({ hardware: hw(false), runtimes: { ...runtimes, python: null, notes: ['No Python here has sglang.'] }, checkpoint: { ...complete, state: 'absent', identity: null }, disk: room(10 * GIB, 35 * GIB), minerKey: { present: false, masked: null, storage: 'file' } });
+    const f = facts({
+      hardware: hw(false),
+      runtimes: { ...runtimes, python: null, notes: ['No Python here has sglang.'] },
+      checkpoint: { ...complete, state: 'absent', identity: null },
+      disk: room(10 * GIB, 35 * GIB),
+      minerKey: { present: false, masked: null, storage: 'file' },
+    });
     const r = report('mine', mineChecks(f), 1);
     expect(r.ready).toBe(false);
     const blocked = Object.fromEntries(r.checks.filter((c) => c.state !== 'ok').map((c) => [c.id, c]));
@@ -105,7 +128,11 @@ describe('pre-flight checks', () => {
   });
 
   it('a download in progress: the checkpoint blocks with its percentage, the disk check counts only what is left', () => {
-    const downloading: CheckpointSnapshot = { ...complete, state: 'downloading', progress: { bytesDone: 30 * GIB, bytesTotal: 35 * GIB, filesDone: 1, filesTotal: 2, rateBps: 1, etaS: 1, currentFile: null } };
+    const downloading: CheckpointSnapshot = {
+      ...complete,
+      state: 'downloading',
+      progress: { bytesDone: 30 * GIB, bytesTotal: 35 * GIB, filesDone: 1, filesTotal: 2, rateBps: 1, etaS: 1, currentFile: null },
+    };
     expect(checkpointCheck(facts({ checkpoint: downloading })).sentence).toMatch(/downloading 85 %/);
     expect(diskCheck(facts({ checkpoint: downloading, disk: room(6 * GIB, 5 * GIB, '/d') })).state).toBe('ok');
     expect(diskCheck(facts({ checkpoint: downloading, disk: room(4 * GIB, 5 * GIB, '/d') }))).toMatchObject({ state: 'blocked', sentence: expect.stringMatching(/4\.0 GiB free at \/d/) });
@@ -119,7 +146,11 @@ describe('pre-flight checks', () => {
     const base = facts();
     const other = { ...base.registration!, registration: { ...base.registration!.registration, hotkey: '5Other' } };
     expect(registrationCheck(facts({ registration: other })).state).toBe('unknown');
-    expect(registrationCheck(facts({ registration: null, registrationError: 'The chain at wss://x did not answer.' }))).toMatchObject({ state: 'unknown', failed: true, fix: { target: { page: 'settings', field: 'chainUrl' } } });
+    expect(registrationCheck(facts({ registration: null, registrationError: 'The chain at wss://x did not answer.' }))).toMatchObject({
+      state: 'unknown',
+      failed: true,
+      fix: { target: { page: 'settings', field: 'chainUrl' } },
+    });
     // Still being asked is not a failure: no "could not check" before an answer.
     expect(registrationCheck(facts({ registration: null, registrationError: null })).failed).toBeUndefined();
     const unregistered = { ...base.registration!, registration: { ...base.registration!.registration, registered: false, uid: null } };

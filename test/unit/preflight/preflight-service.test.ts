@@ -33,12 +33,38 @@ function rig(opts: { chainAnswers?: boolean; checkpoint?: CheckpointSnapshot['st
   let registrationError: string | null = null;
   const calls = { registration: 0, detect: 0, disk: 0 };
   const hardware: HardwareReport = {
-    at: 0, gpus: [], host: { hostname: 'h', os: 'l', cpuModel: 'c', cpus: 1, ramGiB: 64, diskFreeGiB: 1, diskPath: '/' }, cudaVersion: null, nvidiaSmi: 'ok',
-    verdict: 'ready', reasons: [], plan: { modelId: 'm', engines: [{ gpuIndices: [0] } as never], maxInflight: 24, rationale: [] }, suggestValidator: false,
+    at: 0,
+    gpus: [],
+    host: { hostname: 'h', os: 'l', cpuModel: 'c', cpus: 1, ramGiB: 64, diskFreeGiB: 1, diskPath: '/' },
+    cudaVersion: null,
+    nvidiaSmi: 'ok',
+    verdict: 'ready',
+    reasons: [],
+    plan: { modelId: 'm', engines: [{ gpuIndices: [0] } as never], maxInflight: 24, rationale: [] },
+    suggestValidator: false,
   };
-  const checkpoint: CheckpointSnapshot = { repo: 'r', dir: '/c', state: opts.checkpoint ?? 'complete', progress: null, identity: 'x', publishedRoot: null, missing: [], error: null, downloadBytes: null };
+  const checkpoint: CheckpointSnapshot = {
+    repo: 'r',
+    dir: '/c',
+    state: opts.checkpoint ?? 'complete',
+    progress: null,
+    identity: 'x',
+    publishedRoot: null,
+    missing: [],
+    error: null,
+    downloadBytes: null,
+  };
   const wallet = {
-    snapshot: (): WalletView => ({ listing: null, minerKey: { present: true, masked: 'mk…1', storage: 'file' }, registration, registrationError, signingUrl: null, signing: null, minerKeyCheck: null, faucet: null }),
+    snapshot: (): WalletView => ({
+      listing: null,
+      minerKey: { present: true, masked: 'mk…1', storage: 'file' },
+      registration,
+      registrationError,
+      signingUrl: null,
+      signing: null,
+      minerKeyCheck: null,
+      faucet: null,
+    }),
     refreshRegistration: async () => {
       calls.registration++;
       await new Promise((r) => setTimeout(r, 5));
@@ -147,7 +173,16 @@ describe('PreflightService at Start', () => {
       settings: { get: () => s, onDidChange: none.event },
       hardware: { snapshot: () => null, onDidChange: none.event },
       wallet: {
-        snapshot: () => ({ listing: null, minerKey: { present: true, masked: 'm', storage: 'file' }, registration: registered(ADDR), registrationError: null, signingUrl: null, signing: null, minerKeyCheck: null, faucet: null }),
+        snapshot: () => ({
+          listing: null,
+          minerKey: { present: true, masked: 'm', storage: 'file' },
+          registration: registered(ADDR),
+          registrationError: null,
+          signingUrl: null,
+          signing: null,
+          minerKeyCheck: null,
+          faucet: null,
+        }),
         refreshRegistration: async () => registered(ADDR),
         onDidChange: none.event,
       },

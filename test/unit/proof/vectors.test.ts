@@ -16,17 +16,12 @@ import {
   TopkSelector,
   verifyProofs,
 } from '../../../electron/engine/proof/index.ts';
-import {
-  base64ToFloat32,
-  base64ToUint16,
-  loadToplocVectors,
-  type BuildCase,
-  type VerifyCase,
-  type VerifyResultJson,
-} from '../../helpers/toploc-fixtures.ts';
+import { base64ToFloat32, base64ToUint16, loadToplocVectors, type BuildCase, type VerifyCase, type VerifyResultJson } from '../../helpers/toploc-fixtures.ts';
 
 const sha256 = (a: ArrayBufferView): string =>
-  createHash('sha256').update(new Uint8Array(a.buffer, a.byteOffset, a.byteLength)).digest('hex');
+  createHash('sha256')
+    .update(new Uint8Array(a.buffer, a.byteOffset, a.byteLength))
+    .digest('hex');
 const hex = (n: number, width: number): string => '0x' + n.toString(16).padStart(width, '0');
 
 describe('bf16 conversion vectors', () => {
@@ -69,7 +64,10 @@ describe('ProofPoly vectors', () => {
       expect(Array.from(p.coeffs), c.id).toEqual(c.coeffs);
       expect(proofToBase64(p), c.id).toBe(c.to_base64);
       expect(Buffer.from(proofToBytes(p)).toString('hex'), c.id).toBe(c.to_bytes_hex);
-      expect(c.eval_x.map((x) => evaluatePolynomial(p.coeffs, x)), c.id).toEqual(c.eval_y);
+      expect(
+        c.eval_x.map((x) => evaluatePolynomial(p.coeffs, x)),
+        c.id,
+      ).toEqual(c.eval_y);
     }
   });
 
@@ -127,7 +125,10 @@ describe('build_proofs vectors', () => {
         const start = !c.skip_prefill && i === 0 ? 0 : offset;
         const out = new Int32Array(c.topk);
         selector.select(data, start, ch.flat_len, c.topk, out);
-        expect(Array.from(out).sort((a, b) => a - b), `${c.id} chunk ${i}`).toEqual([...ch.topk_indices_torch_order].sort((a, b) => a - b));
+        expect(
+          Array.from(out).sort((a, b) => a - b),
+          `${c.id} chunk ${i}`,
+        ).toEqual([...ch.topk_indices_torch_order].sort((a, b) => a - b));
         if (data === rows) offset += ch.flat_len;
         paths = paths.add(ch.topk_path);
       });

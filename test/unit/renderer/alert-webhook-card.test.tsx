@@ -12,7 +12,11 @@ describe('alert webhook card', () => {
     expect(none).toContain('type="password"');
     expect(none).toMatch(/<button class="btn" disabled="">Send a test<\/button>/);
     const at = new Date(2026, 11, 3, 9, 5).getTime();
-    const failed = renderToStaticMarkup(<AlertWebhookCard status={{ configured: true, host: 'discord.com', lastDelivery: { at, ok: false, text: 'discord.com answered HTTP 404: the webhook was deleted or the URL is wrong, paste it again' } }} />);
+    const failed = renderToStaticMarkup(
+      <AlertWebhookCard
+        status={{ configured: true, host: 'discord.com', lastDelivery: { at, ok: false, text: 'discord.com answered HTTP 404: the webhook was deleted or the URL is wrong, paste it again' } }}
+      />,
+    );
     expect(statusLine(failed)).toMatch(/^Posting to discord\.com\. Last post .+: failed, discord\.com answered HTTP 404: the webhook was deleted or the URL is wrong, paste it again\.$/);
     expect(failed).toContain('placeholder="Paste a new URL to replace it"');
   });

@@ -18,9 +18,7 @@ describe('choice group', () => {
   });
 
   it('presses nothing before a pick, and adds test ids and per-option detail when asked', () => {
-    const html = renderToStaticMarkup(
-      <ChoiceGroup label="Runtime" choices={CHOICES} picked={null} onPick={() => undefined} testIdPrefix="rt-" detail={(id) => (id === 'a' ? <i>found</i> : null)} />,
-    );
+    const html = renderToStaticMarkup(<ChoiceGroup label="Runtime" choices={CHOICES} picked={null} onPick={() => undefined} testIdPrefix="rt-" detail={(id) => (id === 'a' ? <i>found</i> : null)} />);
     expect(html).not.toContain('aria-pressed="true"');
     expect([...html.matchAll(/data-testid="([^"]+)"/g)].map((m) => m[1])).toEqual(['rt-a', 'rt-b']);
     expect(html.match(/<i>found<\/i>/g)).toHaveLength(1);

@@ -33,7 +33,7 @@ describe('engine store over the WebSocket transport', () => {
     expect((store.getState().snapshots.settings?.data as { theme: string }).theme).toBe('light');
   });
 
-  it('takes a restarted engine\'s state although its versions start again at 1', () => {
+  it("takes a restarted engine's state although its versions start again at 1", () => {
     const { hub, store } = wsStore();
     hub.last.accept();
     hub.last.snapshot(miningAt(40, 'active'));

@@ -11,15 +11,31 @@ import { epochFigures, epochMoney, fieldLabel, money, providerCounts } from '../
 import { RowDetail } from '../../../renderer/src/features/earnings/row-detail.tsx';
 import { verdictHeadline, verdictSentences } from '../../../renderer/src/features/history/verdict.ts';
 
-const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&#x27;/g, "'").replace(/\s+/g, ' ');
+const text = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#x27;/g, "'")
+    .replace(/\s+/g, ' ');
 const price: TauPriceSnapshot = { currency: 'usd', perTao: 400, source: 'api.coingecko.com', at: 1, error: null, nextAt: null };
 
 function epoch(over: Partial<EpochEarnings> = {}): EpochEarnings {
   return {
-    epochIndex: 7, digest: 'ab'.repeat(32), epochStart: null, epochEnd: null, weight: 32768, weightShare: 32768 / 65535,
-    gate: { passed: true, reason: null }, burn: false, startMs: 0, endMs: 3_600_000,
+    epochIndex: 7,
+    digest: 'ab'.repeat(32),
+    epochStart: null,
+    epochEnd: null,
+    weight: 32768,
+    weightShare: 32768 / 65535,
+    gate: { passed: true, reason: null },
+    burn: false,
+    startMs: 0,
+    endMs: 3_600_000,
     row: { hotkey: '5Rig', tokens: 146, score: 2920, gate_reason: null, requests_ok: 9, requests_failed: 1, verdicts_pass: 3, verdicts_cheat: 0, verdicts_unproven: 1, latency_p99_ms: 812 },
-    projectedTao: 0.01, projectedNote: '50.00 % x 1.000 α/s x 3600 s x 0.01 τ/α', realisedTao: 0.004, realisedNote: '2 chain reads', realisedRunning: false,
+    projectedTao: 0.01,
+    projectedNote: '50.00 % x 1.000 α/s x 3600 s x 0.01 τ/α',
+    realisedTao: 0.004,
+    realisedNote: '2 chain reads',
+    realisedRunning: false,
     // This rig's own records in the window: probes and unbilled traffic included, so more than the provider billed.
     tokens: { requests: 31, promptTokens: 2000, completionTokens: 643 },
     ...over,
@@ -36,7 +52,7 @@ describe('epoch figures', () => {
     const html = renderToStaticMarkup(<RowDetail e={e} basis={{ m: epochMoney(e, price, 1200, 0.3), perTao: 400, powerW: 1200, kwhPrice: 0.3 }} />);
     expect(html).toContain('data-figure="billed-tokens">146<');
     expect(html).toContain('data-figure="billed-requests">9 ok · 1 failed<');
-    expect(text(html)).toContain('Served here (this rig\'s records) 2,643 tokens in 31 requests, probes and unbilled traffic included');
+    expect(text(html)).toContain("Served here (this rig's records) 2,643 tokens in 31 requests, probes and unbilled traffic included");
     const verdict = verdictSentences(e).join(' ');
     expect(verdict).toContain('9 billed requests answered ok and 1 failed, 146 billed tokens in all');
     expect(verdictHeadline(e)).toBe('gates passed · 50.00 % of the miner emission');

@@ -6,20 +6,47 @@ import { describe, expect, it } from 'vitest';
 import { FleetView } from '../../../renderer/src/features/fleet/fleet-view.tsx';
 import { fleetSnapshot, rigRow, type RigLinkView } from '../../../electron/engine/fleet/fleet-row.ts';
 
-const text = (html: string) => html.replace(/<!-- -->/g, '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+const text = (html: string) =>
+  html
+    .replace(/<!-- -->/g, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ');
 const cell = (html: string, id: string) => text(new RegExp(`data-testid="${id}"[^>]*>(.*?)</td>`).exec(html)?.[1] ?? '').trim();
 
 const cfg = (name: string) => ({ id: `abcdef${name.length}${name.charCodeAt(name.length - 1).toString(16)}00`, name, target: `op@${name}`, command: 'engy-panel', dataDir: null });
-const view = (over: Partial<RigLinkView>): RigLinkView => ({ link: 'online', detail: 'Connected.', unreachableSince: null, hostKey: null, version: '0.1.0', contract: 1, refused: 0, updatedAt: 1, topics: {}, ...over });
-const earnings = (day: number, week: number) => ({ epochs: [{ epochIndex: 9, projectedTao: day / 4 }], registration: { uid: 12 }, onChain: null, totals: { day: { projectedTao: day, realisedTao: 0 }, week: { projectedTao: week, realisedTao: 0 } } });
-const miner = { phase: 'active', stats: { windowMs: 300_000, ok: 99, errors: 1, acceptanceRate: 0.99, ttftMs: { p99: 1200 }, tpotMs: { p99: 35 }, tokensPerSecond: 420, inflight: 2 }, targets: { ttftP99Ms: 100_000, tpotP99Ms: 200, acceptance: 0.95 } };
+const view = (over: Partial<RigLinkView>): RigLinkView => ({
+  link: 'online',
+  detail: 'Connected.',
+  unreachableSince: null,
+  hostKey: null,
+  version: '0.1.0',
+  contract: 1,
+  refused: 0,
+  updatedAt: 1,
+  topics: {},
+  ...over,
+});
+const earnings = (day: number, week: number) => ({
+  epochs: [{ epochIndex: 9, projectedTao: day / 4 }],
+  registration: { uid: 12 },
+  onChain: null,
+  totals: { day: { projectedTao: day, realisedTao: 0 }, week: { projectedTao: week, realisedTao: 0 } },
+});
+const miner = {
+  phase: 'active',
+  stats: { windowMs: 300_000, ok: 99, errors: 1, acceptanceRate: 0.99, ttftMs: { p99: 1200 }, tpotMs: { p99: 35 }, tokensPerSecond: 420, inflight: 2 },
+  targets: { ttftP99Ms: 100_000, tpotP99Ms: 200, acceptance: 0.95 },
+};
 
 describe('Fleet page', () => {
   it('rows, unreachable since, totals as the sum of the rows, and shares', () => {
     const down = Date.now() - 125_000;
     const snap = fleetSnapshot([
       rigRow(cfg('rig-a'), view({ topics: { settings: { role: 'mine' }, miners: [miner], earnings: earnings(0.5, 2), hardware: { gpus: [{ name: 'RTX 4090', temperatureC: 61 }] } } })),
-      rigRow(cfg('rig-b'), view({ link: 'unreachable', unreachableSince: down, detail: 'SSH to rig-b failed (Connection refused): check the rig is on and reachable.', topics: { earnings: earnings(0.25, 1) } })),
+      rigRow(
+        cfg('rig-b'),
+        view({ link: 'unreachable', unreachableSince: down, detail: 'SSH to rig-b failed (Connection refused): check the rig is on and reachable.', topics: { earnings: earnings(0.25, 1) } }),
+      ),
     ]);
     const html = renderToStaticMarkup(<FleetView fleet={snap} openSettings={() => {}} />);
     expect(cell(html, 'rig-state-rig-a')).toBe('mining');

@@ -7,9 +7,25 @@ import { GpuCards, ThrottleSummary } from '../../../renderer/src/features/mine/g
 import { throttleSpans } from '../../../renderer/src/features/mine/throttle-spans.ts';
 
 const T = Date.UTC(2026, 11, 4, 2, 0, 0);
-const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&#x27;/g, "'").replace(/\s+/g, ' ').trim();
+const text = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#x27;/g, "'")
+    .replace(/\s+/g, ' ')
+    .trim();
 const point = (at: number, over: Partial<GpuPoint> = {}): GpuPoint => ({
-  at, utilizationPct: 98, memoryUsedMiB: 21_800, memoryTotalMiB: 24_564, temperatureC: 71, powerDrawW: 431.2, powerLimitW: 450, fanPct: 64, smClockMHz: 2520, memClockMHz: 10501, throttle: [], ...over,
+  at,
+  utilizationPct: 98,
+  memoryUsedMiB: 21_800,
+  memoryTotalMiB: 24_564,
+  temperatureC: 71,
+  powerDrawW: 431.2,
+  powerLimitW: 450,
+  fanPct: 64,
+  smClockMHz: 2520,
+  memClockMHz: 10501,
+  throttle: [],
+  ...over,
 });
 const gpu = (index: number, points: GpuPoint[]): GpuSeries => ({ index, name: 'NVIDIA GeForce RTX 4090', points });
 

@@ -6,7 +6,16 @@ import type { HotkeyRegistration } from '../../../shared/wallet.ts';
 import { minerKeyStage } from '../../../renderer/src/features/setup/miner-key-words.ts';
 
 const key = { present: true, masked: 'mk_…0001' } as WalletView['minerKey'];
-const view = (check: WalletView['minerKeyCheck']): WalletView => ({ listing: null, minerKey: key, registration: null, registrationError: null, signingUrl: null, signing: null, faucet: null, minerKeyCheck: check });
+const view = (check: WalletView['minerKeyCheck']): WalletView => ({
+  listing: null,
+  minerKey: key,
+  registration: null,
+  registrationError: null,
+  signingUrl: null,
+  signing: null,
+  faucet: null,
+  minerKeyCheck: check,
+});
 const admitted = { state: 'admitted' as const, reason: null, masked: 'mk_…0001', hotkey: 'w/new', at: 1 };
 const reg = (registered: boolean) => ({ netuid: 53, hotkey: '5New', registered, uid: registered ? 4 : null, validatorPermit: false, stakeRao: '0', block: 1 }) as HotkeyRegistration;
 

@@ -51,7 +51,7 @@ function scoped(panel: FakePanel, rigId = 'aaaaaaaaaaaa') {
 describe('a rig full panel in the renderer', () => {
   afterEach(() => closeRig());
 
-  it('fills its own store from that rig\'s relayed events only, replay first, and asks for a fresh watch', async () => {
+  it("fills its own store from that rig's relayed events only, replay first, and asks for a fresh watch", async () => {
     const panel = new FakePanel();
     const { store } = scoped(panel);
     expect(panel.calls[0]).toEqual({ method: 'fleet.watch', req: { id: 'aaaaaaaaaaaa', fresh: true } });

@@ -17,7 +17,9 @@ describe('Mine page: serve health', () => {
   });
 
   it('shows the KV cache in tokens and percent while healthy', () => {
-    const html = renderToStaticMarkup(<ServeHealth m={snap({ withdrawn: false, cause: null, since: null, kv: { used: 12_000, reqs: 3, waiting: 1, pending: 0, ranks: 1, limit: 48_000, frac: 0.25 } })} />);
+    const html = renderToStaticMarkup(
+      <ServeHealth m={snap({ withdrawn: false, cause: null, since: null, kv: { used: 12_000, reqs: 3, waiting: 1, pending: 0, ranks: 1, limit: 48_000, frac: 0.25 } })} />,
+    );
     expect(html).not.toContain('serve-withdrawn');
     expect(text(html)).toBe('KV cache, now: 12,000 tokens held of 48,000 (25.0 %) · 3 running, 1 waiting · sent to the gateway with each heartbeat');
   });
@@ -32,7 +34,10 @@ describe('Mine page: withdrawn words', () => {
     expect(one).toContain('this rig serves nothing and earns nothing until they are back');
     expect(text(renderToStaticMarkup(<ServeHealth m={snap(withdrawn)} workers={2} />))).toContain('requests go to the other workers of this rig');
     const onTrack = { status: 'on-track', text: 'on track', gate: null } as MinerSnapshot['forecast'];
-    expect(forecastWords({ forecast: onTrack, serveHealth: withdrawn })).toEqual({ tone: 'neutral', text: 'Gate forecast: none while withdrawn. This engine gets no traffic, so nothing is measured against the gates until it is back.' });
+    expect(forecastWords({ forecast: onTrack, serveHealth: withdrawn })).toEqual({
+      tone: 'neutral',
+      text: 'Gate forecast: none while withdrawn. This engine gets no traffic, so nothing is measured against the gates until it is back.',
+    });
     expect(forecastWords({ forecast: onTrack, serveHealth: { ...withdrawn, withdrawn: false } })).toEqual({ tone: 'ok', text: 'Gate forecast: on track' });
   });
 });

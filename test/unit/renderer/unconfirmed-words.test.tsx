@@ -10,14 +10,25 @@ import { freeName, HotkeyStep } from '../../../renderer/src/features/setup/walle
 
 function memoryStorage(initial: Record<string, string> = {}) {
   const m = new Map(Object.entries(initial));
-  return { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => void m.set(k, v), removeItem: (k: string) => void m.delete(k), clear: () => m.clear(), key: () => null, length: 0 };
+  return {
+    getItem: (k: string) => m.get(k) ?? null,
+    setItem: (k: string, v: string) => void m.set(k, v),
+    removeItem: (k: string) => void m.delete(k),
+    clear: () => m.clear(),
+    key: () => null,
+    length: 0,
+  };
 }
 
 const ADDR = '5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty';
 const wallet = (hotkeys: string[]): WalletView =>
   ({
     listing: { walletPath: '/w', wallets: [{ name: 'default', coldkeyAddress: null, coldkeyEncryption: 'missing', hotkeys: hotkeys.map((name) => ({ name, ss58Address: ADDR })) }] },
-    minerKey: { present: false, masked: null }, registration: null, registrationError: null, signingUrl: null, minerKeyCheck: null,
+    minerKey: { present: false, masked: null },
+    registration: null,
+    registrationError: null,
+    signingUrl: null,
+    minerKeyCheck: null,
   }) as unknown as WalletView;
 
 afterEach(() => vi.unstubAllGlobals());
@@ -38,7 +49,14 @@ describe('unconfirmed recovery words', () => {
       expect(() => unconfirmedWords(s)).not.toThrow();
       expect([...unconfirmedWords(s)].every((k) => k === 'ok')).toBe(true);
     }
-    const throwing = { getItem: () => { throw new Error('blocked'); }, setItem: () => { throw new Error('full'); } };
+    const throwing = {
+      getItem: () => {
+        throw new Error('blocked');
+      },
+      setItem: () => {
+        throw new Error('full');
+      },
+    };
     expect(unconfirmedWords(throwing).size).toBe(0);
     expect(() => markUnconfirmed(hotkeyWords('a', 'b'), throwing)).not.toThrow();
     expect(unconfirmedWords(null).size).toBe(0);

@@ -8,9 +8,12 @@ import { actionRunner, type ActionState } from '../../../renderer/src/features/c
 function harness(invoke: (method: string, req: unknown) => Promise<unknown>) {
   let state: ActionState = { busy: false, error: null };
   const api = { invoke, on: () => () => {} } as unknown as EngineApi;
-  const runner = actionRunner((next) => {
-    state = next(state);
-  }, () => api);
+  const runner = actionRunner(
+    (next) => {
+      state = next(state);
+    },
+    () => api,
+  );
   return { runner, state: () => state };
 }
 

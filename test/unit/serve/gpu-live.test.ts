@@ -14,7 +14,18 @@ const BASE = '0, NVIDIA GeForce RTX 4090, GPU-abc, 24564, 21800, 8.9, 575.57.08,
 describe('live GPU fields from nvidia-smi', () => {
   it('reads fan, clocks and throttle reasons after the report fields', () => {
     const [g] = parseLiveGpuCsv(`${BASE}, 64, 2520, 10501, 0x0000000000000004\n`, 'clocks_event_reasons.active');
-    expect(g).toMatchObject({ index: 0, powerDrawW: 431.2, powerLimitW: 450, utilizationPct: 98, temperatureC: 71, memoryUsedMiB: 21800, fanPct: 64, smClockMHz: 2520, memClockMHz: 10501, throttle: ['sw-power-cap'] });
+    expect(g).toMatchObject({
+      index: 0,
+      powerDrawW: 431.2,
+      powerLimitW: 450,
+      utilizationPct: 98,
+      temperatureC: 71,
+      memoryUsedMiB: 21800,
+      fanPct: 64,
+      smClockMHz: 2520,
+      memClockMHz: 10501,
+      throttle: ['sw-power-cap'],
+    });
   });
 
   it('turns [N/A], [Not Supported], garbage and out-of-range readings into null, never a figure', () => {

@@ -36,7 +36,7 @@ describe('launch plan', () => {
     expect(mining.args.slice(0, 2)).toEqual(['-m', 'sglang.launch_server']);
     expect(mining.env).toMatchObject({ CUDA_VISIBLE_DEVICES: '2,3', NCCL_P2P_DISABLE: '1', PYTHONPATH: '/trim' });
     expect(mining.url).toBe('http://127.0.0.1:8002');
-    expect(mining.shellLine.startsWith("CUDA_VISIBLE_DEVICES=2,3 NCCL_P2P_DISABLE=1 PYTHONPATH=/trim /venv/bin/python -m sglang.launch_server")).toBe(true);
+    expect(mining.shellLine.startsWith('CUDA_VISIBLE_DEVICES=2,3 NCCL_P2P_DISABLE=1 PYTHONPATH=/trim /venv/bin/python -m sglang.launch_server')).toBe(true);
 
     const audit = buildLaunchSpec(enginePlan(), { modelPath: '/ckpt', port: 8002, trimDir: null }, { kind: 'python', python: 'python3' });
     expect(audit.trim).toBe(false);

@@ -39,10 +39,13 @@ describe('crash causes from log signatures', () => {
     ['RuntimeError: CUDART error: peer access is not supported between these two devices', 'p2p-nccl'],
     ['RuntimeError: The NVIDIA driver on your system is too old (found version 12040).', 'driver-too-old'],
     ['Scheduler watchdog timeout (self.watchdog_timeout=300, self.soft=False)', 'watchdog-timeout'],
-    ["OSError: /models/none does not appear to have a file named config.json.", 'model-path-missing'],
+    ['OSError: /models/none does not appear to have a file named config.json.', 'model-path-missing'],
     ['The server is not configured to return the hidden states. Please set `--enable-return-hidden-states`', 'hidden-states-disabled'],
     ['docker: Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?', 'docker-unavailable'],
-    ['docker: permission denied while trying to connect to the Docker daemon socket at unix:///var/run/docker.sock: Head "http://%2Fvar%2Frun%2Fdocker.sock/_ping": dial unix /var/run/docker.sock: connect: permission denied.', 'docker-unavailable'],
+    [
+      'docker: permission denied while trying to connect to the Docker daemon socket at unix:///var/run/docker.sock: Head "http://%2Fvar%2Frun%2Fdocker.sock/_ping": dial unix /var/run/docker.sock: connect: permission denied.',
+      'docker-unavailable',
+    ],
     ['docker: Error response from daemon: could not select device driver "" with capabilities: [[gpu]].', 'docker-no-gpu'],
     ['docker: Error response from daemon: unknown or invalid runtime name: nvidia.', 'docker-no-gpu'],
     ["docker: Error response from daemon: pull access denied for lmsysorg/sglang, repository does not exist or may require 'docker login'.", 'docker-pull-failed'],
@@ -67,7 +70,11 @@ describe('crash causes from log signatures', () => {
   });
 
   it('ignores the harmless custom-allreduce warning and falls back on the exit', () => {
-    expect(signatureOfLine('Setup Custom allreduce failed with CUDART error: peer access is not supported between these two devices. To silence this warning, specify --disable-custom-all-reduce explicitly.')).toBeNull();
+    expect(
+      signatureOfLine(
+        'Setup Custom allreduce failed with CUDART error: peer access is not supported between these two devices. To silence this warning, specify --disable-custom-all-reduce explicitly.',
+      ),
+    ).toBeNull();
     const ev = new CrashEvidence();
     ev.observe('Setup Custom allreduce failed with CUDART error: peer access is not supported', 'loading-weights');
     expect(ev.classify({ code: null, signal: 'SIGKILL' }).code).toBe('killed');

@@ -40,7 +40,13 @@ describe('sglang /metrics', () => {
   });
 
   it('gives no quantile without observations and survives a bad body', () => {
-    expect(histogramQuantile(parsePrometheusText('x_bucket{le="+Inf"} 0\n').flatMap((f) => f.samples), 'x', 0.5)).toBeNull();
+    expect(
+      histogramQuantile(
+        parsePrometheusText('x_bucket{le="+Inf"} 0\n').flatMap((f) => f.samples),
+        'x',
+        0.5,
+      ),
+    ).toBeNull();
     expect(metricsPoint('not { prometheus', 1, null).runningReqs).toBeNull();
   });
 

@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  AUDIT_RID_PREFIX,
-  formatTrimArmedLine,
-  formatTrimInertLine,
-  parseTrimLogLine,
-  SUPPORTED_SGLANG_VERSIONS,
-  trimModuleDir,
-} from '../../../electron/engine/serve/trim-module.ts';
+import { AUDIT_RID_PREFIX, formatTrimArmedLine, formatTrimInertLine, parseTrimLogLine, SUPPORTED_SGLANG_VERSIONS, trimModuleDir } from '../../../electron/engine/serve/trim-module.ts';
 
 describe('trim module helpers', () => {
   it('parses the armed and inert lines, with a log prefix', () => {

@@ -58,7 +58,12 @@ describe('in-flight limit against the serve plan', () => {
 
   it('hostile patches are still refused by the schema first', () => {
     const { s } = store();
-    for (const bad of [{ mining: { maxInflightOverride: '999' } }, { mining: { maxInflightOverride: -1 } }, { mining: { maxInflightOverride: 1e9 } }, JSON.parse('{"__proto__": {"x": 1}, "mining": {"maxInflightOverride": 2.5}}')]) {
+    for (const bad of [
+      { mining: { maxInflightOverride: '999' } },
+      { mining: { maxInflightOverride: -1 } },
+      { mining: { maxInflightOverride: 1e9 } },
+      JSON.parse('{"__proto__": {"x": 1}, "mining": {"maxInflightOverride": 2.5}}'),
+    ]) {
       expect(() => s.update(bad)).toThrow(AppFailure);
     }
     expect(s.get().mining.maxInflightOverride).toBeNull();

@@ -33,7 +33,10 @@ describe('settings store', () => {
     expect(s.get().theme).toBe('system');
     expect(s.get().validating.netuid).toBe(53);
     expect(s.get().validating.pollSeconds).toBe(600);
-    const warned = hub.recent().map((l) => l.msg).join('\n');
+    const warned = hub
+      .recent()
+      .map((l) => l.msg)
+      .join('\n');
     expect(warned).toMatch(/"role" had an invalid value \("admin"\) and was reset to its default \(null\): Role \(role\) must be one of mine, validate, both, or empty/);
     expect(warned).toMatch(/"validating.netuid" had an invalid value \("x"\)/);
   });
@@ -116,7 +119,9 @@ describe('settings through the one schema', () => {
   it('settings.update parses each field, fixes a URL without a scheme, and refuses naming the exact field', () => {
     const { file, log } = fresh();
     const s = new SettingsStore(file, log);
-    expect(s.update({ mining: { externalServeUrls: ['127.0.0.1:30000'], gatewayUrl: 'gw.example.org/gw', gpus: [1] }, validating: { chainUrl: '127.0.0.1:9944', providerUrl: 'localhost:8080' } })).toMatchObject({
+    expect(
+      s.update({ mining: { externalServeUrls: ['127.0.0.1:30000'], gatewayUrl: 'gw.example.org/gw', gpus: [1] }, validating: { chainUrl: '127.0.0.1:9944', providerUrl: 'localhost:8080' } }),
+    ).toMatchObject({
       mining: { externalServeUrls: ['http://127.0.0.1:30000'], gatewayUrl: 'wss://gw.example.org/gw', gpus: [1] },
       validating: { chainUrl: 'ws://127.0.0.1:9944', providerUrl: 'http://localhost:8080' },
     });
@@ -128,12 +133,16 @@ describe('settings through the one schema', () => {
       }
       return 'accepted';
     };
-    expect(refusal({ mining: { externalServeUrls: ['http://a b'] } })).toBe('The setting "mining.externalServeUrls" was not saved: Serve URLs (mining.externalServeUrls) must be a http:// or https:// address, e.g. http://127.0.0.1:30000.');
+    expect(refusal({ mining: { externalServeUrls: ['http://a b'] } })).toBe(
+      'The setting "mining.externalServeUrls" was not saved: Serve URLs (mining.externalServeUrls) must be a http:// or https:// address, e.g. http://127.0.0.1:30000.',
+    );
     expect(refusal({ validating: { pollSeconds: 0 } })).toMatch(/"validating.pollSeconds" was not saved: .*from 30 to 3600 seconds/);
     expect(refusal({ mining: { maxInflightOverride: 100000 } })).toMatch(/"mining.maxInflightOverride".*1 to 1024/);
     expect(refusal({ mining: { workerName: '../../etc' } })).toMatch(/"mining.workerName"/);
     // One rule with `mine --gateway`: plain ws:// only to this machine (the miner key travels on it).
-    expect(refusal({ mining: { gatewayUrl: 'ws://10.0.0.1/gw' } })).toBe('The setting "mining.gatewayUrl" was not saved: Gateway (mining.gatewayUrl) ws://10.0.0.1/gw is plain ws:// to another machine: the miner key would travel in clear text. Use wss:// (ws:// is only for a gateway on this machine).');
+    expect(refusal({ mining: { gatewayUrl: 'ws://10.0.0.1/gw' } })).toBe(
+      'The setting "mining.gatewayUrl" was not saved: Gateway (mining.gatewayUrl) ws://10.0.0.1/gw is plain ws:// to another machine: the miner key would travel in clear text. Use wss:// (ws:// is only for a gateway on this machine).',
+    );
     expect(s.update({ mining: { gatewayUrl: 'ws://127.0.0.1:8080/gw' } }).mining.gatewayUrl).toBe('ws://127.0.0.1:8080/gw');
     expect(refusal({ validating: { masterHotkey: '5Evil' } })).toMatch(/"validating.masterHotkey" cannot be changed here/);
     expect(refusal({ network: 'simulated' })).toMatch(/"network" cannot be changed here/);
@@ -151,15 +160,26 @@ describe('settings through the one schema', () => {
     const { file, log } = fresh();
     const s = new SettingsStore(file, log);
     const d = defaultSettings();
-    s.update({ logLevel: 'warn', mining: { gpus: [0], maxInflightOverride: 16, checkpointDir: '/data/ckpt', gatewayUrl: 'ws://127.0.0.1:1/gw' }, validating: { chainUrl: 'ws://127.0.0.1:9944', providerUrl: 'http://127.0.0.1:1' } });
-    const back = s.update({ logLevel: d.logLevel, mining: { gpus: null, maxInflightOverride: null, checkpointDir: null, gatewayUrl: d.mining.gatewayUrl }, validating: { chainUrl: d.validating.chainUrl, providerUrl: d.validating.providerUrl } });
+    s.update({
+      logLevel: 'warn',
+      mining: { gpus: [0], maxInflightOverride: 16, checkpointDir: '/data/ckpt', gatewayUrl: 'ws://127.0.0.1:1/gw' },
+      validating: { chainUrl: 'ws://127.0.0.1:9944', providerUrl: 'http://127.0.0.1:1' },
+    });
+    const back = s.update({
+      logLevel: d.logLevel,
+      mining: { gpus: null, maxInflightOverride: null, checkpointDir: null, gatewayUrl: d.mining.gatewayUrl },
+      validating: { chainUrl: d.validating.chainUrl, providerUrl: d.validating.providerUrl },
+    });
     expect(back).toEqual({ ...d });
   });
 });
 
 describe('settings migrations', () => {
   it('schema 1 gains the GPU choice (all) and the log level (debug); schema 2 keeps both', () => {
-    for (const [name, gpus, level] of [['v1.json', null, 'debug'], ['v2.json', [0, 1], 'warn']] as const) {
+    for (const [name, gpus, level] of [
+      ['v1.json', null, 'debug'],
+      ['v2.json', [0, 1], 'warn'],
+    ] as const) {
       const { file, log } = fresh();
       writeFileSync(file, readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'settings', name)));
       const s = new SettingsStore(file, log).get();

@@ -14,8 +14,22 @@ const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 8, 1); // a UTC midnight
 
 const rec = (i: number, receivedAt: number, outcome: RequestOutcome = 'ok'): MinerRequestRecord => ({
-  corrId: `c${i}`, requestId: `r${i}`, leg: i % 8, engine: 'engine-0', stream: true, receivedAt, ttftMs: 10, tpotMs: 2, e2eMs: 50,
-  promptTokens: 100 + (i % 7), completionTokens: 20 + (i % 5), cachedTokens: 0, proofMs: 3, outcome, finishReason: 'stop', cause: null,
+  corrId: `c${i}`,
+  requestId: `r${i}`,
+  leg: i % 8,
+  engine: 'engine-0',
+  stream: true,
+  receivedAt,
+  ttftMs: 10,
+  tpotMs: 2,
+  e2eMs: 50,
+  promptTokens: 100 + (i % 7),
+  completionTokens: 20 + (i % 5),
+  cachedTokens: 0,
+  proofMs: 3,
+  outcome,
+  finishReason: 'stop',
+  cause: null,
 });
 
 /** What the rows alone say, the slow way: the reference every window is checked against. */
@@ -42,7 +56,12 @@ describe('request totals', () => {
     const db = new Database(':memory:');
     const all = seeded(db);
     const rand = xorshiftRandom(7);
-    const windows: [number, number][] = [[0, Number.MAX_SAFE_INTEGER], [T0 + 3 * DAY, T0 + 10 * DAY], [T0 + 5.5 * DAY, T0 + 5.7 * DAY], [T0 + 0.25 * DAY, Number.MAX_SAFE_INTEGER]];
+    const windows: [number, number][] = [
+      [0, Number.MAX_SAFE_INTEGER],
+      [T0 + 3 * DAY, T0 + 10 * DAY],
+      [T0 + 5.5 * DAY, T0 + 5.7 * DAY],
+      [T0 + 0.25 * DAY, Number.MAX_SAFE_INTEGER],
+    ];
     for (let i = 0; i < 200; i++) {
       const a = T0 + Math.floor(rand() * 125 * DAY);
       windows.push([a, a + Math.floor(rand() * 30 * DAY)]);
@@ -85,7 +104,9 @@ describe('request totals', () => {
     const db = new Database(':memory:');
     db.migrate({ domain: 'miner', migrations: MINER_MIGRATIONS.migrations.slice(0, 2) });
     const rows = [rec(1, T0 + 1000), rec(2, T0 + DAY + 5), rec(3, T0 + DAY + 9, 'cancelled')];
-    const ins = db.db.prepare('INSERT INTO miner_requests (corr_id, request_id, leg, engine, stream, received_at, e2e_ms, prompt_tokens, completion_tokens, cached_tokens, outcome) VALUES (?, ?, 0, ?, 1, ?, 1, ?, ?, 0, ?)');
+    const ins = db.db.prepare(
+      'INSERT INTO miner_requests (corr_id, request_id, leg, engine, stream, received_at, e2e_ms, prompt_tokens, completion_tokens, cached_tokens, outcome) VALUES (?, ?, 0, ?, 1, ?, 1, ?, ?, 0, ?)',
+    );
     for (const r of rows) ins.run(r.corrId, r.requestId, r.engine, r.receivedAt, r.promptTokens, r.completionTokens, r.outcome);
     expect(db.migrate(MINER_MIGRATIONS)).toBe(3);
     expect(db.db.prepare('SELECT day, requests FROM miner_request_days ORDER BY day').all()).toEqual([

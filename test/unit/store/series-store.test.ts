@@ -60,7 +60,10 @@ describe('chart history in the database', () => {
     const db = new Database(':memory:');
     const s = new SeriesStore(db, { minGapMs: 0 });
     const snap = {
-      version: 1, runtime: 'python', maxInflight: 8, engines: [],
+      version: 1,
+      runtime: 'python',
+      maxInflight: 8,
+      engines: [],
       gpus: [{ index: 0, name: 'RTX 4090', points: [{ at: 1000, utilizationPct: 97, memoryUsedMiB: 20480, memoryTotalMiB: 24564, temperatureC: 71, powerDrawW: 420, powerLimitW: 450 }] }],
     } as ServeSnapshot;
     recordServe(s, snap);

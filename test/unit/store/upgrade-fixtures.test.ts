@@ -14,12 +14,13 @@ import { SETTINGS_SCHEMA_VERSION } from '../../../shared/settings.ts';
 /** A row for each table that exists at a given schema, so the test can see it survive. */
 const SEED: Record<string, Array<{ since: number; sql: string }>> = {
   miner: [
-    { since: 1, sql: "INSERT INTO miner_requests(corr_id, request_id, leg, engine, stream, received_at, e2e_ms, prompt_tokens, completion_tokens, cached_tokens, outcome) VALUES ('c1','r1',0,'engine-0',1,1000,250,13000,4096,0,'ok')" },
+    {
+      since: 1,
+      sql: "INSERT INTO miner_requests(corr_id, request_id, leg, engine, stream, received_at, e2e_ms, prompt_tokens, completion_tokens, cached_tokens, outcome) VALUES ('c1','r1',0,'engine-0',1,1000,250,13000,4096,0,'ok')",
+    },
     { since: 2, sql: "INSERT INTO miner_audits(at, request_id, score, chunks, error) VALUES (2000,'r1',0.18,128,NULL)" },
   ],
-  validator: [
-    { since: 1, sql: "INSERT INTO validator_submissions(at, kind, epoch_index, uids, weights, dropped_share, ok) VALUES (3000,'fresh',41,'[1,3]','[30000,35535]',0,1)" },
-  ],
+  validator: [{ since: 1, sql: "INSERT INTO validator_submissions(at, kind, epoch_index, uids, weights, dropped_share, ok) VALUES (3000,'fresh',41,'[1,3]','[30000,35535]',0,1)" }],
 };
 
 const COUNTS: Record<string, string[]> = { miner: ['miner_requests', 'miner_audits'], validator: ['validator_submissions'] };

@@ -37,7 +37,7 @@ describe('commit-reveal metrics', () => {
     const m = new EngyMetrics();
     const feeds = new SnapshotFeeds(m);
     feeds.validator(snapshot(pendingCommitReveal()));
-    const text = (await m.renderMetrics());
+    const text = await m.renderMetrics();
     expect(line(text, 'engy_validator_commit_reveal')).toBe('engy_validator_commit_reveal 1');
     expect(line(text, 'engy_validator_pending_commits')).toBe('engy_validator_pending_commits 2');
     expect(line(text, 'engy_validator_next_reveal_block')).toBe('engy_validator_next_reveal_block 1100');
@@ -46,7 +46,7 @@ describe('commit-reveal metrics', () => {
 
     // Back on plain weights with nothing pending: the reveal series disappear instead of going stale.
     feeds.validator(snapshot({ path: 'plain', version: null, revealPeriodEpochs: null, pending: [], lastReveal: null }));
-    const after = (await m.renderMetrics());
+    const after = await m.renderMetrics();
     expect(line(after, 'engy_validator_commit_reveal')).toBe('engy_validator_commit_reveal 0');
     expect(line(after, 'engy_validator_pending_commits')).toBe('engy_validator_pending_commits 0');
     expect(line(after, 'engy_validator_next_reveal_block')).toBeNull();

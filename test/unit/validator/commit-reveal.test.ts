@@ -103,7 +103,18 @@ describe('adopting a commit that landed unrecorded', () => {
   });
 
   it('ignores other bytes and other hotkeys; drops an intent too old to land; a standby keeps the cache', () => {
-    expect(adoptIntent({ ...EMPTY_STORE, intent: record() }, EMPTY_STATE, [{ ...commit, who: '5Other' }, { ...commit, commit: new Uint8Array([1]) }], ME, 710).state).toBeNull();
+    expect(
+      adoptIntent(
+        { ...EMPTY_STORE, intent: record() },
+        EMPTY_STATE,
+        [
+          { ...commit, who: '5Other' },
+          { ...commit, commit: new Uint8Array([1]) },
+        ],
+        ME,
+        710,
+      ).state,
+    ).toBeNull();
     const old = adoptIntent({ ...EMPTY_STORE, intent: record() }, EMPTY_STATE, [], ME, 700 + 141);
     expect(old.store.intent).toBeNull();
     expect(old.note).toMatch(/expired/);
@@ -114,9 +125,36 @@ describe('adopting a commit that landed unrecorded', () => {
 
 describe('did the reveal land', () => {
   it('compares against the max-upscaled values the chain stores, one unit of rounding allowed', () => {
-    expect(weightsMatch([[3, 21844], [4, 65535]], [3, 4], [16383, 49152])).toBe(true);
-    expect(weightsMatch([[3, 21843], [4, 65535]], [3, 4], [16383, 49152])).toBe(true);
-    expect(weightsMatch([[3, 30000], [4, 65535]], [3, 4], [16383, 49152])).toBe(false);
+    expect(
+      weightsMatch(
+        [
+          [3, 21844],
+          [4, 65535],
+        ],
+        [3, 4],
+        [16383, 49152],
+      ),
+    ).toBe(true);
+    expect(
+      weightsMatch(
+        [
+          [3, 21843],
+          [4, 65535],
+        ],
+        [3, 4],
+        [16383, 49152],
+      ),
+    ).toBe(true);
+    expect(
+      weightsMatch(
+        [
+          [3, 30000],
+          [4, 65535],
+        ],
+        [3, 4],
+        [16383, 49152],
+      ),
+    ).toBe(false);
     expect(weightsMatch([[4, 65535]], [3, 4], [16383, 49152])).toBe(false);
     expect(weightsMatch([[0, 65535]], [0], [65535])).toBe(true);
   });
@@ -126,7 +164,10 @@ describe('did the reveal land', () => {
     const store = { ...EMPTY_STORE, pending: [record({ commitBlock: 701 })] };
     expect(settleReveals(store, [queued], ME, 1010, null).pending).toHaveLength(1);
     expect(settleReveals(store, [], ME, 999, null).pending).toHaveLength(1);
-    const landed = settleReveals(store, [], ME, 1004, [[3, 21843], [4, 65535]]);
+    const landed = settleReveals(store, [], ME, 1004, [
+      [3, 21843],
+      [4, 65535],
+    ]);
     expect(landed.pending).toEqual([]);
     expect(landed.lastReveal).toMatchObject({ epochIndex: 7, revealRound: 5000, landed: true, checkedBlock: 1004 });
     const lost = settleReveals(store, [], ME, 1004, [[3, 65535]]);

@@ -41,7 +41,18 @@ describe('validate daemon configuration', () => {
     const r = resolveDaemonConfig({ dataDir: '/d' }, env);
     expect(r).toMatchObject({
       ok: true,
-      config: { wallet: 'ew', hotkey: 'eh', chainUrl: 'wss://test.finney.opentensor.ai:443', providerUrl: 'https://staging.example', masterHotkey: DEV, netuid: 153, pollS: 60, resubmitBlocks: 150, statePath: '/var/lib/engy-sn53/state.json', heartbeatFile: '/var/lib/engy-sn53/hb.json' },
+      config: {
+        wallet: 'ew',
+        hotkey: 'eh',
+        chainUrl: 'wss://test.finney.opentensor.ai:443',
+        providerUrl: 'https://staging.example',
+        masterHotkey: DEV,
+        netuid: 153,
+        pollS: 60,
+        resubmitBlocks: 150,
+        statePath: '/var/lib/engy-sn53/state.json',
+        heartbeatFile: '/var/lib/engy-sn53/hb.json',
+      },
     });
     expect(resolveDaemonConfig({ wallet: 'fw', chain: 'ws://127.0.0.1:9000', pollS: '5' }, env)).toMatchObject({ ok: true, config: { wallet: 'fw', chainUrl: 'ws://127.0.0.1:9000', pollS: 5 } });
   });

@@ -15,9 +15,23 @@ function resign(p: ReturnType<typeof signedPayload>, resultJson: string) {
 
 describe('verifyPayload', () => {
   it('accepts a payload signed by the pinned master and takes the vector from result_json only', () => {
-    const p = signedPayload({ epochIndex: 7, weights: [[A, 100], [B, 300]] });
+    const p = signedPayload({
+      epochIndex: 7,
+      weights: [
+        [A, 100],
+        [B, 300],
+      ],
+    });
     const v = verifyPayload({ ...p, weights: [[B, 65535]] }, opts);
-    expect(v).toMatchObject({ ok: true, epochIndex: 7, digest: p.digest, weights: [[A, 100], [B, 300]] });
+    expect(v).toMatchObject({
+      ok: true,
+      epochIndex: 7,
+      digest: p.digest,
+      weights: [
+        [A, 100],
+        [B, 300],
+      ],
+    });
   });
 
   it('refuses in protocol order: object, version, netuid, result_json, digest, signature, result', () => {
@@ -66,7 +80,14 @@ describe('verifyPayload', () => {
     expect(bad({ weights: { [A]: 1 } })).toMatchObject({ ok: false, reason: 'malformed' });
     expect(verifyPayload(resign(p, '[1,2]'), opts)).toMatchObject({ ok: false, reason: 'malformed' });
     expect(verifyPayload(resign(p, 'not json'), opts)).toMatchObject({ ok: false, reason: 'malformed' });
-    expect(bad({ weights: [[A, 0], [B, 65535]] })).toMatchObject({ ok: true });
+    expect(
+      bad({
+        weights: [
+          [A, 0],
+          [B, 65535],
+        ],
+      }),
+    ).toMatchObject({ ok: true });
   });
 
   it('hashes result_json as UTF-8', () => {

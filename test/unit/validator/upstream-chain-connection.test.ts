@@ -32,7 +32,13 @@ describe('chain connections (upstream test_chain_client.py)', () => {
     const clock: Clock = { now: () => now, setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) };
     const payload = signedPayload({ epochIndex: 3, weights: [[A, 1]] });
     const svc = new ValidatorService({
-      config: { providerUrl: 'https://engy.example', masterHotkey: devKey(DEV_MASTER_URI).address, netuid: 53, statePath: join(mkdtempSync(join(tmpdir(), 'engy-vconn-')), 'state.json'), resubmitBlocks: 120 },
+      config: {
+        providerUrl: 'https://engy.example',
+        masterHotkey: devKey(DEV_MASTER_URI).address,
+        netuid: 53,
+        statePath: join(mkdtempSync(join(tmpdir(), 'engy-vconn-')), 'state.json'),
+        resubmitBlocks: 120,
+      },
       signer: validator,
       openChain,
       history: new MemoryValidatorHistory(),

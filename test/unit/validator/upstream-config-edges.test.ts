@@ -18,7 +18,10 @@ describe('configuration edges (upstream test_validator.py)', () => {
     expect(resolveDaemonConfig({ dataDir: '/d' }, {})).toMatchObject({ ok: false, errors: [expect.stringContaining('ENGY_SN53_WALLET)'), expect.stringContaining('ENGY_SN53_WALLET_HOTKEY')] });
     const half = resolveDaemonConfig({ dataDir: '/d' }, { ENGY_SN53_WALLET: 'my-coldkey' });
     expect(half).toMatchObject({ ok: false, errors: [expect.stringContaining('ENGY_SN53_WALLET_HOTKEY')] });
-    expect(resolveDaemonConfig({ dataDir: '/d' }, { ENGY_SN53_WALLET: 'my-coldkey', ENGY_SN53_WALLET_HOTKEY: 'my-hotkey' })).toMatchObject({ ok: true, config: { wallet: 'my-coldkey', hotkey: 'my-hotkey', providerUrl: 'https://provider.engy.ai', masterHotkey: '5DXSBCCKH5ENuyHFNaAvtaMfbhEEWpjSJB4rzc4mJfsc1uvJ' } });
+    expect(resolveDaemonConfig({ dataDir: '/d' }, { ENGY_SN53_WALLET: 'my-coldkey', ENGY_SN53_WALLET_HOTKEY: 'my-hotkey' })).toMatchObject({
+      ok: true,
+      config: { wallet: 'my-coldkey', hotkey: 'my-hotkey', providerUrl: 'https://provider.engy.ai', masterHotkey: '5DXSBCCKH5ENuyHFNaAvtaMfbhEEWpjSJB4rzc4mJfsc1uvJ' },
+    });
   });
 
   it('differs: the staging provider is overridable, but only together with its master key', () => {
@@ -36,6 +39,7 @@ describe('configuration edges (upstream test_validator.py)', () => {
     const at = (blocks: number) => decide({ epochIndex: 1, lastApplied: 1, currentBlock: 1000 + blocks, lastSubmitBlock: 1000, nowMs: 0, lastSubmitMs: 0, intervalBlocks: interval }).submit;
     expect(at(499)).toBe(false);
     expect(at(500)).toBe(true);
-    for (const bad of ['0', '-5', '1.5', 'lots', '1e9999']) expect(resolveDaemonConfig({ dataDir: '/d' }, { ENGY_SN53_WALLET: 'w', ENGY_SN53_WALLET_HOTKEY: 'hk', ENGY_SN53_RESUBMIT_BLOCKS: bad }).ok, bad).toBe(false);
+    for (const bad of ['0', '-5', '1.5', 'lots', '1e9999'])
+      expect(resolveDaemonConfig({ dataDir: '/d' }, { ENGY_SN53_WALLET: 'w', ENGY_SN53_WALLET_HOTKEY: 'hk', ENGY_SN53_RESUBMIT_BLOCKS: bad }).ok, bad).toBe(false);
   });
 });

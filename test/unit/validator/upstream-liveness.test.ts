@@ -58,11 +58,22 @@ describe('provider heartbeat failures (upstream test_heartbeat.py)', () => {
     const down = (async () => {
       throw new TypeError('fetch failed');
     }) as typeof fetch;
-    await expect(postHeartbeat({ apiBase: 'https://engy.example', signer: hk, netuid: 53, version: 'v', syncedEpoch: 7, digest: 'd', nowMs: T, fetch: down })).resolves.toMatchObject({ ok: false, status: null, error: expect.stringMatching(/heartbeat not sent/) });
+    await expect(postHeartbeat({ apiBase: 'https://engy.example', signer: hk, netuid: 53, version: 'v', syncedEpoch: 7, digest: 'd', nowMs: T, fetch: down })).resolves.toMatchObject({
+      ok: false,
+      status: null,
+      error: expect.stringMatching(/heartbeat not sent/),
+    });
     await expect(postHeartbeat({ apiBase: 'not a url', signer: hk, netuid: 53, version: 'v', syncedEpoch: 7, digest: 'd', nowMs: T })).resolves.toMatchObject({ ok: false });
-    const broken = { address: hk.address, sign: () => { throw new Error('keypair unavailable'); } };
+    const broken = {
+      address: hk.address,
+      sign: () => {
+        throw new Error('keypair unavailable');
+      },
+    };
     const seen: Seen[] = [];
-    await expect(postHeartbeat({ apiBase: 'https://engy.example', signer: broken, netuid: 53, version: 'v', syncedEpoch: 7, digest: 'd', nowMs: T, fetch: recorder(200, seen) })).resolves.toMatchObject({ ok: false, error: expect.stringMatching(/keypair unavailable/) });
+    await expect(
+      postHeartbeat({ apiBase: 'https://engy.example', signer: broken, netuid: 53, version: 'v', syncedEpoch: 7, digest: 'd', nowMs: T, fetch: recorder(200, seen) }),
+    ).resolves.toMatchObject({ ok: false, error: expect.stringMatching(/keypair unavailable/) });
     expect(seen).toEqual([]);
   });
 
@@ -138,7 +149,12 @@ describe('heartbeat file on every outcome (upstream test_validator.py liveness)'
     const chain = new MemoryChain();
     const down = (async () => new Response('', { status: 503 })) as typeof fetch;
     // Built as `engy-panel validate` builds it (the validate profile), with the chain, hotkey and provider doubled.
-    const engine = await composeEngine({ profile: 'validate', dataDir: dir, echo: (l) => void lines.push(l), validate: { config: r.config, env: {}, openChain: () => chain.open(), signer: hk, fetch: down } });
+    const engine = await composeEngine({
+      profile: 'validate',
+      dataDir: dir,
+      echo: (l) => void lines.push(l),
+      validate: { config: r.config, env: {}, openChain: () => chain.open(), signer: hk, fetch: down },
+    });
     const done = engine.run(stopSignal).finally(() => engine.dispose());
     const before = Date.now() / 1000;
     await vi.waitFor(() => expect(existsSync(r.config.heartbeatFile)).toBe(true), { timeout: 10_000 });

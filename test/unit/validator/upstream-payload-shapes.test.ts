@@ -58,7 +58,25 @@ describe('payload shapes (upstream test_sync.py)', () => {
     expect(reason(withResult((r) => ({ ...r, weights: [[A, 100], 'not-a-pair'] })))).toBe('malformed');
     expect(reason(withResult((r) => ({ ...r, weights: [[A, 70000]] })))).toBe('malformed');
     expect(reason(withResult((r) => ({ ...r, weights: [['__proto__', 1]] })))).toBe('ok'); // a hotkey string, never an object key
-    expect(verifyPayload(withResult((r) => ({ ...r, weights: [[A, 0], ['5Bbb', 65535]] })), opts)).toMatchObject({ ok: true, weights: [[A, 0], ['5Bbb', 65535]], epochIndex: 12 });
+    expect(
+      verifyPayload(
+        withResult((r) => ({
+          ...r,
+          weights: [
+            [A, 0],
+            ['5Bbb', 65535],
+          ],
+        })),
+        opts,
+      ),
+    ).toMatchObject({
+      ok: true,
+      weights: [
+        [A, 0],
+        ['5Bbb', 65535],
+      ],
+      epochIndex: 12,
+    });
   });
 
   it('a non-object payload is malformed with no epoch', () => {
@@ -95,15 +113,48 @@ describe('vectors and burn targets (upstream test_chain.py)', () => {
   ]);
 
   it('the dropped share is by weight, 0 when all are registered, 1 when none are, 0 for all-zero or empty', () => {
-    expect(normalizeWeights([['5Aaa', 1], ['5Gone', 3]], uids).droppedShare).toBeCloseTo(0.75, 12);
-    expect(normalizeWeights([['5Aaa', 1], ['5Bbb', 3]], uids).droppedShare).toBe(0);
+    expect(
+      normalizeWeights(
+        [
+          ['5Aaa', 1],
+          ['5Gone', 3],
+        ],
+        uids,
+      ).droppedShare,
+    ).toBeCloseTo(0.75, 12);
+    expect(
+      normalizeWeights(
+        [
+          ['5Aaa', 1],
+          ['5Bbb', 3],
+        ],
+        uids,
+      ).droppedShare,
+    ).toBe(0);
     expect(normalizeWeights([['5Gone', 1]], uids)).toMatchObject({ droppedShare: 1, uids: [], values: [] });
-    expect(normalizeWeights([['5Aaa', 0], ['5Gone', 0]], uids).droppedShare).toBe(0);
+    expect(
+      normalizeWeights(
+        [
+          ['5Aaa', 0],
+          ['5Gone', 0],
+        ],
+        uids,
+      ).droppedShare,
+    ).toBe(0);
     expect(normalizeWeights([], uids)).toEqual({ uids: [], values: [], dropped: [], droppedShare: 0 });
   });
 
   it('lists the unregistered hotkeys in payload order, none when all are registered', () => {
-    expect(normalizeWeights([['5Zed', 1], ['5Aaa', 1], ['5Ann', 1]], uids).dropped).toEqual(['5Zed', '5Ann']);
+    expect(
+      normalizeWeights(
+        [
+          ['5Zed', 1],
+          ['5Aaa', 1],
+          ['5Ann', 1],
+        ],
+        uids,
+      ).dropped,
+    ).toEqual(['5Zed', '5Ann']);
     expect(normalizeWeights([['5Aaa', 1]], uids).dropped).toEqual([]);
   });
 
@@ -113,10 +164,26 @@ describe('vectors and burn targets (upstream test_chain.py)', () => {
 
   it('the burn target is the sole non-zero recipient, none for a distribution, an empty or an all-zero vector', () => {
     expect(soleRecipient([['5Owner', 65535]])).toBe('5Owner');
-    expect(soleRecipient([['5A', 0], ['5Owner', 65535], ['5B', 0]])).toBe('5Owner');
-    expect(soleRecipient([['5A', 40000], ['5B', 25535]])).toBeNull();
+    expect(
+      soleRecipient([
+        ['5A', 0],
+        ['5Owner', 65535],
+        ['5B', 0],
+      ]),
+    ).toBe('5Owner');
+    expect(
+      soleRecipient([
+        ['5A', 40000],
+        ['5B', 25535],
+      ]),
+    ).toBeNull();
     expect(soleRecipient([])).toBeNull();
-    expect(soleRecipient([['5A', 0], ['5B', 0]])).toBeNull();
+    expect(
+      soleRecipient([
+        ['5A', 0],
+        ['5B', 0],
+      ]),
+    ).toBeNull();
   });
 
   it('the fallback owner is the subnet owner hotkey the reference pins (the chain value wins when readable)', () => {

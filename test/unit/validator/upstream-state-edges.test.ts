@@ -25,7 +25,14 @@ describe('state file edges (upstream test_state.py)', () => {
 
   it('reads a truncated file, a non-object top level and a missing file as empty, never throwing', () => {
     const d = dir();
-    for (const [name, body] of [['trunc.json', '{"last_applied": 4, "last_submit_bl'], ['arr.json', '[1,2,3]'], ['num.json', '42'], ['null.json', 'null'], ['str.json', '"state"'], ['empty.json', '']] as const) {
+    for (const [name, body] of [
+      ['trunc.json', '{"last_applied": 4, "last_submit_bl'],
+      ['arr.json', '[1,2,3]'],
+      ['num.json', '42'],
+      ['null.json', 'null'],
+      ['str.json', '"state"'],
+      ['empty.json', ''],
+    ] as const) {
       writeFileSync(join(d, name), body);
       expect(readState(join(d, name)).state, name).toEqual(EMPTY_STATE);
     }

@@ -157,7 +157,16 @@ describe('tick edges (upstream test_validator.py / test_sync.py)', () => {
 
   it('an unregistered hotkey is dropped and logged, the rest still lands', async () => {
     const r = rig();
-    r.answer = () => json(signedPayload({ epochIndex: 12, weights: [[A, 3], [GHOST, 1]] }));
+    r.answer = () =>
+      json(
+        signedPayload({
+          epochIndex: 12,
+          weights: [
+            [A, 3],
+            [GHOST, 1],
+          ],
+        }),
+      );
     const rep = await r.tick();
     expect(rep.tick.outcome).toBe('applied');
     expect(r.chain.landed()[0]).toMatchObject({ uids: [r.chain.uids.get(A)], weights: [65535] });
@@ -228,7 +237,15 @@ describe('block numbers and burn warnings (upstream test_chain.py / test_validat
         openChain: async () => lying,
         signer: validator,
         now: () => r.nowMs,
-        logger: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {}, child() { return this; } },
+        logger: {
+          debug: () => {},
+          info: () => {},
+          warn: () => {},
+          error: () => {},
+          child() {
+            return this;
+          },
+        },
         fetch: (async () => r.answer()) as typeof fetch,
         blockTime: { ms: null, unreadable: false }, // a fresh process: no pre-gate, the tick reaches the chain
         sleep: async () => {},
@@ -240,12 +257,30 @@ describe('block numbers and burn warnings (upstream test_chain.py / test_validat
 
   it('a burn to the owner and a real distribution are not flagged; a sole recipient elsewhere is, and still goes', async () => {
     const r = rig();
-    r.answer = () => json(signedPayload({ epochIndex: 12, weights: [[OWNER, 65535], [A, 0]] }));
+    r.answer = () =>
+      json(
+        signedPayload({
+          epochIndex: 12,
+          weights: [
+            [OWNER, 65535],
+            [A, 0],
+          ],
+        }),
+      );
     const burn = await r.tick();
     expect(burn.tick.outcome).toBe('applied');
     expect(burn.warnings).toEqual([]);
     advance(r, 120);
-    r.answer = () => json(signedPayload({ epochIndex: 13, weights: [[OWNER, 1], [A, 1]] }));
+    r.answer = () =>
+      json(
+        signedPayload({
+          epochIndex: 13,
+          weights: [
+            [OWNER, 1],
+            [A, 1],
+          ],
+        }),
+      );
     expect((await r.tick()).warnings).toEqual([]);
     advance(r, 120);
     r.answer = () => json(signedPayload({ epochIndex: 14, weights: [[A, 65535]] }));
@@ -300,7 +335,15 @@ describe('the resubmit interval counts from the chain (issue 32 item 9)', () => 
       openChain: () => r.chain.open(),
       signer: validator,
       now: () => r.nowMs,
-      logger: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {}, child() { return this; } },
+      logger: {
+        debug: () => {},
+        info: () => {},
+        warn: () => {},
+        error: () => {},
+        child() {
+          return this;
+        },
+      },
       fetch: (async () => r.answer()) as typeof fetch,
       blockTime: { ms: null, unreadable: false },
       sleep: async () => {},
@@ -352,7 +395,15 @@ describe('the resubmit interval counts from the chain (issue 32 item 9)', () => 
       openChain: async () => young,
       signer: validator,
       now: () => r.nowMs,
-      logger: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {}, child() { return this; } },
+      logger: {
+        debug: () => {},
+        info: () => {},
+        warn: () => {},
+        error: () => {},
+        child() {
+          return this;
+        },
+      },
       fetch: (async () => r.answer()) as typeof fetch,
       blockTime,
       sleep: async () => {},

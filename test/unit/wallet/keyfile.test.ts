@@ -1,14 +1,7 @@
 import { describe, expect, it, beforeAll } from 'vitest';
 import { cryptoWaitReady, sr25519Verify } from '@polkadot/util-crypto';
 import { hexToU8a, stringToU8a, u8aToHex } from '@polkadot/util';
-import {
-  btwalletPrivateToPolkadot,
-  detectEncryption,
-  keyfileAddress,
-  parseKeyfile,
-  polkadotSecretToBtwallet,
-  serializeKeyfile,
-} from '../../../electron/engine/wallet/keyfile-format.ts';
+import { btwalletPrivateToPolkadot, detectEncryption, keyfileAddress, parseKeyfile, polkadotSecretToBtwallet, serializeKeyfile } from '../../../electron/engine/wallet/keyfile-format.ts';
 import { decodeSecretSeed, keypairFromKeyfile, keypairFromPhrase } from '../../../electron/engine/wallet/keypair-from-keyfile.ts';
 import { signerFromSecret } from '../../../electron/engine/wallet/engine-signer.ts';
 
@@ -18,8 +11,7 @@ const VECTOR = {
   secretSeed: '0xda3cf5b1e9144931a0f0db65664aab662673b099415a7f8121b7245fb0be4143',
   publicKey: '0xe4359ad3e2716c539a1d663ebd0a51bdc5c98a12e663bb4c4402db47828c9446',
   ss58Address: '5HDvhV6WDCjCKyrXqGQSDYqQAzkzabNhctmiDYEqgBC66BsX',
-  privateKey:
-    '0x1f1995bdf3a17b60626a26cfe6f564b337d46056b7a1281b64c649d592ccda0a9cffd34d9fb01cae1fba61aeed184c817442a2186d5172416729a4b54dd4b84e',
+  privateKey: '0x1f1995bdf3a17b60626a26cfe6f564b337d46056b7a1281b64c649d592ccda0a9cffd34d9fb01cae1fba61aeed184c817442a2186d5172416729a4b54dd4b84e',
 };
 
 beforeAll(async () => {

@@ -94,7 +94,7 @@ export function tlockEncrypt(plaintext: Uint8Array, round: number, opts: Encrypt
   const nonce = opts.nonce ?? new Uint8Array(randomBytes(NONCE_BYTES));
   if (esk.length !== 32) throw new RangeError('the AES key is 32 bytes');
   if (nonce.length !== NONCE_BYTES) throw new RangeError('the AES-GCM nonce is 12 bytes');
-  const t = opts.t ?? (beToBigint(new Uint8Array(randomBytes(48))) % FR_ORDER);
+  const t = opts.t ?? beToBigint(new Uint8Array(randomBytes(48))) % FR_ORDER;
   const sigma = sha256(leBytes(t, 32));
   const r = h3(sigma, esk);
   const u = G2.Point.BASE.multiply(r);
@@ -150,4 +150,3 @@ export function verifyRoundSignature(round: number, signature: Uint8Array, publi
     return false;
   }
 }
-

@@ -34,7 +34,6 @@ export interface RevealPlan {
 /** Blocks after the reveal epoch starts that the round's pulse targets (the SDK's +3: pulses land a few blocks late). */
 export const REVEAL_TARGET_OFFSET_BLOCKS = 3;
 
-
 export function planReveal(i: RevealInput): RevealPlan {
   const period = Math.max(1, i.revealPeriodEpochs);
   // Not pushed to the epoch after when the boundary is close: a commit included before the boundary is revealed

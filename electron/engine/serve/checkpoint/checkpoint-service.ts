@@ -110,9 +110,26 @@ export class CheckpointService implements Disposable {
       this.set('listing');
       if (this.opts.hfCli) {
         const files = await listHubFiles(location, this.opts.fetch ?? fetch, signal);
-        await downloadWithHfCli({ cli: this.opts.hfCli, location, dir: this.opts.dir, files, signal, onProgress, onLine: (l) => this.log.info(l), ...(this.opts.spawn ? { spawn: this.opts.spawn } : {}), ...(this.opts.env ? { env: this.opts.env } : {}) });
+        await downloadWithHfCli({
+          cli: this.opts.hfCli,
+          location,
+          dir: this.opts.dir,
+          files,
+          signal,
+          onProgress,
+          onLine: (l) => this.log.info(l),
+          ...(this.opts.spawn ? { spawn: this.opts.spawn } : {}),
+          ...(this.opts.env ? { env: this.opts.env } : {}),
+        });
       } else {
-        await downloadFromHub({ location, dir: this.opts.dir, signal, onProgress, ...(this.opts.fetch ? { fetch: this.opts.fetch } : {}), ...(this.opts.freeBytes ? { freeBytes: this.opts.freeBytes } : {}) });
+        await downloadFromHub({
+          location,
+          dir: this.opts.dir,
+          signal,
+          onProgress,
+          ...(this.opts.fetch ? { fetch: this.opts.fetch } : {}),
+          ...(this.opts.freeBytes ? { freeBytes: this.opts.freeBytes } : {}),
+        });
       }
       await this.verify();
     } catch (e) {

@@ -65,7 +65,16 @@ export function bytesStillToDownload(dir: string, fullBytes: number): { still: n
 
 export function checkFolderSpace(o: FolderSpaceOptions): CheckpointFolderVerdict {
   const dir = o.dir.trim();
-  if (!isAbsolute(dir)) return { ok: false, usable: false, exists: false, complete: false, freeBytes: null, needBytes: o.needBytes, sentence: `"${dir}" is not a full path: give the folder from the root, e.g. /data/qwen3.6-fp8.` };
+  if (!isAbsolute(dir))
+    return {
+      ok: false,
+      usable: false,
+      exists: false,
+      complete: false,
+      freeBytes: null,
+      needBytes: o.needBytes,
+      sentence: `"${dir}" is not a full path: give the folder from the root, e.g. /data/qwen3.6-fp8.`,
+    };
   const abs = resolve(dir);
   let exists = false;
   try {
@@ -80,23 +89,44 @@ export function checkFolderSpace(o: FolderSpaceOptions): CheckpointFolderVerdict
   const { still, have, listed } = exists ? bytesStillToDownload(abs, o.needBytes) : { still: o.needBytes, have: 0, listed: false };
   const already = have > 0 ? ` (${gib(have)} already downloaded)` : '';
   // Before a listing exists the need is the catalog's free-space ask, larger than the files: say both.
-  const needWords = listed || o.filesBytes === undefined ? `the download still needs about ${gib(still)}${already}` : `a first download asks for ${gib(still)} free (the files are about ${Math.round(o.filesBytes / 1e9)} GB; the rest is room for the serve's image, caches and logs)`;
+  const needWords =
+    listed || o.filesBytes === undefined
+      ? `the download still needs about ${gib(still)}${already}`
+      : `a first download asks for ${gib(still)} free (the files are about ${Math.round(o.filesBytes / 1e9)} GB; the rest is room for the serve's image, caches and logs)`;
   const base = existingAncestor(abs);
   try {
     accessSync(base, constants.W_OK);
   } catch {
-    return { ok: false, usable: false, exists, complete, freeBytes: null, needBytes: still, sentence: `${exists ? abs : `${abs} does not exist and`} cannot be written by this user (${base} is read-only for it): choose a folder you own, or fix its permissions.` };
+    return {
+      ok: false,
+      usable: false,
+      exists,
+      complete,
+      freeBytes: null,
+      needBytes: still,
+      sentence: `${exists ? abs : `${abs} does not exist and`} cannot be written by this user (${base} is read-only for it): choose a folder you own, or fix its permissions.`,
+    };
   }
   let free: number;
   try {
-    free = o.freeBytes ? o.freeBytes(base) : (() => {
-      const s = statfsSync(base);
-      return s.bavail * s.bsize;
-    })();
+    free = o.freeBytes
+      ? o.freeBytes(base)
+      : (() => {
+          const s = statfsSync(base);
+          return s.bavail * s.bsize;
+        })();
   } catch {
     return { ok: false, usable: false, exists, complete, freeBytes: null, needBytes: still, sentence: `The free space at ${base} could not be read: check that the disk is mounted.` };
   }
   if (free < still)
-    return { ok: false, usable: true, exists, complete, freeBytes: free, needBytes: still, sentence: `${gib(free)} free at ${base}, but ${needWords}: free ${gib(still - free)} more, or choose a checkpoint folder on a bigger disk (Settings > Mining rig > Checkpoint folder).${listed ? '' : ' The download itself checks the exact size and starts when the files fit.'}` };
+    return {
+      ok: false,
+      usable: true,
+      exists,
+      complete,
+      freeBytes: free,
+      needBytes: still,
+      sentence: `${gib(free)} free at ${base}, but ${needWords}: free ${gib(still - free)} more, or choose a checkpoint folder on a bigger disk (Settings > Mining rig > Checkpoint folder).${listed ? '' : ' The download itself checks the exact size and starts when the files fit.'}`,
+    };
   return { ok: true, usable: true, exists, complete, freeBytes: free, needBytes: still, sentence: `${exists ? abs : `${abs} will be created`}: ${gib(free)} free, ${needWords}.` };
 }

@@ -9,7 +9,10 @@ import { ProgressMeter } from './progress-meter.ts';
 
 /** The Hugging Face CLI the user has, newest spelling first; null when neither runs. */
 export async function findHfCli(exec: ExecText = execText): Promise<string | null> {
-  for (const [bin, args] of [['hf', ['version']], ['huggingface-cli', ['version']]] as const) {
+  for (const [bin, args] of [
+    ['hf', ['version']],
+    ['huggingface-cli', ['version']],
+  ] as const) {
     try {
       await exec(bin, [...args], 15_000);
       return bin;

@@ -95,7 +95,11 @@ export async function listHubFiles(loc: HubLocation, fetchFn: FetchFn, signal?: 
       if (typeof size !== 'number') continue;
       const file = checkedHubFile({ path: e.path, size, sha256: e.lfs?.oid ?? null });
       // A path that leaves the folder (or a size or hash that is not one) is not a checkpoint file: never written.
-      if (!file) throw new HubError(res.status, `The Hub listed "${e.path.slice(0, 200)}" (${String(size).slice(0, 40)} bytes), which is not a file this app can place inside the checkpoint folder: nothing was downloaded. Check HF_ENDPOINT and the repository.`);
+      if (!file)
+        throw new HubError(
+          res.status,
+          `The Hub listed "${e.path.slice(0, 200)}" (${String(size).slice(0, 40)} bytes), which is not a file this app can place inside the checkpoint folder: nothing was downloaded. Check HF_ENDPOINT and the repository.`,
+        );
       files.push(file);
     }
     url = nextLink(res.headers.get('link'));

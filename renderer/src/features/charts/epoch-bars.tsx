@@ -36,7 +36,15 @@ export function EpochBars({ bars, gaps, height = 220, format }: { bars: EpochBar
         cursor: { drag: { x: false, y: false } },
         scales: { x: { time: false, range: [lo - 0.6, hi + 0.6] }, y: { range: (_u, _min, max) => [0, max === null || max <= 0 ? 1 : max * 1.15] } },
         axes: [
-          { stroke: theme.text, font: AXIS_FONT, grid: { show: false }, ticks: { stroke: theme.grid }, space: 36, incrs: [1, 2, 5, 10, 20, 50], values: (_u, vals) => vals.map((v) => (Number.isInteger(v) ? `#${v}` : '')) },
+          {
+            stroke: theme.text,
+            font: AXIS_FONT,
+            grid: { show: false },
+            ticks: { stroke: theme.grid },
+            space: 36,
+            incrs: [1, 2, 5, 10, 20, 50],
+            values: (_u, vals) => vals.map((v) => (Number.isInteger(v) ? `#${v}` : '')),
+          },
           { stroke: theme.text, font: AXIS_FONT, size: 78, grid: { stroke: theme.grid, width: 1 }, ticks: { stroke: theme.grid }, values: (_u, vals) => vals.map((v) => format(v)) },
         ],
         series: [

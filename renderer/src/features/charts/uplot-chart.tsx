@@ -141,7 +141,15 @@ export function UplotChart({ title, unit, series, windowMs, range, log, gate, he
   const bandsRef = useRef<ChartBand[]>(bands ?? []);
   bandsRef.current = bands ?? [];
   const from = now - windowMs;
-  const data = useMemo(() => alignSeries(series.map((s) => s.points), from, now), [series, from, now]);
+  const data = useMemo(
+    () =>
+      alignSeries(
+        series.map((s) => s.points),
+        from,
+        now,
+      ),
+    [series, from, now],
+  );
   const shape = `${series.map((s) => s.label).join('|')}|${log ? 'log' : 'lin'}|${range?.join(',') ?? 'auto'}|${gate?.value ?? ''}|${height}`;
   const hasData = data.slice(1).some((y) => (y as Array<number | null>).some((v) => v !== null));
 
@@ -151,11 +159,7 @@ export function UplotChart({ title, unit, series, windowMs, range, log, gate, he
     if (!el) return;
     const colorOf = (s: ChartSeries, i: number) => theme.series[(s.color ?? i) % theme.series.length]!;
     const allY = data.slice(1).flat() as Array<number | null>;
-    const yRange: uPlot.Scale.Range = log
-      ? () => logRange(allY, gate?.value ?? null)
-      : range
-        ? () => range
-        : (_u, min, max) => [Math.min(0, min ?? 0), max === null || max <= 0 ? 1 : max * 1.15];
+    const yRange: uPlot.Scale.Range = log ? () => logRange(allY, gate?.value ?? null) : range ? () => range : (_u, min, max) => [Math.min(0, min ?? 0), max === null || max <= 0 ? 1 : max * 1.15];
     const opts: uPlot.Options = {
       width: Math.max(200, el.clientWidth),
       height,

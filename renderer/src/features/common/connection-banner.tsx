@@ -31,9 +31,8 @@ export function ConnectionBanner() {
   if (detail.refused) {
     return (
       <div className="conn-banner away" role="alert" data-testid="connection-banner">
-        <b>The engine is running but no longer accepts this page.</b> It was probably restarted with a new token
-        (<code>--rotate-token</code>). Open the URL it printed at start (the line beginning with <code>Open:</code>), or read the
-        token from <code>headless-token</code> in its data folder.
+        <b>The engine is running but no longer accepts this page.</b> It was probably restarted with a new token (<code>--rotate-token</code>). Open the URL it printed at start (the line beginning
+        with <code>Open:</code>), or read the token from <code>headless-token</code> in its data folder.
       </div>
     );
   }
@@ -41,18 +40,16 @@ export function ConnectionBanner() {
     return (
       <div className="conn-banner away" role="alert" data-testid="connection-banner">
         <b>The engine stopped unexpectedly and is restarting</b> ({detail.restarting})
-        {seconds !== null && seconds > 0 ? `: next try in ${seconds} s, attempt ${detail.attempts}` : `: attempt ${detail.attempts}`}. The window stays open;
-        buttons are disabled until the engine is back, and what you see is its last known state. If this repeats, the Logs page and a
-        diagnostics export show why.
+        {seconds !== null && seconds > 0 ? `: next try in ${seconds} s, attempt ${detail.attempts}` : `: attempt ${detail.attempts}`}. The window stays open; buttons are disabled until the engine is
+        back, and what you see is its last known state. If this repeats, the Logs page and a diagnostics export show why.
       </div>
     );
   }
   return (
     <div className="conn-banner away" role="alert" data-testid="connection-banner">
       <b>The engine is not reachable.</b> Reconnecting by itself
-      {seconds !== null && seconds > 0 ? ` (next try in ${seconds} s, attempt ${detail.attempts + 1})` : ' now'}. Buttons are disabled until it is
-      back; what you see is its last known state. If this lasts, check that the engine (<code>engy-panel headless</code> or the desktop app) is
-      running on the rig.
+      {seconds !== null && seconds > 0 ? ` (next try in ${seconds} s, attempt ${detail.attempts + 1})` : ' now'}. Buttons are disabled until it is back; what you see is its last known state. If this
+      lasts, check that the engine (<code>engy-panel headless</code> or the desktop app) is running on the rig.
     </div>
   );
 }

@@ -13,7 +13,13 @@ export function CopyButton({ text, what }: { text: string; what: string }) {
     }
   };
   return (
-    <button type="button" className="btn small-btn copy-btn" onClick={() => void copy()} aria-label={`Copy ${what}`} title={state === 'failed' ? 'This browser blocks copying here: select the text by hand.' : undefined}>
+    <button
+      type="button"
+      className="btn small-btn copy-btn"
+      onClick={() => void copy()}
+      aria-label={`Copy ${what}`}
+      title={state === 'failed' ? 'This browser blocks copying here: select the text by hand.' : undefined}
+    >
       {state === 'copied' ? 'Copied' : state === 'failed' ? 'Select it by hand' : 'Copy'}
     </button>
   );

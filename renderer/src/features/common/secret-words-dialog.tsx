@@ -67,7 +67,11 @@ export function SecretWordsDialog({ secret, onConfirmed }: { secret: SecretWords
             Copy the words
           </button>
           {copied === 'yes' && <span className="small muted">Copied. Paste them somewhere offline, then clear your clipboard.</span>}
-          {copied === 'failed' && <span className="small" style={{ color: 'var(--warn)' }}>This browser blocks copying here: select the words and copy them by hand.</span>}
+          {copied === 'failed' && (
+            <span className="small" style={{ color: 'var(--warn)' }}>
+              This browser blocks copying here: select the words and copy them by hand.
+            </span>
+          )}
         </div>
         <label className="toggle">
           <input type="checkbox" checked={written} onChange={(e) => setWritten(e.target.checked)} /> I have written them down

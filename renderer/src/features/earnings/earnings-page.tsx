@@ -68,7 +68,13 @@ function EpochRow({ x, inputs }: { x: EpochEarnings; inputs: MoneyInputs }) {
         </td>
         <td className="small">{windowText(x)}</td>
         <td>
-          {x.gate.passed === null ? <span className="badge neutral">not stated</span> : x.gate.passed ? <span className="badge ok">passed</span> : <span className="badge bad">failed: {gateWords(x.gate.reason)}</span>}
+          {x.gate.passed === null ? (
+            <span className="badge neutral">not stated</span>
+          ) : x.gate.passed ? (
+            <span className="badge ok">passed</span>
+          ) : (
+            <span className="badge bad">failed: {gateWords(x.gate.reason)}</span>
+          )}
         </td>
         <td className="num nowrap">{f.share}</td>
         <td className="num nowrap">{tau(x.projectedTao)}</td>
@@ -146,7 +152,12 @@ function EpochTable({ epochs, inputs }: { epochs: EpochEarnings[]; inputs: Money
 }
 
 function Gaps({ e, now }: { e: EarningsSnapshot; now: number }) {
-  if (e.gaps.length === 0) return <p className="small muted">No missing epoch between #{e.epochs[e.epochs.length - 1]?.epochIndex} and #{e.epochs[0]?.epochIndex}.</p>;
+  if (e.gaps.length === 0)
+    return (
+      <p className="small muted">
+        No missing epoch between #{e.epochs[e.epochs.length - 1]?.epochIndex} and #{e.epochs[0]?.epochIndex}.
+      </p>
+    );
   return (
     <ul className="bar-note" data-testid="epoch-gaps">
       {e.gaps.map((g) => (
@@ -190,7 +201,8 @@ export function EarningsPage() {
         <div>
           <h1>Earnings</h1>
           <p>
-            In τ, per <Term k="epoch">epoch</Term>: <b>projected</b> from the master-signed epoch result (your weight share of the miner emission over the window) and <b>realised</b> from the chain (what it emitted to your uid while those weights applied). The two are never added together.
+            In τ, per <Term k="epoch">epoch</Term>: <b>projected</b> from the master-signed epoch result (your weight share of the miner emission over the window) and <b>realised</b> from the chain
+            (what it emitted to your uid while those weights applied). The two are never added together.
           </p>
         </div>
         <button className="btn" onClick={() => void refresh()} disabled={busy}>
@@ -226,8 +238,9 @@ export function EarningsPage() {
                 <EpochBars bars={bars} gaps={e.gaps.map((g) => g.epochIndex)} format={tauAxis} />
                 <Gaps e={e} now={now} />
                 <p className="small muted">
-                  Weight share: your <Term k="u16">u16</Term> weight / 65,535 in the verified vector. Money per epoch: projected τ at the τ price now, minus the GPUs' electricity at their draw now over the epoch's window. Billed tokens are the provider's count of paid traffic; served here counts
-                  every request this rig answered in the window (probes included). Open an epoch's details for each figure's arithmetic and the published row.
+                  Weight share: your <Term k="u16">u16</Term> weight / 65,535 in the verified vector. Money per epoch: projected τ at the τ price now, minus the GPUs' electricity at their draw now
+                  over the epoch's window. Billed tokens are the provider's count of paid traffic; served here counts every request this rig answered in the window (probes included). Open an epoch's
+                  details for each figure's arithmetic and the published row.
                 </p>
                 <EpochTable epochs={e.epochs} inputs={{ price: price ?? null, powerW: measuredPowerW(serve?.gpus), kwhPrice: settings?.profit.kwhPrice ?? null }} />
               </>

@@ -44,8 +44,14 @@ export function providerCounts(row: Record<string, unknown> | null): ProviderCou
     return found;
   };
   return {
-    tokens: take(PATTERNS.tokens), ok: take(PATTERNS.ok), failed: take(PATTERNS.failed),
-    pass: take(PATTERNS.pass), cheat: take(PATTERNS.cheat), unproven: take(PATTERNS.unproven), score: take(PATTERNS.score), used,
+    tokens: take(PATTERNS.tokens),
+    ok: take(PATTERNS.ok),
+    failed: take(PATTERNS.failed),
+    pass: take(PATTERNS.pass),
+    cheat: take(PATTERNS.cheat),
+    unproven: take(PATTERNS.unproven),
+    score: take(PATTERNS.score),
+    used,
   };
 }
 
@@ -68,7 +74,11 @@ const FIELD_WORDS: Record<string, string> = {
 
 export function fieldLabel(key: string): string {
   if (Object.hasOwn(FIELD_WORDS, key)) return FIELD_WORDS[key]!;
-  const words = key.replace(/[_\-.]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').trim().toLowerCase();
+  const words = key
+    .replace(/[_\-.]+/g, ' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .trim()
+    .toLowerCase();
   return words.length === 0 ? key : words[0]!.toUpperCase() + words.slice(1);
 }
 

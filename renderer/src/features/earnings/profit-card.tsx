@@ -6,7 +6,6 @@ import { ago } from '../common/format.ts';
 import { useNow } from '../common/use-now.ts';
 import { money } from './figures.ts';
 
-
 export function ProfitCard() {
   const earnings = useSnapshot('earnings');
   const price = useSnapshot('price');
@@ -23,8 +22,19 @@ export function ProfitCard() {
   const cur = p.currency;
   const cells = [
     { id: 'tao', k: 'Earned, estimate per day', v: p.taoPerDay === null ? '—' : `${p.taoPerDay.toFixed(4)} τ`, sub: p.basis },
-    { id: 'income', k: `In ${cur}, per day`, v: money(p.incomePerDay, cur), sub: price?.perTao ? `1 τ = ${money(price.perTao, cur)} · ${price.source}, read ${price.at ? ago(price.at, now) : '—'}` : `no price${price?.source ? ` from ${price.source}` : ''}` },
-    { id: 'power', k: 'Electricity, per day', v: money(p.powerCostPerDay, cur), sub: p.kwhPerDay === null ? 'GPU power not measured' : `${p.kwhPerDay.toFixed(1)} kWh at the GPUs' draw now${settings?.profit.kwhPrice != null ? ` × ${settings.profit.kwhPrice} ${cur}/kWh` : ''}` },
+    {
+      id: 'income',
+      k: `In ${cur}, per day`,
+      v: money(p.incomePerDay, cur),
+      sub: price?.perTao ? `1 τ = ${money(price.perTao, cur)} · ${price.source}, read ${price.at ? ago(price.at, now) : '—'}` : `no price${price?.source ? ` from ${price.source}` : ''}`,
+    },
+    {
+      id: 'power',
+      k: 'Electricity, per day',
+      v: money(p.powerCostPerDay, cur),
+      sub:
+        p.kwhPerDay === null ? 'GPU power not measured' : `${p.kwhPerDay.toFixed(1)} kWh at the GPUs' draw now${settings?.profit.kwhPrice != null ? ` × ${settings.profit.kwhPrice} ${cur}/kWh` : ''}`,
+    },
     { id: 'net', k: 'Net, per day', v: money(p.netPerDay, cur), sub: 'estimate: income minus GPU electricity' },
   ];
   return (

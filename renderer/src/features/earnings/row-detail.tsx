@@ -23,7 +23,8 @@ export interface MoneyBasis {
 
 function moneyText(e: EpochEarnings, b: MoneyBasis): string {
   const cur = b.m.currency;
-  const income = b.m.income === null ? `no ${cur} figure (${e.projectedTao === null ? 'no projected τ' : 'no τ price'})` : `${tau(e.projectedTao)} × ${money(b.perTao, cur)}/τ = ${money(b.m.income, cur)}`;
+  const income =
+    b.m.income === null ? `no ${cur} figure (${e.projectedTao === null ? 'no projected τ' : 'no τ price'})` : `${tau(e.projectedTao)} × ${money(b.perTao, cur)}/τ = ${money(b.m.income, cur)}`;
   const span = e.startMs !== null && e.endMs !== null ? duration(e.endMs - e.startMs) : null;
   const power =
     b.m.kwh === null

@@ -64,7 +64,11 @@ export function FleetView({ fleet, openSettings, openRig }: { fleet: FleetSnapsh
       <div className="page stack">
         <h1>Fleet</h1>
         <EmptyState title="No rigs yet">
-          Add your rigs in <button className="link" onClick={openSettings}>Settings &gt; Rigs</button> as user@host: the panel reaches each over SSH with your keys, and nothing faces the LAN.
+          Add your rigs in{' '}
+          <button className="link" onClick={openSettings}>
+            Settings &gt; Rigs
+          </button>{' '}
+          as user@host: the panel reaches each over SSH with your keys, and nothing faces the LAN.
         </EmptyState>
       </div>
     );
@@ -100,7 +104,9 @@ export function FleetView({ fleet, openSettings, openRig }: { fleet: FleetSnapsh
         <div className="card stat" data-testid="fleet-throughput">
           <div className="muted small">throughput{win !== null ? ` (${windowLabel(win)})` : ''}</div>
           <div className="stat-value">{Math.round(t.tokensPerSecond)} tok/s</div>
-          <div className="muted small">{t.openAlerts} open alert{t.openAlerts === 1 ? '' : 's'}</div>
+          <div className="muted small">
+            {t.openAlerts} open alert{t.openAlerts === 1 ? '' : 's'}
+          </div>
         </div>
       </div>
       <section className="card stack" aria-labelledby="rigs-h">
@@ -181,7 +187,11 @@ export function FleetView({ fleet, openSettings, openRig }: { fleet: FleetSnapsh
                   <td data-testid={`rig-state-${r.name}`} title={r.detail}>
                     <span className={r.link === 'online' ? '' : 'bad-text'}>{stateText(r, now)}</span>
                     {r.link !== 'online' && <div className="muted small">{r.detail}</div>}
-                    {r.refused > 0 && <div className="muted small">{r.refused} malformed message{r.refused === 1 ? '' : 's'} refused</div>}
+                    {r.refused > 0 && (
+                      <div className="muted small">
+                        {r.refused} malformed message{r.refused === 1 ? '' : 's'} refused
+                      </div>
+                    )}
                   </td>
                   <td>{r.gpus.length === 0 ? '—' : r.gpus.map((g) => `${g.name}${g.temperatureC === null ? '' : ` ${g.temperatureC} °C`}`).join(', ')}</td>
                   <td>{r.tokensPerSecond === null ? '—' : `${Math.round(r.tokensPerSecond)} tok/s`}</td>
@@ -203,7 +213,10 @@ export function FleetView({ fleet, openSettings, openRig }: { fleet: FleetSnapsh
             </tbody>
           </table>
         </div>
-        <p className="muted small">Click an online rig's name to open its full panel (every page, scoped to it). Figures over each rig's {win !== null ? windowLabel(win) : 'stats window'}; gates from each rig's model. τ is projected from the signed epoch results each rig reads; a rig that is away keeps its last τ.</p>
+        <p className="muted small">
+          Click an online rig's name to open its full panel (every page, scoped to it). Figures over each rig's {win !== null ? windowLabel(win) : 'stats window'}; gates from each rig's model. τ is
+          projected from the signed epoch results each rig reads; a rig that is away keeps its last τ.
+        </p>
       </section>
       <section className="card stack" aria-labelledby="chart-h">
         <h2 id="chart-h">Share of today's τ</h2>

@@ -20,7 +20,10 @@ function HostKey({ rig }: { rig: RigRow }) {
         </span>
       )}
       <span className="small">
-        The rig shows now: <span className="fingerprint" data-testid={`fingerprint-${rig.name}`}>{rig.hostKey.fingerprints.join(', ')}</span>
+        The rig shows now:{' '}
+        <span className="fingerprint" data-testid={`fingerprint-${rig.name}`}>
+          {rig.hostKey.fingerprints.join(', ')}
+        </span>
       </span>
       <span className="muted small">On the rig, `ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub` prints its own: accept only if they match.</span>
       <div className="row">
@@ -53,7 +56,8 @@ export function RigsCard() {
     <section className="card stack" aria-labelledby="rigs-settings-h" data-testid="rigs-card">
       <h2 id="rigs-settings-h">Rigs</h2>
       <p className="muted small">
-        Other rigs this panel watches and controls, reached over SSH with your keys and agent (nothing faces the LAN). Each needs engy-panel there, its engine running (engy-panel headless or the service), and your key in its authorized_keys.
+        Other rigs this panel watches and controls, reached over SSH with your keys and agent (nothing faces the LAN). Each needs engy-panel there, its engine running (engy-panel headless or the
+        service), and your key in its authorized_keys.
       </p>
       <div className="row">
         <label className="stack small">

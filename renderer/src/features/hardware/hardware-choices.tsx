@@ -5,7 +5,9 @@ import { engineApi, useSnapshot } from '../../stores/engine-store.ts';
 /** τ per day, and in the chosen currency when a τ price is known. */
 function perDay(taoPerDay: number, perTao: number | null, currency: string): string {
   const t = `${taoPerDay < 0.01 && taoPerDay > 0 ? taoPerDay.toPrecision(2) : taoPerDay.toFixed(2)} τ per day`;
-  return perTao === null ? t : `${t} (about ${(taoPerDay * perTao).toLocaleString('en-US', { maximumFractionDigits: 2, minimumFractionDigits: 2 })} ${currency.toUpperCase()} at 1 τ = ${perTao} ${currency.toUpperCase()})`;
+  return perTao === null
+    ? t
+    : `${t} (about ${(taoPerDay * perTao).toLocaleString('en-US', { maximumFractionDigits: 2, minimumFractionDigits: 2 })} ${currency.toUpperCase()} at 1 τ = ${perTao} ${currency.toUpperCase()})`;
 }
 
 function AlternativeCard({ a }: { a: HardwareAlternative }) {
@@ -15,7 +17,11 @@ function AlternativeCard({ a }: { a: HardwareAlternative }) {
     <div className="card stack" style={{ gap: 8 }} data-testid={`alternative-${a.id}`}>
       <div className="spread">
         <b>{a.title}</b>
-        {a.id === 'offload' ? <span className={`badge ${a.onThisMachine ? 'limit' : 'bad'}`}>{a.onThisMachine ? 'runs here, slowly' : 'not enough RAM here'}</span> : <span className="badge ok">mines</span>}
+        {a.id === 'offload' ? (
+          <span className={`badge ${a.onThisMachine ? 'limit' : 'bad'}`}>{a.onThisMachine ? 'runs here, slowly' : 'not enough RAM here'}</span>
+        ) : (
+          <span className="badge ok">mines</span>
+        )}
       </div>
       <p className="small" style={{ margin: 0 }}>
         {a.summary}
@@ -72,7 +78,11 @@ export function HardwareChoices({ report, onMineAnyway = null }: { report: Hardw
   if (!tooSmall(report)) return null;
   return (
     <div className="card stack" data-testid="hardware-choices">
-      <b>{report.verdict === 'unsupported' ? 'This machine cannot mine. What now?' : 'This machine would mine only slowly: part of the weights sit in RAM, so it is unlikely to pass the gateway\'s latency gates. What now?'}</b>
+      <b>
+        {report.verdict === 'unsupported'
+          ? 'This machine cannot mine. What now?'
+          : "This machine would mine only slowly: part of the weights sit in RAM, so it is unlikely to pass the gateway's latency gates. What now?"}
+      </b>
       <div className="row">
         <button className="btn primary" onClick={() => void validateInstead()}>
           Validate instead

@@ -136,7 +136,11 @@ function EnginePlanCard({ e, report }: { e: ServeEnginePlan; report: HardwareRep
         <dt>Tokens that fit</dt>
         <dd>
           ≈ {kTokens(a.tokensThatFit)} → context {num(e.contextLength)}
-          {e.contextLimited ? <span className="badge limit" style={{ marginLeft: 8 }}>limited</span> : null}
+          {e.contextLimited ? (
+            <span className="badge limit" style={{ marginLeft: 8 }}>
+              limited
+            </span>
+          ) : null}
         </dd>
       </dl>
       <div>

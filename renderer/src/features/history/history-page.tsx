@@ -13,7 +13,23 @@ import { downloadText, toCsv } from './csv.ts';
 import { verdictHeadline, verdictSentences } from './verdict.ts';
 import { epochFigures } from '../earnings/figures.ts';
 
-const COLUMNS = ['received_at', 'request_id', 'corr_id', 'outcome', 'cause', 'finish_reason', 'prompt_tokens', 'completion_tokens', 'cached_tokens', 'ttft_ms', 'tpot_ms', 'e2e_ms', 'proof_ms', 'leg', 'engine'];
+const COLUMNS = [
+  'received_at',
+  'request_id',
+  'corr_id',
+  'outcome',
+  'cause',
+  'finish_reason',
+  'prompt_tokens',
+  'completion_tokens',
+  'cached_tokens',
+  'ttft_ms',
+  'tpot_ms',
+  'e2e_ms',
+  'proof_ms',
+  'leg',
+  'engine',
+];
 const PAGE = 50;
 const SPANS = [
   { id: '1h', label: 'Last hour', ms: 3_600_000 },
@@ -27,7 +43,23 @@ type SpanId = (typeof SPANS)[number]['id'];
 export function csvOf(rows: MinerRequestRecord[]): string {
   return toCsv(
     COLUMNS,
-    rows.map((r) => [new Date(r.receivedAt).toISOString(), r.requestId, r.corrId, r.outcome, r.cause, r.finishReason, r.promptTokens, r.completionTokens, r.cachedTokens, r.ttftMs, r.tpotMs, r.e2eMs, r.proofMs, r.leg, r.engine]),
+    rows.map((r) => [
+      new Date(r.receivedAt).toISOString(),
+      r.requestId,
+      r.corrId,
+      r.outcome,
+      r.cause,
+      r.finishReason,
+      r.promptTokens,
+      r.completionTokens,
+      r.cachedTokens,
+      r.ttftMs,
+      r.tpotMs,
+      r.e2eMs,
+      r.proofMs,
+      r.leg,
+      r.engine,
+    ]),
   );
 }
 

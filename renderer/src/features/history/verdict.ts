@@ -23,11 +23,15 @@ export function verdictSentences(e: EpochEarnings): string[] {
     return out;
   }
   const c = providerCounts(row);
-  if (c.ok !== null || c.failed !== null) out.push(`The provider counted ${n(c.ok ?? 0)} billed requests answered ok and ${n(c.failed ?? 0)} failed${c.tokens !== null ? `, ${n(c.tokens)} billed tokens in all` : ''}.`);
+  if (c.ok !== null || c.failed !== null)
+    out.push(`The provider counted ${n(c.ok ?? 0)} billed requests answered ok and ${n(c.failed ?? 0)} failed${c.tokens !== null ? `, ${n(c.tokens)} billed tokens in all` : ''}.`);
   else if (c.tokens !== null) out.push(`The provider counted ${n(c.tokens)} billed tokens.`);
-  if (c.pass !== null || c.cheat !== null || c.unproven !== null) out.push(`Audits: ${n(c.pass ?? 0)} passed, ${n(c.cheat ?? 0)} judged cheat, ${n(c.unproven ?? 0)} unproven (counted, never penalised).`);
+  if (c.pass !== null || c.cheat !== null || c.unproven !== null)
+    out.push(`Audits: ${n(c.pass ?? 0)} passed, ${n(c.cheat ?? 0)} judged cheat, ${n(c.unproven ?? 0)} unproven (counted, never penalised).`);
   if (c.score !== null) out.push(`Score ${n(c.score)} (tokens x the model's score rate / 1000, 0 when a gate fails).`);
-  const rest = Object.entries(row).filter(([k, v]) => !c.used.has(k) && !/hotkey|gate_?reason|^gates?_?pass(ed)?$/i.test(k) && (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean'));
+  const rest = Object.entries(row).filter(
+    ([k, v]) => !c.used.has(k) && !/hotkey|gate_?reason|^gates?_?pass(ed)?$/i.test(k) && (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean'),
+  );
   if (rest.length > 0) out.push(`Also published: ${rest.map(([k, v]) => `${fieldLabel(k).toLowerCase()} ${typeof v === 'number' ? n(v) : String(v)}`).join('; ')}.`);
   return out;
 }

@@ -114,7 +114,8 @@ export function LogsPage() {
         </button>
       </div>
       <p className="small muted" role="status">
-        {follow ? 'Following the newest line. Scroll up or press Pause to read without the text moving.' : `Paused${waiting > 0 ? `: ${waiting} newer line${waiting === 1 ? '' : 's'} waiting` : ''}.`} Showing {shown.length} of {all.length} lines.
+        {follow ? 'Following the newest line. Scroll up or press Pause to read without the text moving.' : `Paused${waiting > 0 ? `: ${waiting} newer line${waiting === 1 ? '' : 's'} waiting` : ''}.`}{' '}
+        Showing {shown.length} of {all.length} lines.
       </p>
       <div className="logview" ref={view} role="log" aria-label="Log lines" tabIndex={0} onScroll={onScroll} data-testid="logview">
         {shown.length === 0 ? (

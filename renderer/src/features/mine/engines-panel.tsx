@@ -5,7 +5,14 @@ import { Term } from '../common/term.tsx';
 import { withHistory, type SeriesHistory } from '../charts/series-history.ts';
 
 const STATE_BADGE: Record<EngineSnapshot['status']['state'], string> = {
-  stopped: 'neutral', starting: 'info', ready: 'ok', degraded: 'warn', crashed: 'bad', restarting: 'warn', stopping: 'neutral', failed: 'bad',
+  stopped: 'neutral',
+  starting: 'info',
+  ready: 'ok',
+  degraded: 'warn',
+  crashed: 'bad',
+  restarting: 'warn',
+  stopping: 'neutral',
+  failed: 'bad',
 };
 
 function statusText(e: EngineSnapshot): string {
@@ -53,7 +60,11 @@ function EngineCard({ e }: { e: EngineSnapshot }) {
         <dd>{e.sglangVersion ?? 'version unknown'}</dd>
         <dt>Hidden-state trim</dt>
         <dd>
-          {e.trim.state === 'armed' || e.trim.state === 'not-armed' ? `${e.trim.state === 'armed' ? 'on' : 'off'}: ${e.trim.detail}` : e.trim.state === 'unknown' ? 'unknown (external serve)' : e.trim.state}
+          {e.trim.state === 'armed' || e.trim.state === 'not-armed'
+            ? `${e.trim.state === 'armed' ? 'on' : 'off'}: ${e.trim.detail}`
+            : e.trim.state === 'unknown'
+              ? 'unknown (external serve)'
+              : e.trim.state}
         </dd>
         <dt>Restarts</dt>
         <dd>{s.restarts}</dd>
@@ -85,14 +96,37 @@ function EngineCard({ e }: { e: EngineSnapshot }) {
 export function EnginesPanel({ serve, ttftTargetMs, windowMs, history }: { serve: ServeSnapshot; ttftTargetMs: number | null; windowMs: number; history?: SeriesHistory }) {
   // Keys and units from shared/series.ts: the live points are in the stored series' unit.
   const engineSeries = (key: EngineSeriesName): ChartSeries[] =>
-    serve.engines.map((e) => ({ label: `engine ${e.index}`, points: withHistory(history, seriesKey.engine(e.index, key), e.metrics.map((p) => ({ at: p.at, v: engineSeriesValue[key](p) }))) }));
+    serve.engines.map((e) => ({
+      label: `engine ${e.index}`,
+      points: withHistory(
+        history,
+        seriesKey.engine(e.index, key),
+        e.metrics.map((p) => ({ at: p.at, v: engineSeriesValue[key](p) })),
+      ),
+    }));
   const gpuSeries = (key: GpuSeriesName): ChartSeries[] =>
-    serve.gpus.map((g) => ({ label: `GPU ${g.index}`, color: g.index, points: withHistory(history, seriesKey.gpu(g.index, key), g.points.map((p) => ({ at: p.at, v: gpuSeriesValue[key](p) }))) }));
+    serve.gpus.map((g) => ({
+      label: `GPU ${g.index}`,
+      color: g.index,
+      points: withHistory(
+        history,
+        seriesKey.gpu(g.index, key),
+        g.points.map((p) => ({ at: p.at, v: gpuSeriesValue[key](p) })),
+      ),
+    }));
   const totalGiB = Math.max(0, ...serve.gpus.flatMap((g) => g.points.map((p) => toUnit.gib(p.memoryTotalMiB ?? 0))));
   const limits = serve.gpus.map((g) => [...g.points].reverse().find((p) => p.powerLimitW != null)?.powerLimitW ?? null);
   const maxLimit = Math.max(0, ...limits.map((l) => l ?? 0));
   const powerSeries: ChartSeries[] = serve.gpus.flatMap((g, i) => [
-    { label: `GPU ${g.index} draw`, color: g.index, points: withHistory(history, seriesKey.gpu(g.index, 'power'), g.points.map((p) => ({ at: p.at, v: gpuSeriesValue.power(p) }))) },
+    {
+      label: `GPU ${g.index} draw`,
+      color: g.index,
+      points: withHistory(
+        history,
+        seriesKey.gpu(g.index, 'power'),
+        g.points.map((p) => ({ at: p.at, v: gpuSeriesValue.power(p) })),
+      ),
+    },
     ...(limits[i] != null ? [{ label: `GPU ${g.index} limit`, color: g.index, dash: true, points: g.points.map((p) => ({ at: p.at, v: p.powerLimitW ?? null })) }] : []),
   ]);
   const gateS = ttftTargetMs ? toUnit.seconds(ttftTargetMs) : null;
@@ -124,9 +158,25 @@ export function EnginesPanel({ serve, ttftTargetMs, windowMs, history }: { serve
           <h2>GPUs</h2>
           <div className="grid charts">
             <UplotChart title="GPU utilisation" unit="%" range={[0, 100]} windowMs={windowMs} series={gpuSeries('util')} format={(v) => v.toFixed(0)} />
-            <UplotChart title="GPU memory used" unit="GiB" range={[0, totalGiB > 0 ? Math.ceil(totalGiB) : 1]} windowMs={windowMs} series={gpuSeries('mem')} format={(v) => v.toFixed(1)} note={totalGiB > 0 ? `Scale: 0 to the card's ${totalGiB.toFixed(1)} GiB.` : undefined} />
+            <UplotChart
+              title="GPU memory used"
+              unit="GiB"
+              range={[0, totalGiB > 0 ? Math.ceil(totalGiB) : 1]}
+              windowMs={windowMs}
+              series={gpuSeries('mem')}
+              format={(v) => v.toFixed(1)}
+              note={totalGiB > 0 ? `Scale: 0 to the card's ${totalGiB.toFixed(1)} GiB.` : undefined}
+            />
             <UplotChart title="GPU temperature" unit="°C" range={[0, 100]} windowMs={windowMs} series={gpuSeries('temp')} format={(v) => v.toFixed(0)} />
-            <UplotChart title="GPU power vs limit" unit="W" range={[0, maxLimit > 0 ? Math.ceil((maxLimit * 1.1) / 50) * 50 : 500]} windowMs={windowMs} series={powerSeries} format={(v) => v.toFixed(0)} note="Dashed: the card's power limit." />
+            <UplotChart
+              title="GPU power vs limit"
+              unit="W"
+              range={[0, maxLimit > 0 ? Math.ceil((maxLimit * 1.1) / 50) * 50 : 500]}
+              windowMs={windowMs}
+              series={powerSeries}
+              format={(v) => v.toFixed(0)}
+              note="Dashed: the card's power limit."
+            />
           </div>
         </>
       )}

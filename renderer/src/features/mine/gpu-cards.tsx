@@ -24,8 +24,18 @@ function memoryText(p: GpuPoint): string {
 
 function ThrottleBadge({ p }: { p: GpuPoint }) {
   const t = p.throttle;
-  if (t === null || t === undefined) return <span className="badge neutral" data-testid="gpu-throttle" data-throttled="unknown">throttle reasons not reported</span>;
-  if (t.length === 0) return <span className="badge ok" data-testid="gpu-throttle" data-throttled="no">not throttled</span>;
+  if (t === null || t === undefined)
+    return (
+      <span className="badge neutral" data-testid="gpu-throttle" data-throttled="unknown">
+        throttle reasons not reported
+      </span>
+    );
+  if (t.length === 0)
+    return (
+      <span className="badge ok" data-testid="gpu-throttle" data-throttled="no">
+        not throttled
+      </span>
+    );
   const slowdown = t.some((r) => r !== 'sw-power-cap');
   return (
     <span className={`badge ${slowdown ? 'bad' : 'warn'}`} data-testid="gpu-throttle" data-throttled="yes">

@@ -48,7 +48,6 @@ export function GpuLivePanel({ serve }: { serve: ServeSnapshot }) {
             format={(v) => v.toFixed(0)}
             bands={spans.map((s) => ({ from: s.from, to: s.to, tone: s.kind === 'power' ? 'warn' : 'bad' }))}
             note="Dashed: each card's power limit. Shaded in the warning colour: a power cap; in red: a thermal or hardware slowdown (nvidia-smi clocks_event_reasons)."
-
           />
           <ThrottleSummary spans={spans} windowLabel={words} />
         </>

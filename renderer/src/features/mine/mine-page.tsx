@@ -20,17 +20,27 @@ import { ProfitCard } from '../earnings/profit-card.tsx';
 import { GpuLivePanel } from './gpu-live-panel.tsx';
 
 const PHASE_BADGE: Record<MinerPhase, string> = {
-  stopped: 'neutral', 'starting-serve': 'info', connecting: 'info', 'waiting-for-probe': 'info', probing: 'warn', active: 'ok', pulled: 'bad', denied: 'bad', reconnecting: 'warn', withdrawn: 'bad', failed: 'bad',
+  stopped: 'neutral',
+  'starting-serve': 'info',
+  connecting: 'info',
+  'waiting-for-probe': 'info',
+  probing: 'warn',
+  active: 'ok',
+  pulled: 'bad',
+  denied: 'bad',
+  reconnecting: 'warn',
+  withdrawn: 'bad',
+  failed: 'bad',
 };
 
 function Legs({ m }: { m: MinerSnapshot }) {
   return (
     <div className="row" role="group" aria-label="Gateway legs">
       {m.legs.map((l) => (
-        <span key={l.index} className={`badge ${l.status === 'admitted' ? 'ok' : l.status === 'denied' ? 'bad' : l.status === 'open' ? 'info' : 'neutral'}`} >
+        <span key={l.index} className={`badge ${l.status === 'admitted' ? 'ok' : l.status === 'denied' ? 'bad' : l.status === 'open' ? 'info' : 'neutral'}`}>
           leg {l.index}: {l.status}
           {l.inflight > 0 ? ` · ${l.inflight} in flight` : ''}
-          {l.denyReason ?? l.lastError ? ` · ${l.denyReason ?? l.lastError}` : ''}
+          {(l.denyReason ?? l.lastError) ? ` · ${l.denyReason ?? l.lastError}` : ''}
         </span>
       ))}
     </div>
@@ -45,7 +55,12 @@ function Stats({ m }: { m: MinerSnapshot }) {
     ...minerFigures(s, m.targets).map((f) => ({ id: f.id, k: f.label, v: `${f.value} ${f.unit}`, ...(f.gate ? { sub: f.gate } : {}) })),
     { id: 'inflight', k: 'In flight, now', v: `${s.inflight} request${s.inflight === 1 ? '' : 's'}`, sub: `peak ${s.inflightPeak} since start` },
     { id: 'requests', k: `Requests, ${w}`, v: `${num(s.ok)} ok`, sub: `${num(s.errors)} failed · ${num(s.cancelled)} cancelled` },
-    { id: 'lag', k: `Event-loop lag p99, ${windowLabel(m.loop.windowMs)}`, v: `${num(m.loop.lagP99Ms)} ms`, sub: `max ${num(m.loop.lagMaxMs)} ms · ${num(m.loop.stalls)} stalls of 1 s or more since start` },
+    {
+      id: 'lag',
+      k: `Event-loop lag p99, ${windowLabel(m.loop.windowMs)}`,
+      v: `${num(m.loop.lagP99Ms)} ms`,
+      sub: `max ${num(m.loop.lagMaxMs)} ms · ${num(m.loop.stalls)} stalls of 1 s or more since start`,
+    },
   ];
   return (
     <div className="grid cols-4" data-testid="miner-cards">
@@ -116,7 +131,13 @@ export function MinePage() {
           <p>Serve every routed request with a TOPLOC proof of the real activations. The gateway judges acceptance, latency and proofs.</p>
         </div>
         {/* Once a worker exists, Stop is offered even while Start is still bringing up the serve and rehearsing. */}
-        <button className={`btn big ${running ? '' : 'primary'}`} onClick={() => void toggle()} disabled={!running && (busy || !preflight?.ready)} title={!running && !preflight?.ready ? 'Fix the pre-flight checks below first: each has a button that goes to the place that fixes it.' : undefined} data-testid="mine-toggle">
+        <button
+          className={`btn big ${running ? '' : 'primary'}`}
+          onClick={() => void toggle()}
+          disabled={!running && (busy || !preflight?.ready)}
+          title={!running && !preflight?.ready ? 'Fix the pre-flight checks below first: each has a button that goes to the place that fixes it.' : undefined}
+          data-testid="mine-toggle"
+        >
           {running ? 'Stop mining' : busy ? '…' : 'Start mining'}
         </button>
       </div>
@@ -143,7 +164,11 @@ export function MinePage() {
           </div>
         </div>
       )}
-      {error && <div className="error-box" role="alert">{error}</div>}
+      {error && (
+        <div className="error-box" role="alert">
+          {error}
+        </div>
+      )}
       {serve?.rehearsal && <LiveRehearsalCard r={serve.rehearsal} now={now} />}
       {!running && <PreflightChecklist role="mine" />}
       {!running && mining && <MineIdle />}
@@ -170,7 +195,8 @@ export function MinePage() {
             )}
             {miner.capacity && (
               <p className="small" data-testid="capacity">
-                <Term k="MAX_INFLIGHT">MAX_INFLIGHT</Term> {miner.capacity.maxInflightTotal} ({miner.capacity.perLeg} per leg over {miner.capacity.legs} legs) · requests up to {miner.capacity.maxInputTokens.toLocaleString('en-US')} input and {miner.capacity.maxOutputTokens.toLocaleString('en-US')} output tokens, {miner.capacity.maxRequestS} s
+                <Term k="MAX_INFLIGHT">MAX_INFLIGHT</Term> {miner.capacity.maxInflightTotal} ({miner.capacity.perLeg} per leg over {miner.capacity.legs} legs) · requests up to{' '}
+                {miner.capacity.maxInputTokens.toLocaleString('en-US')} input and {miner.capacity.maxOutputTokens.toLocaleString('en-US')} output tokens, {miner.capacity.maxRequestS} s
               </p>
             )}
             {miner.legsWarning && <div className="error-box">{miner.legsWarning}</div>}
@@ -187,20 +213,27 @@ export function MinePage() {
             <h2>Charts</h2>
             <WindowPicker value={windowMs} onChange={setWindowMs} />
           </div>
-          {historyError && <p className="small muted" role="status">{historyError}</p>}
+          {historyError && (
+            <p className="small muted" role="status">
+              {historyError}
+            </p>
+          )}
           <MinerCharts m={miner} worker={several ? chosen : 0} windowMs={windowMs} history={history} />
           <div className="grid cols-2">
             <section className="card" aria-label="State timeline">
               <h2>Timeline</h2>
               <ol className="reasons" data-testid="miner-timeline">
-                {[...miner.history].reverse().slice(0, 12).map((t, i) => (
-                  <li key={`${t.at}-${i}`}>
-                    <span className={`dot ${PHASE_BADGE[t.phase] === 'ok' ? 'ok' : PHASE_BADGE[t.phase] === 'bad' ? 'blocker' : 'warn'}`} aria-hidden="true" />
-                    <span>
-                      <b>{phaseLabel(t.phase)}</b> {phaseDetail(t.phase, t.detail)} <span className="muted small">{ago(t.at, now)}</span>
-                    </span>
-                  </li>
-                ))}
+                {[...miner.history]
+                  .reverse()
+                  .slice(0, 12)
+                  .map((t, i) => (
+                    <li key={`${t.at}-${i}`}>
+                      <span className={`dot ${PHASE_BADGE[t.phase] === 'ok' ? 'ok' : PHASE_BADGE[t.phase] === 'bad' ? 'blocker' : 'warn'}`} aria-hidden="true" />
+                      <span>
+                        <b>{phaseLabel(t.phase)}</b> {phaseDetail(t.phase, t.detail)} <span className="muted small">{ago(t.at, now)}</span>
+                      </span>
+                    </li>
+                  ))}
               </ol>
             </section>
             <section className="card" aria-label="Self-audit">
@@ -208,7 +241,8 @@ export function MinePage() {
                 <Term k="self-audit">Self-audit</Term>
               </h2>
               <p className="small muted">
-                A sample of served requests is re-run through the serve and the sent <Term k="TOPLOC" /> proof checked locally, as the auditor would. Scores are the mean top-k exponent mismatch / k (lower is better).
+                A sample of served requests is re-run through the serve and the sent <Term k="TOPLOC" /> proof checked locally, as the auditor would. Scores are the mean top-k exponent mismatch / k
+                (lower is better).
               </p>
               <dl className="kv">
                 <dt>Audited</dt>

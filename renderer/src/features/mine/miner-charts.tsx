@@ -43,7 +43,8 @@ export function MinerCharts({ m, worker, windowMs, history }: { m: MinerSnapshot
         title={`Acceptance (${w})`}
         unit="%"
         range={[0, 100]}
-        windowMs={windowMs} now={now}
+        windowMs={windowMs}
+        now={now}
         series={[{ label: 'this miner', points: series('accept') }]}
         gate={{ value: toUnit.percent(m.targets.acceptance), label: `gate ${fmt.pct(m.targets.acceptance)} %` }}
         format={(v) => v.toFixed(1)}
@@ -52,7 +53,8 @@ export function MinerCharts({ m, worker, windowMs, history }: { m: MinerSnapshot
         title={`TTFT p99 (${w}), log scale`}
         unit="s"
         log
-        windowMs={windowMs} now={now}
+        windowMs={windowMs}
+        now={now}
         series={[{ label: 'this miner', points: series('ttft') }]}
         gate={{ value: toUnit.seconds(m.targets.ttftP99Ms), label: `gate ${fmt.ttftS(m.targets.ttftP99Ms)} s` }}
         format={fmt.secs}
@@ -61,7 +63,8 @@ export function MinerCharts({ m, worker, windowMs, history }: { m: MinerSnapshot
         title={`TPOT p99 (${w}), log scale`}
         unit="ms"
         log
-        windowMs={windowMs} now={now}
+        windowMs={windowMs}
+        now={now}
         series={[{ label: 'this miner', points: series('tpot') }]}
         gate={{ value: m.targets.tpotP99Ms, label: `gate ${fmt.tpotMs(m.targets.tpotP99Ms)} ms` }}
         format={(v) => fmt.tpotMs(v)}

@@ -31,7 +31,10 @@ export function QualificationPanel({ m, now }: { m: MinerSnapshot; now: number }
   return (
     <div className="stack" data-testid="qualification">
       <div>
-        <b>Qualifying: {q.met} of {q.total} conditions met.</b> <span className="muted">Waiting for {q.waitingFor}.</span>
+        <b>
+          Qualifying: {q.met} of {q.total} conditions met.
+        </b>{' '}
+        <span className="muted">Waiting for {q.waitingFor}.</span>
       </div>
       <progress max={q.total} value={q.met} aria-label={`Qualification: ${q.met} of ${q.total} conditions met`} />
       <ul className="reasons small">

@@ -11,13 +11,15 @@ export function ServeHealth({ m, workers = 1 }: { m: MinerSnapshot; workers?: nu
     <>
       {h.withdrawn && (
         <div className="error-box" role="status" data-testid="serve-withdrawn">
-          withdrawn: serve unhealthy{h.cause ? ` (${h.cause})` : ''}{h.since !== null ? `, since ${new Date(h.since).toLocaleTimeString()}` : ''}. This engine&apos;s legs drained and are not dialed;{' '}
+          withdrawn: serve unhealthy{h.cause ? ` (${h.cause})` : ''}
+          {h.since !== null ? `, since ${new Date(h.since).toLocaleTimeString()}` : ''}. This engine&apos;s legs drained and are not dialed;{' '}
           {workers > 1 ? 'requests go to the other workers of this rig.' : 'this rig serves nothing and earns nothing until they are back.'} They come back after two good health probes in a row.
         </div>
       )}
       {h.kv && (
         <p className="small muted" data-testid="serve-kv">
-          KV cache, now: {num(h.kv.used)} tokens held{h.kv.limit ? ` of ${num(h.kv.limit)} (${(100 * (h.kv.frac ?? 0)).toFixed(1)} %)` : ''} · {h.kv.reqs} running, {h.kv.waiting} waiting · sent to the gateway with each heartbeat
+          KV cache, now: {num(h.kv.used)} tokens held{h.kv.limit ? ` of ${num(h.kv.limit)} (${(100 * (h.kv.frac ?? 0)).toFixed(1)} %)` : ''} · {h.kv.reqs} running, {h.kv.waiting} waiting · sent to the
+          gateway with each heartbeat
         </p>
       )}
     </>

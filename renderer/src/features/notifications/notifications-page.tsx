@@ -61,7 +61,9 @@ export function NotificationsPage() {
         <ul className="notif-list" data-testid="notification-history">
           {list.map((x) => (
             <li key={x.id} className="card notif">
-              <span className={`badge ${x.active ? (x.severity === 'error' ? 'bad' : 'warn') : 'neutral'}`}>{x.active ? (x.severity === 'error' ? 'error, ongoing' : 'warning, ongoing') : x.interruptedAt !== undefined ? 'interrupted' : 'cleared'}</span>
+              <span className={`badge ${x.active ? (x.severity === 'error' ? 'bad' : 'warn') : 'neutral'}`}>
+                {x.active ? (x.severity === 'error' ? 'error, ongoing' : 'warning, ongoing') : x.interruptedAt !== undefined ? 'interrupted' : 'cleared'}
+              </span>
               <div>
                 <h2 className="notif-title">{x.title}</h2>
                 <p className="small">{x.body}</p>

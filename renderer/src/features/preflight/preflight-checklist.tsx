@@ -15,7 +15,12 @@ export function usePreflight(role: 'mine' | 'validate'): PreflightReport | null 
 
 export function PreflightChecklist({ role }: { role: 'mine' | 'validate' }) {
   const r = usePreflight(role);
-  if (r === undefined) return <section className="card muted" aria-busy="true">Loading the pre-flight checklist…</section>;
+  if (r === undefined)
+    return (
+      <section className="card muted" aria-busy="true">
+        Loading the pre-flight checklist…
+      </section>
+    );
   if (r === null) return null;
   const open = r.checks.filter((c) => c.state !== 'ok').length;
   return (
@@ -26,7 +31,11 @@ export function PreflightChecklist({ role }: { role: 'mine' | 'validate' }) {
           {open === 0 ? 'all clear' : `${open} to fix`}
         </span>
       </div>
-      {open > 0 && <p className="small muted" style={{ margin: 0 }}>Start is enabled once every check is ready; each Fix button goes to the place that fixes it.</p>}
+      {open > 0 && (
+        <p className="small muted" style={{ margin: 0 }}>
+          Start is enabled once every check is ready; each Fix button goes to the place that fixes it.
+        </p>
+      )}
       <ul className="reasons">
         {r.checks.map((c) => (
           <li key={c.id} data-testid={`preflight-check-${c.id}`} data-state={c.state} style={{ gridTemplateColumns: '22px 1fr auto', alignItems: 'start' }}>

@@ -26,7 +26,8 @@ export function RehearsePanel() {
         </button>
       </div>
       <p className="small muted" style={{ margin: 0 }}>
-        Sends what the gateway's probes look like (24 requests at once, prompts of about 13k tokens) to your serve and measures the 99th-percentile latencies against the gates, before the rig goes live.
+        Sends what the gateway's probes look like (24 requests at once, prompts of about 13k tokens) to your serve and measures the 99th-percentile latencies against the gates, before the rig goes
+        live.
       </p>
       {error && (
         <div className="error-box" role="alert">
@@ -49,7 +50,8 @@ export function RehearsePanel() {
             </dd>
             <dt>Requests</dt>
             <dd>
-              {result.completed} of {result.concurrent} finished · ~{result.promptTokens.toLocaleString('en-US')} prompt tokens, {result.maxTokens} output tokens each · {(result.durationMs / 1000).toFixed(1)} s
+              {result.completed} of {result.concurrent} finished · ~{result.promptTokens.toLocaleString('en-US')} prompt tokens, {result.maxTokens} output tokens each ·{' '}
+              {(result.durationMs / 1000).toFixed(1)} s
             </dd>
           </dl>
           <p className="small" style={{ margin: 0 }} data-testid="rehearsal-forecast">

@@ -17,9 +17,7 @@ export function AlertWebhookCard({ status }: { status: AlertWebhookStatus | unde
   return (
     <div className="stack" data-testid="alert-webhook">
       <h3>Send alerts to a chat</h3>
-      <p className="muted small">
-        Each new alert is also posted to a webhook: a Slack, Discord, Mattermost or Google Chat incoming webhook, or your own relay. The message names this rig.
-      </p>
+      <p className="muted small">Each new alert is also posted to a webhook: a Slack, Discord, Mattermost or Google Chat incoming webhook, or your own relay. The message names this rig.</p>
       <p className="small" data-testid="alert-webhook-status">
         {status?.configured ? `Posting to ${status.host}.` : 'No webhook: alerts show here and on the desktop only.'}
         {last ? ` Last post ${clock(last.at)}: ${last.ok ? '' : 'failed, '}${last.text}.` : ''}

@@ -42,7 +42,10 @@ export function DesktopToggles({ s, desktop, update }: { s: Settings; desktop: b
           </label>
         ))
       ) : (
-        <p className="muted small">Start at login, the tray, closing the window and automatic updates are settings of the desktop app. This page is the headless engine in a browser: it runs until its service or process is stopped.</p>
+        <p className="muted small">
+          Start at login, the tray, closing the window and automatic updates are settings of the desktop app. This page is the headless engine in a browser: it runs until its service or process is
+          stopped.
+        </p>
       )}
     </section>
   );

@@ -62,7 +62,12 @@ export function BrowserWalletInPlace({ signing }: { signing: BrowserSigningView 
     );
   }, [payload, source, signing.address, invoke]);
 
-  if (found.state === 'looking') return <p className="muted small" role="status">Looking for a wallet extension in this browser…</p>;
+  if (found.state === 'looking')
+    return (
+      <p className="muted small" role="status">
+        Looking for a wallet extension in this browser…
+      </p>
+    );
   if (found.state === 'failed') return <p className="muted small">This browser's wallet extension could not be asked ({found.why}): use the signing page instead.</p>;
   if (found.sources.length === 0) {
     return (
@@ -119,7 +124,8 @@ export function BrowserWalletInPlace({ signing }: { signing: BrowserSigningView 
         </div>
       ) : (
         <p className="small">
-          None of this browser's wallet extensions holds <span className="mono">{signing.address}</span>, the account this registration was started for: sign on the signing page, or add that account to your extension.
+          None of this browser's wallet extensions holds <span className="mono">{signing.address}</span>, the account this registration was started for: sign on the signing page, or add that account
+          to your extension.
         </p>
       )}
       {note && (

@@ -75,7 +75,9 @@ export function RegistrationStep({ wallet, settings }: { wallet: WalletView; set
           <span className="badge ok">registered, uid {reg.registration.uid}</span> {reg.registration.validatorPermit ? <span className="badge info">validator permit</span> : null}{' '}
           {reg.registration.immunityBlocksLeft !== undefined ? (
             <span className={`badge ${reg.registration.immunityBlocksLeft > 0 ? 'info' : 'neutral'}`}>
-              {reg.registration.immunityBlocksLeft > 0 ? `immune for ${reg.registration.immunityBlocksLeft} more blocks (~${Math.round((reg.registration.immunityBlocksLeft * 12) / 3600)} h)` : 'immunity over: a weak score can be pruned'}
+              {reg.registration.immunityBlocksLeft > 0
+                ? `immune for ${reg.registration.immunityBlocksLeft} more blocks (~${Math.round((reg.registration.immunityBlocksLeft * 12) / 3600)} h)`
+                : 'immunity over: a weak score can be pruned'}
             </span>
           ) : null}
         </div>
@@ -83,28 +85,38 @@ export function RegistrationStep({ wallet, settings }: { wallet: WalletView; set
         <div className="card stack" data-testid="registration-needs">
           <div className="spread">
             <b>What registering needs</b>
-            <button className="btn" disabled={busy} onClick={() => void run(async () => {
-              const r = await engineApi().invoke('wallet.registration', null);
-              return r.ok ? null : r.error.message;
-            })}>
+            <button
+              className="btn"
+              disabled={busy}
+              onClick={() =>
+                void run(async () => {
+                  const r = await engineApi().invoke('wallet.registration', null);
+                  return r.ok ? null : r.error.message;
+                })
+              }
+            >
               Check again
             </button>
           </div>
-          <p className="small">
-            A coldkey that signs and pays the registration (burned, not staked), holding at least the current cost. The hotkey needs no balance.
-          </p>
+          <p className="small">A coldkey that signs and pays the registration (burned, not staked), holding at least the current cost. The hotkey needs no balance.</p>
           <dl className="kv">
             <dt>Cost now</dt>
             <dd data-testid="registration-cost">{q ? `${formatTao(q.costRao)} (block ${q.block}; moves every block, refreshed while this step is open)` : 'asking the chain…'}</dd>
             <dt>Coldkey</dt>
             <dd className="mono small">
-              <span data-testid="registration-coldkey">{q?.coldkey ?? cold?.coldkeyAddress ?? 'none yet: add it in the Coldkey step, or sign in a browser wallet below and pick the account there'}</span>{' '}
+              <span data-testid="registration-coldkey">
+                {q?.coldkey ?? cold?.coldkeyAddress ?? 'none yet: add it in the Coldkey step, or sign in a browser wallet below and pick the account there'}
+              </span>{' '}
               {(q?.coldkey ?? cold?.coldkeyAddress) && <CopyButton text={(q?.coldkey ?? cold?.coldkeyAddress)!} what="the coldkey address (send the registration cost here)" />}
             </dd>
             <dt>Its balance</dt>
             <dd>
               {q?.coldkeyFreeRao == null ? 'unknown' : formatTao(q.coldkeyFreeRao)}{' '}
-              {q?.canAfford === true ? <span className="badge ok">enough</span> : short ? <span className="badge bad">not enough: send at least {formatTao((BigInt(q.costRao) - BigInt(q.coldkeyFreeRao!)).toString())} more to this coldkey</span> : null}
+              {q?.canAfford === true ? (
+                <span className="badge ok">enough</span>
+              ) : short ? (
+                <span className="badge bad">not enough: send at least {formatTao((BigInt(q.costRao) - BigInt(q.coldkeyFreeRao!)).toString())} more to this coldkey</span>
+              ) : null}
             </dd>
           </dl>
           <div className="row">
@@ -115,7 +127,12 @@ export function RegistrationStep({ wallet, settings }: { wallet: WalletView; set
           {hasColdkeyFile && (
             <div className="row">
               <SecretInput label="Coldkey password" value={password} onChange={setPassword} />
-              <button className="btn primary" disabled={busy || !cap || !password || Boolean(short)} title={short ? 'The coldkey holds less than the cost: send TAO to it first, then Check again.' : undefined} onClick={() => void register()}>
+              <button
+                className="btn primary"
+                disabled={busy || !cap || !password || Boolean(short)}
+                title={short ? 'The coldkey holds less than the cost: send TAO to it first, then Check again.' : undefined}
+                onClick={() => void register()}
+              >
                 {busy ? 'Unlocking and sending…' : 'Register with this coldkey'}
               </button>
             </div>
@@ -129,7 +146,12 @@ export function RegistrationStep({ wallet, settings }: { wallet: WalletView; set
               onChange={(e) => setBrowserAccount(e.target.value)}
               style={{ flex: 1, minWidth: 240 }}
             />
-            <button className={`btn ${hasColdkeyFile ? '' : 'primary'}`} disabled={busy || !cap} title={!cap ? 'Set the most you agree to pay first.' : undefined} onClick={() => void registerWithBrowser()}>
+            <button
+              className={`btn ${hasColdkeyFile ? '' : 'primary'}`}
+              disabled={busy || !cap}
+              title={!cap ? 'Set the most you agree to pay first.' : undefined}
+              onClick={() => void registerWithBrowser()}
+            >
               Sign in a browser wallet
             </button>
             {wallet.signingUrl && (
@@ -144,7 +166,9 @@ export function RegistrationStep({ wallet, settings }: { wallet: WalletView; set
             </Suspense>
           )}
           <p className="muted small">
-            With a coldkey file, its password unlocks it inside the engine for this one registration and is then dropped (never stored or logged). With a browser wallet (polkadot.js, Talisman, SubWallet), no file is needed: the engine serves a one-shot page on its machine that lists the extension's accounts with their balance against the cost; you pick the one that pays and the extension signs. When this panel is open in a browser with the extension (the headless UI over a tunnel), you can sign right here instead.
+            With a coldkey file, its password unlocks it inside the engine for this one registration and is then dropped (never stored or logged). With a browser wallet (polkadot.js, Talisman,
+            SubWallet), no file is needed: the engine serves a one-shot page on its machine that lists the extension's accounts with their balance against the cost; you pick the one that pays and the
+            extension signs. When this panel is open in a browser with the extension (the headless UI over a tunnel), you can sign right here instead.
           </p>
         </div>
       )}

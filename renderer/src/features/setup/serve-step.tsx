@@ -18,7 +18,11 @@ const RUNTIMES: Choice<RuntimeId>[] = [
 export function runtimeFinding(id: RuntimeId, r: RuntimeReport | null | undefined): { ok: boolean; text: string } | null {
   if (!r || id === 'external') return null;
   if (id === 'python') {
-    if (r.python) return { ok: r.python.supported, text: `sglang ${r.python.sglangVersion} found (${r.python.python}, Python ${r.python.pythonVersion ?? '?'})${r.python.supported ? '' : ': a version the trim does not know'}` };
+    if (r.python)
+      return {
+        ok: r.python.supported,
+        text: `sglang ${r.python.sglangVersion} found (${r.python.python}, Python ${r.python.pythonVersion ?? '?'})${r.python.supported ? '' : ': a version the trim does not know'}`,
+      };
     const base = r.pythonTried.find((p) => p.pythonVersion !== null);
     return { ok: false, text: base ? `sglang not found (Python ${base.pythonVersion} at ${base.python} has no sglang)` : 'no Python 3 found' };
   }
@@ -43,15 +47,24 @@ function InstallPanel({ s }: { s: SglangSetupSnapshot }) {
     <div className="card stack" data-testid="sglang-install" style={{ gap: 10 }}>
       <div className="spread">
         <b>Install sglang into the panel's own environment</b>
-        {i.state !== 'idle' && <span className={`badge ${i.state === 'done' ? 'ok' : i.state === 'running' ? 'info' : i.state === 'failed' ? 'bad' : 'neutral'}`}>{i.state === 'running' ? (i.step ?? 'running') : i.state}</span>}
+        {i.state !== 'idle' && (
+          <span className={`badge ${i.state === 'done' ? 'ok' : i.state === 'running' ? 'info' : i.state === 'failed' ? 'bad' : 'neutral'}`}>
+            {i.state === 'running' ? (i.step ?? 'running') : i.state}
+          </span>
+        )}
       </div>
       <p className="small" style={{ margin: 0 }}>
-        Creates a Python environment at <span className="mono">{s.needs.into}</span> and installs the pinned sglang with pip. Needs about {s.needs.diskGiB} GiB of disk and {s.needs.minutes}. Nothing outside that folder changes.
+        Creates a Python environment at <span className="mono">{s.needs.into}</span> and installs the pinned sglang with pip. Needs about {s.needs.diskGiB} GiB of disk and {s.needs.minutes}. Nothing
+        outside that folder changes.
       </p>
       {i.state === 'running' ? (
         <div className="row">
           <span className="small">
-            {i.step === 'creating-venv' ? 'Creating the environment…' : i.step === 'installing' ? 'Installing the downloaded packages…' : `Downloading packages (${i.downloads} so far${i.lastDownload ? `, now ${i.lastDownload}` : ''})…`}
+            {i.step === 'creating-venv'
+              ? 'Creating the environment…'
+              : i.step === 'installing'
+                ? 'Installing the downloaded packages…'
+                : `Downloading packages (${i.downloads} so far${i.lastDownload ? `, now ${i.lastDownload}` : ''})…`}
           </span>
           <button className="btn" onClick={() => void invoke('serve.cancelSglangInstall', null)}>
             Cancel
@@ -132,17 +145,35 @@ export function ServeStep({ settings, downloadAllowed }: { settings: Settings; d
       {kind === 'external' && (
         <div className="row">
           <input type="text" aria-label="Serve URLs" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="http://127.0.0.1:30000" style={{ flex: 1, minWidth: 240 }} />
-          <button className="btn" onClick={() => void save({ externalServeUrls: url.split(/[,\s]+/).filter(Boolean).map((u) => (/^https?:\/\//.test(u) ? u : `http://${u}`)) })}>
+          <button
+            className="btn"
+            onClick={() =>
+              void save({
+                externalServeUrls: url
+                  .split(/[,\s]+/)
+                  .filter(Boolean)
+                  .map((u) => (/^https?:\/\//.test(u) ? u : `http://${u}`)),
+              })
+            }
+          >
             Save URL
           </button>
         </div>
       )}
       <h3 style={{ margin: '4px 0 0' }}>Checkpoint</h3>
       <p className="muted small" style={{ margin: 0 }}>
-        Qwen3.6-35B-A3B-FP8: the weights the serve loads, and the tokenizer the miner proves with (an external serve needs it here too). Point to your copy, or leave empty to download into the panel's data folder.
+        Qwen3.6-35B-A3B-FP8: the weights the serve loads, and the tokenizer the miner proves with (an external serve needs it here too). Point to your copy, or leave empty to download into the panel's
+        data folder.
       </p>
       <div className="row">
-        <input type="text" aria-label="Checkpoint folder" value={dir} onChange={(e) => setDir(e.target.value)} placeholder="/path/to/Qwen3.6-35B-A3B-FP8 (empty: the data folder)" style={{ flex: 1, minWidth: 240 }} />
+        <input
+          type="text"
+          aria-label="Checkpoint folder"
+          value={dir}
+          onChange={(e) => setDir(e.target.value)}
+          placeholder="/path/to/Qwen3.6-35B-A3B-FP8 (empty: the data folder)"
+          style={{ flex: 1, minWidth: 240 }}
+        />
         <button className="btn" onClick={() => void applyFolder()}>
           Use this folder
         </button>
@@ -154,7 +185,13 @@ export function ServeStep({ settings, downloadAllowed }: { settings: Settings; d
         </div>
       )}
       {/* Short of room by the catalog's estimate: still red above, but the download itself measures the exact need and refuses in words. */}
-      {checkpoint && <CheckpointCard c={checkpoint} canDownload={downloadAllowed && (folder?.usable ?? false)} whyNot={!downloadAllowed ? 'This hardware cannot mine: nothing to download for it.' : folder && !folder.usable ? 'This folder cannot take the download: see above.' : null} />}
+      {checkpoint && (
+        <CheckpointCard
+          c={checkpoint}
+          canDownload={downloadAllowed && (folder?.usable ?? false)}
+          whyNot={!downloadAllowed ? 'This hardware cannot mine: nothing to download for it.' : folder && !folder.usable ? 'This folder cannot take the download: see above.' : null}
+        />
+      )}
       <ActionError error={error ?? detectError ?? folderError} />
     </div>
   );

@@ -36,8 +36,8 @@ function RolePicker({ role }: { role: Role | null }) {
   const pick = (r: Role) => void invoke('settings.update', { role: r });
   return (
     <>
-    <ChoiceGroup label="Role" choices={ROLES} picked={role} onPick={pick} />
-    <ActionError error={error} />
+      <ChoiceGroup label="Role" choices={ROLES} picked={role} onPick={pick} />
+      <ActionError error={error} />
     </>
   );
 }
@@ -97,7 +97,12 @@ export function SetupPage() {
     if (simulated) void checkFaucet('wallet.faucet', null);
   }, [simulated, coldAddress, checkFaucet]);
 
-  if (!settings) return <div className="card" aria-busy="true">Loading the setup from the engine…</div>;
+  if (!settings)
+    return (
+      <div className="card" aria-busy="true">
+        Loading the setup from the engine…
+      </div>
+    );
   const role = settings.role;
   const mining = role === 'mine' || role === 'both';
   const validating = role === 'validate' || role === 'both';
@@ -114,10 +119,24 @@ export function SetupPage() {
   const runs = (mining && miningRuns) || (validating && !mining && validatorRuns);
 
   const stages: Stage[] = withCurrent<Stage>([
-    { id: 'role', title: 'Role', state: role ? 'done' : 'todo', detail: role ? `This machine will ${role === 'both' ? 'mine and validate' : role}.` : 'Choose what this machine does.', body: <RolePicker role={role} /> },
+    {
+      id: 'role',
+      title: 'Role',
+      state: role ? 'done' : 'todo',
+      detail: role ? `This machine will ${role === 'both' ? 'mine and validate' : role}.` : 'Choose what this machine does.',
+      body: <RolePicker role={role} />,
+    },
     // Before a role is chosen the hardware verdict helps choose it; a validator needs no GPU, so no step.
     ...(role === null
-      ? [{ id: 'hardware', title: 'Hardware check', state: 'todo' as const, detail: !hw ? 'Checking…' : hw.verdict === 'unsupported' ? 'This machine cannot mine: it can validate.' : `${verdictWords(hw)} It can mine.`, body: <HardwarePanel /> }]
+      ? [
+          {
+            id: 'hardware',
+            title: 'Hardware check',
+            state: 'todo' as const,
+            detail: !hw ? 'Checking…' : hw.verdict === 'unsupported' ? 'This machine cannot mine: it can validate.' : `${verdictWords(hw)} It can mine.`,
+            body: <HardwarePanel />,
+          },
+        ]
       : []),
     ...(mining
       ? [
@@ -165,7 +184,11 @@ export function SetupPage() {
       id: 'coldkey',
       title: 'Coldkey',
       state: cold?.coldkeyAddress || reg?.registration.registered ? 'done' : 'todo',
-      detail: cold?.coldkeyAddress ? `Wallet ${cold.name}: ${cold.coldkeyAddress}` : reg?.registration.registered ? 'Not needed: the hotkey is registered already.' : 'Create, import, or name the browser-wallet account that owns your hotkey and pays the registration.',
+      detail: cold?.coldkeyAddress
+        ? `Wallet ${cold.name}: ${cold.coldkeyAddress}`
+        : reg?.registration.registered
+          ? 'Not needed: the hotkey is registered already.'
+          : 'Create, import, or name the browser-wallet account that owns your hotkey and pays the registration.',
       body: wallet ? <ColdkeyStep wallet={wallet} settings={settings} showWords={showWords} /> : null,
     },
     ...(wallet?.faucet
@@ -219,7 +242,11 @@ export function SetupPage() {
       id: 'start',
       title: mining ? 'Start mining' : 'Start validating',
       state: runs ? 'done' : 'todo',
-      detail: runs ? (mining ? 'Mining runs: the Mine page shows it live.' : 'The validator runs: the Validate page shows it live.') : `One click on the ${mining && validating ? 'Mine and Validate pages' : mining ? 'Mine page' : 'Validate page'} once the steps above are done.`,
+      detail: runs
+        ? mining
+          ? 'Mining runs: the Mine page shows it live.'
+          : 'The validator runs: the Validate page shows it live.'
+        : `One click on the ${mining && validating ? 'Mine and Validate pages' : mining ? 'Mine page' : 'Validate page'} once the steps above are done.`,
       body: (
         <div className="row">
           {mining && (

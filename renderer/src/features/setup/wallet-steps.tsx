@@ -39,7 +39,9 @@ export function ColdkeyStep({ wallet, settings, showWords }: { wallet: WalletVie
   const { busy, error, run } = useAction();
   const [way, setWay] = useState<ColdkeyWay>('create');
   // Never a pre-filled name that already holds a coldkey: the next free one.
-  const [name, setName] = useState(() => settings.wallet.name ?? freeName('default', new Set((wallet.listing?.wallets ?? []).filter((w) => w.coldkeyAddress || w.coldkeyEncryption !== 'missing').map((w) => w.name))));
+  const [name, setName] = useState(
+    () => settings.wallet.name ?? freeName('default', new Set((wallet.listing?.wallets ?? []).filter((w) => w.coldkeyAddress || w.coldkeyEncryption !== 'missing').map((w) => w.name))),
+  );
   const [password, setPassword] = useState('');
   const [repeat, setRepeat] = useState('');
   const [secret, setSecret] = useState('');
@@ -82,19 +84,27 @@ export function ColdkeyStep({ wallet, settings, showWords }: { wallet: WalletVie
   return (
     <div className="stack">
       <p className="muted small">
-        The coldkey owns your hotkeys and pays the registration. It is stored like btcli stores it ({wallet.listing?.walletPath ?? '~/.bittensor/wallets'}/&lt;wallet&gt;/coldkey, encrypted), or stays in your browser wallet.
+        The coldkey owns your hotkeys and pays the registration. It is stored like btcli stores it ({wallet.listing?.walletPath ?? '~/.bittensor/wallets'}/&lt;wallet&gt;/coldkey, encrypted), or stays
+        in your browser wallet.
       </p>
       {current?.coldkeyAddress ? (
         <div className="card small" data-testid="coldkey-current">
           Wallet <b>{current.name}</b>: coldkey <span className="mono">{current.coldkeyAddress}</span> <CopyButton text={current.coldkeyAddress} what={`the coldkey address of ${current.name}`} />{' '}
-          <span className="badge neutral">{current.coldkeyEncryption === 'missing' ? 'address only (browser wallet)' : current.coldkeyEncryption === 'nacl' ? 'encrypted file' : current.coldkeyEncryption}</span>
+          <span className="badge neutral">
+            {current.coldkeyEncryption === 'missing' ? 'address only (browser wallet)' : current.coldkeyEncryption === 'nacl' ? 'encrypted file' : current.coldkeyEncryption}
+          </span>
         </div>
       ) : null}
       {withCold.length > 0 && (
         <div className="row">
           <span className="small muted">Use a wallet on this machine:</span>
           {withCold.map((w) => (
-            <button key={w.name} className="btn" disabled={busy || w.name === settings.wallet.name} onClick={() => void run(async () => ((await selectWallet(w.name, null)).ok ? null : 'The wallet could not be selected.'))}>
+            <button
+              key={w.name}
+              className="btn"
+              disabled={busy || w.name === settings.wallet.name}
+              onClick={() => void run(async () => ((await selectWallet(w.name, null)).ok ? null : 'The wallet could not be selected.'))}
+            >
               {w.name} ({w.coldkeyAddress!.slice(0, 6)}…){unconfirmed.has(coldkeyWords(w.name)) ? ': words never confirmed written down' : ''}
             </button>
           ))}
@@ -105,11 +115,13 @@ export function ColdkeyStep({ wallet, settings, showWords }: { wallet: WalletVie
         <label className="small">
           Wallet name <input type="text" aria-label="Coldkey wallet name" value={name} onChange={(e) => setName(e.target.value)} />
         </label>
-        {taken && (taken.coldkeyAddress || taken.coldkeyEncryption !== 'missing') && <span className="small" style={{ color: 'var(--warn)' }}>Wallet {taken.name} already has a coldkey: pick another name, or use it above.</span>}
+        {taken && (taken.coldkeyAddress || taken.coldkeyEncryption !== 'missing') && (
+          <span className="small" style={{ color: 'var(--warn)' }}>
+            Wallet {taken.name} already has a coldkey: pick another name, or use it above.
+          </span>
+        )}
       </div>
-      {way === 'import' && (
-        <SecretInput label="Coldkey recovery words or seed" placeholder="The coldkey's recovery words (12 or 24), or its 0x seed" value={secret} onChange={setSecret} />
-      )}
+      {way === 'import' && <SecretInput label="Coldkey recovery words or seed" placeholder="The coldkey's recovery words (12 or 24), or its 0x seed" value={secret} onChange={setSecret} />}
       {way !== 'browser' ? (
         <>
           <div className="row">
@@ -130,7 +142,14 @@ export function ColdkeyStep({ wallet, settings, showWords }: { wallet: WalletVie
         </>
       ) : (
         <div className="row">
-          <input type="text" aria-label="Coldkey address" placeholder="Your browser-wallet account address (5…)" value={address} onChange={(e) => setAddress(e.target.value)} style={{ flex: 1, minWidth: 260 }} />
+          <input
+            type="text"
+            aria-label="Coldkey address"
+            placeholder="Your browser-wallet account address (5…)"
+            value={address}
+            onChange={(e) => setAddress(e.target.value)}
+            style={{ flex: 1, minWidth: 260 }}
+          />
           <button className="btn primary" disabled={busy || address.trim().length < 40} onClick={() => void saveAddress()}>
             Use this address
           </button>
@@ -180,7 +199,9 @@ export function HotkeyStep({ wallet, settings, showWords }: { wallet: WalletView
   const unconfirmed = unconfirmedWords();
   return (
     <div className="stack">
-      <p className="muted small">The hotkey is this machine's identity on the subnet. It lives in a btcli wallet under {listing?.walletPath ?? '~/.bittensor/wallets'}; only addresses are shown here.</p>
+      <p className="muted small">
+        The hotkey is this machine's identity on the subnet. It lives in a btcli wallet under {listing?.walletPath ?? '~/.bittensor/wallets'}; only addresses are shown here.
+      </p>
       {rows.length > 0 ? (
         <div className="table-scroll">
           <table>
@@ -283,7 +304,9 @@ export function FaucetStep({ faucet }: { faucet: FaucetView }) {
       {faucet.coldkey ? (
         <dl className="kv">
           <dt>Coldkey</dt>
-          <dd className="mono small" style={{ overflowWrap: 'anywhere' }}>{faucet.coldkey}</dd>
+          <dd className="mono small" style={{ overflowWrap: 'anywhere' }}>
+            {faucet.coldkey}
+          </dd>
           <dt>Free balance</dt>
           <dd data-testid="faucet-balance">
             {faucet.balanceTao ?? '—'} {faucet.enough ? <span className="badge ok">enough to register</span> : <span className="badge neutral">not enough to register</span>}
@@ -291,7 +314,7 @@ export function FaucetStep({ faucet }: { faucet: FaucetView }) {
           {faucet.lastCreditedTao && (
             <>
               <dt>Last drip</dt>
-              <dd>{faucet.lastCreditedTao === '0 τ' ? 'nothing: the coldkey already held a drip\'s worth' : `${faucet.lastCreditedTao} of test τ`}</dd>
+              <dd>{faucet.lastCreditedTao === '0 τ' ? "nothing: the coldkey already held a drip's worth" : `${faucet.lastCreditedTao} of test τ`}</dd>
             </>
           )}
         </dl>
@@ -340,7 +363,8 @@ export function MinerKeyStep({ wallet }: { wallet: WalletView }) {
   return (
     <div className="stack">
       <p className="muted small">
-        Get the miner key at {PROVIDER_HOST} for your registered hotkey. The panel checks it with the gateway (one hello, as the miner will send), stores it {k.storage === 'os-keyring' ? 'in the OS keyring' : 'in a file only you can read'} and never shows it again in full.
+        Get the miner key at {PROVIDER_HOST} for your registered hotkey. The panel checks it with the gateway (one hello, as the miner will send), stores it{' '}
+        {k.storage === 'os-keyring' ? 'in the OS keyring' : 'in a file only you can read'} and never shows it again in full.
       </p>
       {k.present && (
         <div className="row" data-testid="miner-key-check">
@@ -362,7 +386,11 @@ export function MinerKeyStep({ wallet }: { wallet: WalletView }) {
           {check.state === 'denied' ? `The gateway says: "${check.reason}". Check that you pasted the key issued for this hotkey, or get a new one at ${PROVIDER_HOST}.` : check.reason}
         </div>
       )}
-      {k.warning && <p className="small" style={{ color: 'var(--warn)' }}>{k.warning}</p>}
+      {k.warning && (
+        <p className="small" style={{ color: 'var(--warn)' }}>
+          {k.warning}
+        </p>
+      )}
       <div className="row">
         <SecretInput label="Miner key" placeholder={k.present ? 'Paste a new key to replace it' : 'Paste your miner key'} value={key} onChange={setKey} wide />
         <button className="btn primary" disabled={busy || key.trim().length < 8} onClick={() => void save()}>

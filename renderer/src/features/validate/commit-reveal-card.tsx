@@ -33,28 +33,28 @@ export function CommitRevealCard({ cr, chainBlock }: { cr: CommitRevealView | un
       </p>
       {pending.length > 0 ? (
         <div style={{ overflowX: 'auto' }}>
-        <table data-testid="pending-commits">
-          <thead>
-            <tr>
-              <th>Epoch</th>
-              <th className="num">Committed at block</th>
-              <th className="num">drand round</th>
-              <th className="num">Reveal by block</th>
-              <th>When</th>
-            </tr>
-          </thead>
-          <tbody>
-            {pending.map((p) => (
-              <tr key={`${p.epochIndex}-${p.revealRound}`}>
-                <td>#{p.epochIndex}</td>
-                <td className="num">{p.commitBlock ?? '—'}</td>
-                <td className="num">{p.revealRound}</td>
-                <td className="num">{p.expectedRevealBlock}</td>
-                <td className="small">{inBlocks(p.expectedRevealBlock, chainBlock)}</td>
+          <table data-testid="pending-commits">
+            <thead>
+              <tr>
+                <th>Epoch</th>
+                <th className="num">Committed at block</th>
+                <th className="num">drand round</th>
+                <th className="num">Reveal by block</th>
+                <th>When</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {pending.map((p) => (
+                <tr key={`${p.epochIndex}-${p.revealRound}`}>
+                  <td>#{p.epochIndex}</td>
+                  <td className="num">{p.commitBlock ?? '—'}</td>
+                  <td className="num">{p.revealRound}</td>
+                  <td className="num">{p.expectedRevealBlock}</td>
+                  <td className="small">{inBlocks(p.expectedRevealBlock, chainBlock)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
         </div>
       ) : (
         <p className="muted small">No commit is waiting for its reveal.</p>
@@ -62,8 +62,10 @@ export function CommitRevealCard({ cr, chainBlock }: { cr: CommitRevealView | un
       <div data-testid="last-reveal">
         {cr.lastReveal ? (
           <p className="small">
-            <span className={`badge ${cr.lastReveal.landed ? 'ok' : 'bad'}`}>{cr.lastReveal.landed ? 'last reveal landed' : 'last reveal did not land'}</span>{' '}
-            {cr.lastReveal.detail} <span className="muted">(drand round {cr.lastReveal.revealRound}, checked at block {cr.lastReveal.checkedBlock})</span>
+            <span className={`badge ${cr.lastReveal.landed ? 'ok' : 'bad'}`}>{cr.lastReveal.landed ? 'last reveal landed' : 'last reveal did not land'}</span> {cr.lastReveal.detail}{' '}
+            <span className="muted">
+              (drand round {cr.lastReveal.revealRound}, checked at block {cr.lastReveal.checkedBlock})
+            </span>
           </p>
         ) : (
           <p className="muted small">No reveal checked yet.</p>

@@ -16,9 +16,7 @@ function CutoffBar({ n }: { n: NonNullable<ValidatorSnapshot['neuron']> }) {
   return (
     <div data-testid="cutoff-bar">
       <div className="spread small">
-        <span>
-          {n.blocksSinceUpdate} blocks since the last update
-        </span>
+        <span>{n.blocksSinceUpdate} blocks since the last update</span>
         <span className="muted">activity cutoff {n.activityCutoff} blocks</span>
       </div>
       <div className="meter" style={{ height: 12 }} role="meter" aria-valuenow={n.blocksSinceUpdate} aria-valuemax={n.activityCutoff} aria-label="blocks since last update">
@@ -65,7 +63,11 @@ export function ValidatePage() {
           {busy ? '…' : running ? 'Stop validating' : 'Start validating'}
         </button>
       </div>
-      {error && <div className="error-box" role="alert">{error}</div>}
+      {error && (
+        <div className="error-box" role="alert">
+          {error}
+        </div>
+      )}
       {!running && <PreflightChecklist role="validate" />}
       {v && (
         <>
@@ -147,34 +149,43 @@ export function ValidatePage() {
               <p className="muted">No submission yet.</p>
             ) : (
               <div className="table-scroll">
-              <table data-testid="submissions">
-                <thead>
-                  <tr>
-                    <th>When</th>
-                    <th>Epoch</th>
-                    <th>Kind</th>
-                    <th className="num">Block</th>
-                    <th className="num">UIDs</th>
-                    <th className="num">Dropped share</th>
-                    <th>Outcome</th>
-                    <th>Extrinsic</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {v.recentSubmissions.slice(0, 20).map((s, i) => (
-                    <tr key={`${s.at}-${i}`}>
-                      <td className="nowrap">{ago(s.at, now)}</td>
-                      <td>#{s.epochIndex}</td>
-                      <td>{s.kind}</td>
-                      <td className="num">{s.includedBlock ?? s.block ?? '—'}</td>
-                      <td className="num">{s.uids.length}</td>
-                      <td className="num">{(s.droppedShare * 100).toFixed(1)} %</td>
-                      <td>{s.ok ? <span className="badge ok">landed</span> : <span className="badge bad" title={s.error ?? ''}>{s.errorCode ?? 'failed'}</span>} {s.ok ? '' : s.error}</td>
-                      <td className="mono small">{s.extrinsicHash ? `${s.extrinsicHash.slice(0, 12)}…` : '—'}</td>
+                <table data-testid="submissions">
+                  <thead>
+                    <tr>
+                      <th>When</th>
+                      <th>Epoch</th>
+                      <th>Kind</th>
+                      <th className="num">Block</th>
+                      <th className="num">UIDs</th>
+                      <th className="num">Dropped share</th>
+                      <th>Outcome</th>
+                      <th>Extrinsic</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
+                  </thead>
+                  <tbody>
+                    {v.recentSubmissions.slice(0, 20).map((s, i) => (
+                      <tr key={`${s.at}-${i}`}>
+                        <td className="nowrap">{ago(s.at, now)}</td>
+                        <td>#{s.epochIndex}</td>
+                        <td>{s.kind}</td>
+                        <td className="num">{s.includedBlock ?? s.block ?? '—'}</td>
+                        <td className="num">{s.uids.length}</td>
+                        <td className="num">{(s.droppedShare * 100).toFixed(1)} %</td>
+                        <td>
+                          {s.ok ? (
+                            <span className="badge ok">landed</span>
+                          ) : (
+                            <span className="badge bad" title={s.error ?? ''}>
+                              {s.errorCode ?? 'failed'}
+                            </span>
+                          )}{' '}
+                          {s.ok ? '' : s.error}
+                        </td>
+                        <td className="mono small">{s.extrinsicHash ? `${s.extrinsicHash.slice(0, 12)}…` : '—'}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
               </div>
             )}
           </section>

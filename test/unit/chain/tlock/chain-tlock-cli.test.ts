@@ -16,7 +16,7 @@ async function cli(args: string[], stdin = '') {
 }
 
 describe('engy-panel chain tlock', () => {
-  it('encrypts stdin hex to a round and decrypts it back with the round\'s signature', async () => {
+  it("encrypts stdin hex to a round and decrypts it back with the round's signature", async () => {
     const enc = await cli(['tlock', 'encrypt', '--round', '1002'], '0xdeadbeef\n');
     expect(enc.code, enc.err).toBe(0);
     expect(enc.out).toMatch(/^[0-9a-f]+\n$/);

@@ -25,7 +25,7 @@ function payload(n: number): Uint8Array {
 }
 
 describe('interop with the Rust tle (WASM oracle)', () => {
-  it('the Rust code decrypts our ciphertexts, and refuses them with another round\'s pulse', () => {
+  it("the Rust code decrypts our ciphertexts, and refuses them with another round's pulse", () => {
     for (const [round, n] of [
       [1000, 3],
       [1002, 256],
@@ -38,7 +38,7 @@ describe('interop with the Rust tle (WASM oracle)', () => {
     }
   });
 
-  it('we decrypt the Rust code\'s ciphertexts', () => {
+  it("we decrypt the Rust code's ciphertexts", () => {
     for (const [round, n] of [
       [1001, 5],
       [1003, 200],

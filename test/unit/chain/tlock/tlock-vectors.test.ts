@@ -33,7 +33,7 @@ const textVectors = readSharedJson<TextVector[]>('tlock', 'text_vectors.json');
 const payloadVector = readSharedJson<PayloadVector>('tlock', 'weights_payload_round1000.json');
 
 describe('tlock against the Rust vectors', () => {
-  it('every pulse is quicknet\'s signature of its round, and of no other', () => {
+  it("every pulse is quicknet's signature of its round, and of no other", () => {
     expect(pulses.length).toBeGreaterThanOrEqual(5);
     for (const p of pulses) expect(verifyRoundSignature(p.round, hex(p.signature))).toBe(true);
     expect(verifyRoundSignature(1001, sigOf(1000))).toBe(false);
