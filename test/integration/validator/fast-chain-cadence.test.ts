@@ -15,12 +15,14 @@ import { captureLogger, MINER_A, MINER_B, validatorSeed } from './harness.ts';
 
 const validator = devKey('//EngyFastChainValidator');
 const INTERVAL = 120;
-// A due resubmission is waited for on the open connection, so what remains is inclusion and the
-// double's blocks racing a loaded CI box.
-const SLACK = 6;
-// A new epoch: the next provider look (every block while a tick waits, else the next 200 ms poll), a chain
-// read and inclusion; 1.2 s of 100 ms blocks leaves room for a loaded 2-core CI box.
-const APPLY_SLACK = 12;
+// The upper bounds are about behaviour, not speed: a validator that fell back to a 12 s block time, or to the next
+// interval, would land 100+ blocks late. What remains is inclusion on blocks the double keeps producing on the wall
+// clock while a loaded box delays the validator's socket round trips (11 blocks, 1.1 s, seen at load 30 on 2 cores):
+// 3 s of 100 ms blocks.
+const SLACK = 30;
+// A new epoch: the next provider look (every block while a tick waits, else the next 200 ms poll), a chain read and
+// inclusion, on the same 3 s allowance; still far inside the 120-block cadence it must beat.
+const APPLY_SLACK = 30;
 let dev: RunningDevChain;
 let provider: ProviderDouble;
 
