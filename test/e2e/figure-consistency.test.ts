@@ -1,7 +1,8 @@
 // One number, one meaning (issue 28 item 5), end to end on the simulated network in Chromium: every figure
 // shown on two pages reads the same on both, read through data-figure attributes, never by position:
-// - an epoch's billed tokens and billed requests: the Earnings row, the row's details and History's verdict,
-//   all equal to the provider's signed row (the tokens served here are a different count, labelled apart);
+// - an epoch's billed tokens and billed requests: the Earnings row's details and History's verdict, both
+//   equal to the provider's signed row (the tokens served here are a different count, labelled apart);
+//   the row itself keeps six columns (epoch, when, τ, value, power, net) that fit at 1280 and 800 px;
 // - ok/answered: the Mine acceptance card is the ok share of the requests card's answered ones, same window;
 // - TTFT and TPOT: one unit each, the same text for the same request on Mine and History;
 // - opening an epoch's details keeps the table's columns and shows human words, not raw field names.
@@ -46,6 +47,8 @@ describe('one number, one meaning across pages (simulated network, Chromium)', (
     await page.getByRole('heading', { level: 1, name: heading }).first().waitFor({ timeout: 60_000 });
   };
   const figure = (scope: string, id: string) => page.locator(`${scope} [data-figure="${id}"]`).first();
+  /** How far the Earnings table's own box scrolls sideways (0: it fits). */
+  const epochsOverflow = () => page.locator('[data-testid="epochs"]').evaluate((t) => t.parentElement!.scrollWidth - t.parentElement!.clientWidth);
 
   it('mines until an epoch bills this rig tokens', { timeout: 300_000 }, async () => {
     await until("the app's miner active", 120_000, () => app.engine.mining.minerSnapshots()[0]?.phase === 'active');
@@ -62,9 +65,11 @@ describe('one number, one meaning across pages (simulated network, Chromium)', (
     await open('earnings', /^Earnings$/);
     const row = `[data-testid="epochs"] tr[data-epoch="${epoch.epochIndex}"]`;
     await page.locator(row).waitFor({ timeout: 30_000 });
-    expect(await figure(row, 'billed-tokens').textContent()).toBe(want);
-    // The tokens this rig served in the window are its own count (probes included), labelled apart.
-    expect(await page.locator('[data-testid="epochs"] th').allTextContents()).toEqual(expect.arrayContaining(['Billed tokens (provider)', 'Served here (tokens)']));
+    // The row holds what a home miner reads (epoch, when, τ, its value, power, net); the token counts are in its details.
+    expect(await page.locator('[data-testid="epochs"] th').allTextContents()).toEqual(['Epoch', 'When (local time)', 'Earned τ (projected)', 'Value in USD', 'Power cost (USD)', 'Net (USD)']);
+    expect(await page.locator(`${row} [data-figure="billed-tokens"]`).count()).toBe(0);
+    // Six columns fit at 1280 px: the table's box does not scroll sideways.
+    expect(await epochsOverflow()).toBeLessThanOrEqual(1);
     // The newest epoch's realised τ still runs: it says so in words, not as a final "0.00 τ".
     expect(await page.locator('[data-testid="epochs"] tbody tr').first().locator('[data-figure="realised"]').textContent()).toMatch(/^running/);
 
@@ -75,6 +80,9 @@ describe('one number, one meaning across pages (simulated network, Chromium)', (
     await page.locator(detail).waitFor({ timeout: 10_000 });
     expect(await figure(detail, 'billed-tokens').textContent()).toBe(want);
     expect(await figure(detail, 'billed-requests').textContent()).toBe(wantRequests);
+    // The tokens this rig served in the window are its own count (probes included), labelled apart.
+    expect(await page.locator(detail).locator('dt', { hasText: 'Served here' }).count()).toBe(1);
+    expect(await figure(detail, 'served-tokens').textContent()).toMatch(/^[\d,]+$|^—$/);
     // The table keeps its columns: no header shrinks to a sliver when the details open.
     const after = await widths();
     expect(after.length).toBe(before.length);
@@ -171,6 +179,7 @@ describe('one number, one meaning across pages (simulated network, Chromium)', (
           await page.setViewportSize({ width, height: 900 });
           await page.waitForTimeout(300);
           expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), `${p} at ${width} px scrolls sideways`).toBeLessThanOrEqual(1);
+          if (p === 'earnings') expect(await epochsOverflow(), `the epoch table at ${width} px scrolls sideways`).toBeLessThanOrEqual(1);
           const h = await page.evaluate(() => (document.querySelector('main')?.scrollHeight ?? 900) + (document.querySelector('.banner-sim')?.clientHeight ?? 0));
           await page.setViewportSize({ width, height: Math.min(Math.max(900, h), 7000) });
           await page.screenshot({ path: screenshotPath(`figures-${p}-${width}-${t}`) });

@@ -1,17 +1,15 @@
 import { ProfitCard } from './profit-card.tsx';
 import { useState } from 'react';
-import type { EarningsSnapshot, EpochEarnings, LocalTokens, SourceHealth, TauTotal } from '../../../../shared/earnings.ts';
+import type { EarningsSnapshot, LocalTokens, SourceHealth, TauTotal } from '../../../../shared/earnings.ts';
 import { engineApi, useSnapshot } from '../../stores/engine-store.ts';
 import { EpochBars } from '../charts/epoch-bars.tsx';
 import { EmptyState } from '../common/empty-state.tsx';
 import { ago, clock, duration, num, tau } from '../common/format.ts';
 import { Term } from '../common/term.tsx';
 import { useNow } from '../common/use-now.ts';
-import { RowDetail } from './row-detail.tsx';
+import { EpochTable } from './epoch-table.tsx';
 import { SUBNET_NETUID } from '../../../../shared/network.ts';
 import { measuredPowerW } from '../../../../shared/profit.ts';
-import type { TauPriceSnapshot } from '../../../../shared/price.ts';
-import { epochFigures, epochMoney, gateWords, money } from './figures.ts';
 
 const tauAxis = (v: number) => (Math.abs(v) >= 1000 ? v.toLocaleString('en-US', { maximumFractionDigits: 0 }) : Math.abs(v) >= 1 ? v.toFixed(2) : v === 0 ? '0' : v.toPrecision(2));
 const tokens = (t: LocalTokens) => `${num(t.promptTokens + t.completionTokens)} tokens`;
@@ -35,119 +33,6 @@ function Health({ name, h, now }: { name: string; h: SourceHealth; now: number }
     <span className={`badge ${h.ok === null ? 'neutral' : h.ok ? 'ok' : 'bad'}`}>
       {name}: {text}
     </span>
-  );
-}
-
-function windowText(e: EpochEarnings): string {
-  if (e.startMs === null || e.endMs === null) return e.epochStart && e.epochEnd ? `${e.epochStart} → ${e.epochEnd}` : '—';
-  return `${clock(e.startMs)} → ${clock(e.endMs)} (${duration(e.endMs - e.startMs)})`;
-}
-
-const FIRST_ROWS = 12;
-const COLUMNS = 11;
-
-interface MoneyInputs {
-  price: TauPriceSnapshot | null;
-  powerW: number | null;
-  kwhPrice: number | null;
-}
-
-function EpochRow({ x, inputs }: { x: EpochEarnings; inputs: MoneyInputs }) {
-  const [open, setOpen] = useState(false);
-  const f = epochFigures(x);
-  const m = epochMoney(x, inputs.price, inputs.powerW, inputs.kwhPrice);
-  const cur = m.currency;
-  return (
-    <>
-      <tr data-epoch={x.epochIndex}>
-        <td className="nowrap">
-          #{x.epochIndex}{' '}
-          <button className="btn small-btn" aria-expanded={open} aria-controls={`epoch-detail-row-${x.epochIndex}`} onClick={() => setOpen((o) => !o)}>
-            {open ? 'hide details' : 'details'}
-          </button>
-        </td>
-        <td className="small">{windowText(x)}</td>
-        <td>
-          {x.gate.passed === null ? (
-            <span className="badge neutral">not stated</span>
-          ) : x.gate.passed ? (
-            <span className="badge ok">passed</span>
-          ) : (
-            <span className="badge bad">failed: {gateWords(x.gate.reason)}</span>
-          )}
-        </td>
-        <td className="num nowrap">{f.share}</td>
-        <td className="num nowrap">{tau(x.projectedTao)}</td>
-        <td className="num nowrap" data-figure="realised">
-          {x.realisedRunning ? (
-            <>
-              <span className="badge info">running</span> <span className="small">{tau(x.realisedTao)} so far</span>
-            </>
-          ) : (
-            tau(x.realisedTao)
-          )}
-        </td>
-        <td className="num nowrap" data-figure="epoch-income">
-          {money(m.income, cur)}
-        </td>
-        <td className="num nowrap" data-figure="epoch-power">
-          {money(m.powerCost, cur)}
-        </td>
-        <td className={`num nowrap${m.net !== null && m.net < 0 ? ' bad-text' : ''}`} data-figure="epoch-net">
-          {money(m.net, cur)}
-        </td>
-        <td className="num nowrap" data-figure="billed-tokens">
-          {f.billedTokens}
-        </td>
-        <td className="num nowrap" data-figure="served-tokens">
-          {f.servedTokens}
-        </td>
-      </tr>
-      {open && (
-        <tr className="detail-row" id={`epoch-detail-row-${x.epochIndex}`}>
-          <td colSpan={COLUMNS}>
-            <RowDetail e={x} basis={{ m, perTao: inputs.price?.perTao ?? null, powerW: inputs.powerW, kwhPrice: inputs.kwhPrice }} />
-          </td>
-        </tr>
-      )}
-    </>
-  );
-}
-
-function EpochTable({ epochs, inputs }: { epochs: EpochEarnings[]; inputs: MoneyInputs }) {
-  const [all, setAll] = useState(false);
-  const shown = all ? epochs : epochs.slice(0, FIRST_ROWS);
-  const cur = (inputs.price?.currency ?? 'usd').toUpperCase();
-  return (
-    <div className="table-scroll">
-      <table data-testid="epochs">
-        <thead>
-          <tr>
-            <th>Epoch</th>
-            <th>Window (local time)</th>
-            <th>Gates</th>
-            <th className="num">Weight share</th>
-            <th className="num">Projected τ</th>
-            <th className="num">Realised τ</th>
-            <th className="num">Projected in {cur}</th>
-            <th className="num">Power cost</th>
-            <th className="num">Net</th>
-            <th className="num">Billed tokens (provider)</th>
-            <th className="num">Served here (tokens)</th>
-          </tr>
-        </thead>
-        <tbody>
-          {shown.map((x) => (
-            <EpochRow key={x.epochIndex} x={x} inputs={inputs} />
-          ))}
-        </tbody>
-      </table>
-      {epochs.length > FIRST_ROWS && (
-        <button className="btn small-btn" onClick={() => setAll((a) => !a)} aria-expanded={all}>
-          {all ? `Show the newest ${FIRST_ROWS}` : `Show all ${epochs.length} epochs`}
-        </button>
-      )}
-    </div>
   );
 }
 
@@ -239,8 +124,8 @@ export function EarningsPage() {
                 <Gaps e={e} now={now} />
                 <p className="small muted">
                   Weight share: your <Term k="u16">u16</Term> weight / 65,535 in the verified vector. Money per epoch: projected τ at the τ price now, minus the GPUs' electricity at their draw now
-                  over the epoch's window. Billed tokens are the provider's count of paid traffic; served here counts every request this rig answered in the window (probes included). Open an epoch's
-                  details for each figure's arithmetic and the published row.
+                  over the epoch's window. Open an epoch's details for the rest: weight share, realised τ's arithmetic, the provider's billed tokens (paid traffic) beside the tokens served here (every
+                  request this rig answered in the window, probes included), and the published row.
                 </p>
                 <EpochTable epochs={e.epochs} inputs={{ price: price ?? null, powerW: measuredPowerW(serve?.gpus), kwhPrice: settings?.profit.kwhPrice ?? null }} />
               </>

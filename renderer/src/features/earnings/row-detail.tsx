@@ -1,5 +1,6 @@
-// An epoch's details, opened below its row across the whole table (the table keeps its columns): the τ
-// arithmetic in text, the money arithmetic, and the provider's row under human words.
+// An epoch's details, opened below its row across the whole table (the table keeps its columns): the
+// figures the row leaves out (weight share, realised τ, gates, billed and served tokens), the τ and money
+// arithmetic in text, and the provider's row under human words.
 import type { EpochEarnings } from '../../../../shared/earnings.ts';
 import type { SpanProfit } from '../../../../shared/profit.ts';
 import { duration, tau } from '../common/format.ts';
@@ -64,10 +65,15 @@ export function RowDetail({ e, basis }: { e: EpochEarnings; basis: MoneyBasis })
       <dd>
         <span data-figure="served-tokens">{f.servedTokens}</span> tokens in {f.servedRequests} requests, probes and unbilled traffic included
       </dd>
-      {e.gate.passed === false && (
+      {e.gate.passed === false ? (
         <>
           <dt>Gate failed on</dt>
           <dd>{gateWords(e.gate.reason)}</dd>
+        </>
+      ) : (
+        <>
+          <dt>Gates</dt>
+          <dd>{e.gate.passed ? 'passed' : 'not stated by the provider'}</dd>
         </>
       )}
       {c.pass !== null || c.cheat !== null || c.unproven !== null ? (
