@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { build, defineConfig, type InlineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { sourcesFingerprint, writeStamp } from './electron/renderer-stamp.ts';
 
 const RENDERER = resolve(import.meta.dirname, 'renderer');
 
@@ -53,12 +54,35 @@ function signingPage(): Plugin {
   };
 }
 
+/**
+ * Records which sources this build was made from (dist-renderer/.build-stamp.json), taken when the build
+ * starts so an edit made during it reads as newer: `engy-panel headless` in a checkout rebuilds when the
+ * sources no longer match (electron/renderer-build.ts).
+ */
+function buildStamp(): Plugin {
+  let outDir = '';
+  let sources = '';
+  return {
+    name: 'engy-build-stamp',
+    apply: 'build',
+    configResolved(c) {
+      outDir = resolve(c.root, c.build.outDir);
+    },
+    buildStart() {
+      sources = sourcesFingerprint(import.meta.dirname);
+    },
+    closeBundle() {
+      writeStamp(outDir, sources);
+    },
+  };
+}
+
 // The renderer is built once and served by both shells: loaded from disk by Electron
 // (relative base) and over HTTP by the headless engine.
 export default defineConfig({
   root: 'renderer',
   base: './',
-  plugins: [react(), signingPage()],
+  plugins: [react(), signingPage(), buildStamp()],
   resolve: { alias: [SS58_IN_PLAIN_JS] },
   build: {
     outDir: '../dist-renderer',

@@ -5,6 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { readStamp, sourcesFingerprint } from '../../../electron/renderer-stamp.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 /** The budget from the issue: the whole bundle every visit loads, charts included, under 150 KB gzip. */
@@ -59,5 +60,7 @@ describe('the served renderer bundle', () => {
     ).toBeLessThan(ON_DEMAND_BUDGET_BYTES);
     expect(readFileSync(join(out, 'index.html'), 'utf8')).not.toContain('sourceMappingURL');
     for (const f of served) expect(readFileSync(f, 'utf8')).not.toMatch(/sourceMappingURL=/);
+    // The build records the sources it was made from (what `engy-panel headless` compares after a pull).
+    expect(readStamp(out)).toEqual({ sources: sourcesFingerprint(root) });
   }, 120_000);
 });
