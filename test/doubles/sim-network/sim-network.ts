@@ -15,7 +15,7 @@ import { createModelAuditor } from '../gateway/audit.ts';
 import { GatewayDouble } from '../gateway/gateway-double.ts';
 import { startProviderDouble, type ProviderDouble, type Weights } from '../provider.ts';
 import { BuyerTraffic } from './buyer-traffic.ts';
-import { startPriceDouble, type PriceDouble } from '../price-source.ts';
+import { simulatedMarket, startPriceDouble, type PriceDouble } from '../price-source.ts';
 import { CHEAT_KEY, CHEAT_WORKER, HONEST_KEY, prepareDemoDataDir, RIG_WORKER, writeDemoSettings, type DemoIdentity } from './demo-data-dir.ts';
 import { scoreEpoch, type ScoredRow, type ScoreRules, type WorkerTally } from './epoch-scorer.ts';
 import { AppFailure, errorMessage } from '../../../shared/errors.ts';
@@ -88,7 +88,7 @@ export interface SimulatedNetwork {
   stop(): Promise<void>;
 }
 
-/** The simulated network's τ quotes (made up, like everything behind the SIMULATED banner). */
+/** The simulated network's τ quotes at its start (made up, like everything behind the SIMULATED banner; they move, see simulatedMarket). */
 export const SIM_TAO_PRICES = { usd: 300, eur: 275, gbp: 235 };
 
 const RULES: ScoreRules = { scoreRate: 1000, ttftCeilingMs: 100_000 };
@@ -173,10 +173,11 @@ export async function startSimulatedNetwork(opts: SimNetworkOptions): Promise<Si
     cleanups.push(() => provider.close());
     log(`provider double ${provider.url} (dev master ${provider.masterHotkey})`);
 
-    // A τ price for the profit figures, in CoinGecko's shape: a simulated quote (the banner says nothing here is real).
-    const price = await startPriceDouble(SIM_TAO_PRICES);
+    // A τ price for the profit figures, in CoinGecko's shape: a simulated quote that moves (the banner says nothing
+    // here is real), so the engine's 10 min reads show a figure that changes over a long demo, as the real one does.
+    const price = await startPriceDouble(SIM_TAO_PRICES, simulatedMarket(Date.now()));
     cleanups.push(() => price.close());
-    log(`price double ${price.url} (1 τ = ${SIM_TAO_PRICES.usd} USD, simulated)`);
+    log(`price double ${price.url} (1 τ ≈ ${SIM_TAO_PRICES.usd} USD, moving ±5 %, simulated)`);
 
     const honestServe = startFakeSglang(SERVE_FLAGS);
     cleanups.push(() => honestServe.stop());
