@@ -4,6 +4,7 @@
 // GPU choice reshaping the plan, and Start disabled then refused by the engine itself.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { WebSocket } from 'ws';
 import { launchBrowser, screenshotPath } from '../helpers/browser.ts';
@@ -19,7 +20,8 @@ describe('pre-flight and rig settings (Chromium, fake 2x RTX 4090)', () => {
   beforeAll(async () => {
     engine = await startHeadlessChild(fakeNvidiaEnv('2x4090'));
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    // A page in its own context: axe (AxeBuilder) refuses pages made by browser.newPage().
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 1000 } })).newPage();
     await page.goto(engine.url);
   }, 60_000);
   afterAll(async () => {
@@ -46,6 +48,26 @@ describe('pre-flight and rig settings (Chromium, fake 2x RTX 4090)', () => {
     expect(await page.getByTestId('mine-toggle').isDisabled()).toBe(true);
     await page.getByTestId('idle-gpus').waitFor();
     await shots('preflight-mine');
+    // At 1280 and 800 px nothing scrolls sideways: not the page, not <main> (the page scrolls inside it), not the GPU table's box or card.
+    for (const width of [1280, 800]) {
+      await page.setViewportSize({ width, height: 1000 });
+      const o = await page.evaluate(() => {
+        const sideways = (el: Element | null | undefined) => (el ? el.scrollWidth - el.clientWidth : 0);
+        const box = document.querySelector('[data-testid="idle-gpus"]')?.parentElement;
+        return { page: document.documentElement.scrollWidth, main: sideways(document.querySelector('main')), box: sideways(box), card: sideways(box?.parentElement) };
+      });
+      expect(o.page, `page width at ${width} px`).toBeLessThanOrEqual(width);
+      for (const n of [o.main, o.box, o.card]) expect(n, `sideways scroll at ${width} px: ${JSON.stringify(o)}`).toBeLessThanOrEqual(1);
+      // The idle Mine page at this width in both themes: axe finds nothing serious.
+      for (const theme of ['dark', 'light'] as const) {
+        await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
+        const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+        expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${width} ${theme} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)).toEqual(
+          [],
+        );
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 1000 });
 
     // The engine's own answer, not just the disabled button.
     const ws = new WebSocket(`${engine.origin.replace('http', 'ws')}/ws?token=${new URL(engine.url).searchParams.get('token')}`);

@@ -143,11 +143,19 @@ describe('a managed serve on the Mine page (fake python + fake 2x4090, Chromium)
       for (const width of [1280, 800]) {
         await page.setViewportSize({ width, height: 900 });
         await page.waitForTimeout(1_500);
-        // Cards wrap at 800 px: nothing scrolls sideways.
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-        expect(overflow, `${width} px ${theme}`).toBeLessThanOrEqual(1);
+        // Cards wrap at 800 px: nothing scrolls sideways, neither the page nor <main> (the page scrolls inside it).
+        const overflow = await page.evaluate(() => {
+          const main = document.querySelector('main');
+          return { page: document.documentElement.scrollWidth, main: main ? main.scrollWidth - main.clientWidth : 0 };
+        });
+        expect(overflow.page, `page width at ${width} px ${theme}`).toBeLessThanOrEqual(width);
+        expect(overflow.main, `<main> scrolls sideways at ${width} px ${theme}`).toBeLessThanOrEqual(1);
         await panel.scrollIntoViewIfNeeded();
         await panel.screenshot({ path: screenshotPath(`mine-gpu-live-${width}-${theme}`) });
+        // The whole Mine page at this width (engines, GPUs, charts, logs), grown to its content.
+        const h = await page.evaluate(() => (document.querySelector('main')?.scrollHeight ?? 900) + (document.querySelector('.banner-sim')?.clientHeight ?? 0));
+        await page.setViewportSize({ width, height: Math.min(Math.max(900, h), 7000) });
+        await page.screenshot({ path: screenshotPath(`mine-engines-${width}-${theme}`) });
       }
       const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).include('[data-testid="gpu-live"]').analyze();
       expect(axe.violations.map((v) => `${theme} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);

@@ -167,7 +167,8 @@ export function UplotChart({ title, unit, series, windowMs, range, log, gate, he
       cursor: { drag: { x: false, y: false }, points: { size: 7 } },
       scales: { x: { time: true, range: () => [(Date.now() - windowMs) / 1000, Date.now() / 1000] }, y: log ? { distr: 3, range: yRange } : { range: yRange } },
       axes: [
-        { stroke: theme.text, font: AXIS_FONT, grid: { stroke: theme.grid, width: 1 }, ticks: { stroke: theme.grid }, space: 70 },
+        // Narrow plots (800 px windows) keep wider gaps: the first tick's date ("12/4/26 5:23am") ran into the next label.
+        { stroke: theme.text, font: AXIS_FONT, grid: { stroke: theme.grid, width: 1 }, ticks: { stroke: theme.grid }, space: (_u, _axis, _min, _max, plotDim) => (plotDim < 700 ? 100 : 70) },
         {
           stroke: theme.text,
           font: AXIS_FONT,

@@ -23,7 +23,7 @@ function Gpus({ external }: { external: boolean }) {
   return (
     // Focusable so a keyboard can scroll it sideways (axe: scrollable-region-focusable).
     <div className="table-scroll" tabIndex={0} role="region" aria-label="GPUs on this machine">
-      <table data-testid="idle-gpus">
+      <table data-testid="idle-gpus" className="idle-gpu-table">
         <thead>
           <tr>
             <th>GPU</th>
@@ -112,7 +112,9 @@ export function MineIdle() {
   const run = useSnapshot('lastMiningRun');
   const settings = useSnapshot('settings');
   return (
-    <div className="grid cols-2">
+    // One column below ~850 px of content (mine-idle-grid): at 800 px the GPU table gets the full width instead of
+    // a half-width card where its names and memory figures wrapped and its Plan tags hugged the edge.
+    <div className="grid mine-idle-grid">
       {/* The GPU table wants more than half of an 800 px window: it scrolls sideways rather than clip, and takes the
           keyboard focus so the sideways scroll works without a mouse (axe: scrollable-region-focusable). */}
       <section className="card stack" aria-label="GPUs" tabIndex={0} style={{ gap: 10, alignContent: 'start', overflowX: 'auto' }}>
