@@ -179,6 +179,11 @@ describe('one number, one meaning across pages (simulated network, Chromium)', (
           await page.setViewportSize({ width, height: 900 });
           await page.waitForTimeout(300);
           expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), `${p} at ${width} px scrolls sideways`).toBeLessThanOrEqual(1);
+          // The page scrolls inside <main>: what overflows there is invisible to the document's width.
+          expect(
+            await page.evaluate(() => (document.querySelector('main')?.scrollWidth ?? 0) - (document.querySelector('main')?.clientWidth ?? 0)),
+            `${p} <main> at ${width} px scrolls sideways`,
+          ).toBeLessThanOrEqual(1);
           if (p === 'earnings') expect(await epochsOverflow(), `the epoch table at ${width} px scrolls sideways`).toBeLessThanOrEqual(1);
           const h = await page.evaluate(() => (document.querySelector('main')?.scrollHeight ?? 900) + (document.querySelector('.banner-sim')?.clientHeight ?? 0));
           await page.setViewportSize({ width, height: Math.min(Math.max(900, h), 7000) });
