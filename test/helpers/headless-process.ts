@@ -60,7 +60,8 @@ export async function startHeadlessChild(env: NodeJS.ProcessEnv, extraArgs: stri
     output: () => out,
     stop: () =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve(child.exitCode);
+        // Already ended, by itself or by a signal (a test that SIGKILLed it): no exit event will come.
+        if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
         // A child that ignores SIGTERM is killed outright rather than outliving its test.
         const hard = setTimeout(() => child.kill('SIGKILL'), 20_000);
         child.once('exit', (code) => {

@@ -1,6 +1,6 @@
 // One rig, reached over SSH (docs/fleet.md): read its token and loopback port with
 // `engy-panel headless --print-access` over ssh, forward a local port to that loopback port with
-// `ssh -N -L`, and speak the ordinary WebSocket contract through it with the token as a bearer header.
+// `ssh -L ... cat` (a session that ends with the panel), and speak the ordinary WebSocket contract through it with the token as a bearer header.
 // Every step has a deadline; any failure tears the tunnel down and retries with backoff, saying since
 // when the rig is down. A rig never affects another: each link owns its processes, timers and state.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -67,6 +67,9 @@ const accessSchema = v.strictObject({
 type Access = v.InferOutput<typeof accessSchema>;
 
 const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/** The tunnel session's remote command: lives exactly as long as the panel's end of ssh's stdin (see openTunnel). */
+export const TUNNEL_HOLD = 'cat';
 
 /** A free loopback port for the tunnel's local end (ssh binds it right after; a lost race is retried). */
 function freePort(): Promise<number> {
@@ -283,8 +286,13 @@ export class RigLink {
   private async openTunnel(remotePort: number, gen: number): Promise<void> {
     const addr = this.address();
     const local = await freePort();
-    const args = [...sshOptions(this.opts.tools, addr), '-N', '-o', 'ExitOnForwardFailure=yes', '-L', `127.0.0.1:${local}:127.0.0.1:${remotePort}`, '--', addr.destination];
-    const child = spawn(this.opts.tools.ssh, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    // Not `-N`: the session runs `cat` on the rig, reading the pipe this process holds as ssh's stdin. However
+    // the panel ends (SIGKILL, a crash), the kernel closes that pipe, `cat` sees EOF and exits, and ssh exits
+    // with it once the forwarded connections (this process's, closed too) are gone: no orphaned tunnel.
+    const args = [...sshOptions(this.opts.tools, addr), '-T', '-o', 'ExitOnForwardFailure=yes', '-L', `127.0.0.1:${local}:127.0.0.1:${remotePort}`, '--', addr.destination, TUNNEL_HOLD];
+    const child = spawn(this.opts.tools.ssh, args, { stdio: ['pipe', 'ignore', 'pipe'] });
+    // Nothing is ever written; an ssh that exits first must not turn the pipe's EPIPE into an uncaught error.
+    child.stdin!.on('error', () => undefined);
     this.tunnel = child;
     let stderr = '';
     child.stderr!.on('data', (d: Buffer) => {
