@@ -65,7 +65,7 @@ export interface RigRow {
   gates: { ttftP99Ms: number; tpotP99Ms: number; acceptance: number } | null;
   inflight: number;
   uid: number | null;
-  /** τ of the newest epoch (projected from the signed result), today and over 7 days (projected). */
+  /** τ of the newest epoch (projected from the signed result), over the last 24 h and 7 days (projected; the rig's Earnings totals). */
   epochTao: number | null;
   todayTao: number | null;
   weekTao: number | null;

@@ -2,9 +2,10 @@
 // REAL local sshd (test/helpers/sshd.ts) in Settings > Rigs; each rig is a real headless engine on the
 // simulated network (copies of one demo profile, so all three read the same hotkey's τ). The host key is
 // accepted as shown; the Fleet page shows the rigs; rig-a is started and stopped from the panel after a
-// confirmation naming it; each rig's full panel (opened from its row, its name in the banner) shows its
-// own Earnings, and the fleet's τ today is their sum; rig-c's engine is killed and its row says
-// "unreachable since". Fleet and Settings > Rigs: axe in both themes, captured at 1280 and 800 px
+// confirmation naming it; rig-a earns (a peer validator sets each epoch's weights on chain), then the
+// network is frozen (no new epoch) and each rig's full panel (opened from its row, its name in the banner)
+// shows its own Earnings, equal to the rig's exact figure as rounded, and the fleet's τ (> 0) is their
+// sum; rig-c's engine is killed and its row says "unreachable since". Fleet and Settings > Rigs: axe in both themes, captured at 1280 and 800 px
 // (test-results/fleet-*.png). Needs the built renderer (npm run build:renderer).
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,10 @@ import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { ServerFrame, SnapshotEnvelope } from '../../shared/api.ts';
+import type { EarningsSnapshot } from '../../shared/earnings.ts';
+import { tau } from '../../renderer/src/features/common/format.ts';
 import { launchBrowser, screenshotPath } from '../helpers/browser.ts';
 import { startHeadlessChild, type HeadlessChild } from '../helpers/headless-process.ts';
 import { blankProfile } from '../helpers/setup-steps.ts';
@@ -30,6 +35,33 @@ const tauOf = (text: string | null): number | null => {
   return m ? Number(m[1]) : null;
 };
 
+/**
+ * A rig's earnings snapshot straight from its own engine (not through the panel): the contract's WebSocket
+ * with its token; the engine replays every current snapshot on connect. The exact figures the pages round.
+ */
+function rigEarnings(rig: HeadlessChild): Promise<EarningsSnapshot> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`${rig.origin.replace(/^http/, 'ws')}/ws`, { headers: { authorization: `Bearer ${rig.token}` } });
+    const timer = setTimeout(() => {
+      ws.terminate();
+      reject(new Error(`no earnings snapshot from ${rig.dataDir} in 60 s`));
+    }, 60_000);
+    ws.on('message', (data) => {
+      const frame = JSON.parse(String(data)) as ServerFrame;
+      if (frame.kind !== 'event' || frame.event !== 'snapshot') return;
+      const env = frame.payload as SnapshotEnvelope;
+      if (env.topic !== 'earnings') return;
+      clearTimeout(timer);
+      ws.close();
+      resolve(env.data as EarningsSnapshot);
+    });
+    ws.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+  });
+}
+
 describe('the Fleet: three rigs over a real sshd, driven from the panel in Chromium', () => {
   const root = mkdtempSync(join(tmpdir(), 'engy-fleet-e2e-'));
   let sshd: TestSshd;
@@ -41,7 +73,8 @@ describe('the Fleet: three rigs over a real sshd, driven from the panel in Chrom
 
   beforeAll(async () => {
     sshd = await startTestSshd();
-    net = await startSimulatedNetwork({ dataDir: join(root, 'sim'), epochMs: 8_000, blockMs: 250, pollSeconds: 2, log: () => undefined });
+    // peerValidator: another validator puts each epoch's weights on chain, so the rigs' uid earns (projected τ > 0).
+    net = await startSimulatedNetwork({ dataDir: join(root, 'sim'), epochMs: 8_000, blockMs: 250, pollSeconds: 2, peerValidator: true, log: () => undefined });
     // Each rig: the demo profile's settings, wallet and miner key, in its own data dir.
     for (const name of RIGS) {
       const dir = join(root, name);
@@ -143,16 +176,33 @@ describe('the Fleet: three rigs over a real sshd, driven from the panel in Chrom
     for (const name of ['rig-b', 'rig-c']) expect(await page.getByTestId(`rig-state-${name}`).textContent()).toMatch(/^stopped/);
   });
 
-  it("each rig's full panel (its name in the banner) shows its own Earnings; the fleet's τ today is their sum", { timeout: 900_000 }, async () => {
-    // Wait for epochs scored while rig-a mined, then hold the traffic so the figures stay put while read.
-    // (No validator sets weights on this simulated chain here, so the projected τ may be 0: the sums still must hold.)
-    await expect.poll(() => net.epochs.length, { timeout: 300_000, interval: 1_000 }).toBeGreaterThanOrEqual(2);
-    await net.traffic.stop();
+  it("each rig's full panel (its name in the banner) shows its own Earnings; with τ earned and the network frozen, the fleet's τ today is their sum", { timeout: 900_000 }, async () => {
+    // Earn first: rig-a mines, the peer validator puts each epoch's weights on chain, and the rigs (one hotkey)
+    // read a non-zero projected τ. Then freeze the network (no traffic, no new epoch) so the figures stay put.
     await openPage('fleet', 'Fleet');
-    // The three rigs read the same hotkey: once all three rows agree, every rig has read the last scored epoch.
-    const rows = async () => Promise.all(RIGS.map(async (n) => tauOf(await page.getByTestId(`rig-today-${n}`).textContent())));
-    await expect.poll(async () => new Set(await rows()).size, { timeout: 300_000, interval: 1_000 }).toBe(1);
-    const own = new Map<string, number>();
+    await expect.poll(async () => tauOf(await page.getByTestId('fleet-today').locator('.stat-value').textContent()) ?? 0, { timeout: 600_000, interval: 1_000 }).toBeGreaterThan(0);
+    await net.freeze();
+    const published = net.epochs.length;
+    const lastEpochAt = net.epochs.at(-1)!.at;
+    // Each rig's exact figure from its own engine: every published epoch read and τ'd, by a refresh after the
+    // last epoch ended (its chain read then settles the last epoch's projection), and the same on the next refresh.
+    const settled = new Map<string, { at: number; tao: number }>();
+    const exact = new Map<string, number>();
+    for (const name of RIGS) {
+      await expect
+        .poll(
+          async () => {
+            const e = await rigEarnings(rigs.get(name)!);
+            if (e.epochs.length !== published || e.epochs.some((x) => x.projectedTao === null) || (e.updatedAt ?? 0) <= lastEpochAt) return 'not settled';
+            const before = settled.get(name);
+            settled.set(name, { at: e.updatedAt ?? 0, tao: e.totals.day.projectedTao });
+            return before && before.at !== e.updatedAt && before.tao === e.totals.day.projectedTao ? 'settled' : 'not settled';
+          },
+          { timeout: 300_000, interval: 1_000 },
+        )
+        .toBe('settled');
+      exact.set(name, settled.get(name)!.tao);
+    }
     for (const name of RIGS) {
       await page.getByTestId(`rig-open-${name}`).click();
       await expect.poll(() => page.getByTestId('rig-banner-name').textContent(), WAIT).toBe(name);
@@ -161,11 +211,10 @@ describe('the Fleet: three rigs over a real sshd, driven from the panel in Chrom
         .getByRole('button', { name: /^Earnings/ })
         .click();
       await page.getByRole('heading', { level: 1, name: 'Earnings' }).waitFor({ timeout: 120_000 });
-      const figure = page.getByTestId('tau-total-Last 24 h').locator('.stat-value');
-      await expect.poll(async () => tauOf(await figure.textContent()), WAIT).not.toBeNull();
-      // The page says it read epochs (not an empty state): "N epochs ended".
-      expect(await page.getByTestId('tau-total-Last 24 h').textContent()).toMatch(/[1-9]\d* epochs? ended/);
-      own.set(name, tauOf(await figure.textContent())!);
+      // The rig's own Earnings page shows its own figure, as it rounds it, from epochs it read.
+      const card = page.getByTestId('tau-total-Last 24 h');
+      await expect.poll(() => card.locator('.stat-value').textContent(), WAIT).toBe(tau(exact.get(name)!));
+      expect(await card.textContent()).toMatch(new RegExp(`(^|\\D)${published} epochs ended`));
       // The rig's own Settings page has no Settings > Rigs (the rigs are this panel's).
       if (name === 'rig-a') {
         await page.screenshot({ path: screenshotPath('fleet-rig-panel-earnings-1280-dark') });
@@ -177,26 +226,41 @@ describe('the Fleet: three rigs over a real sshd, driven from the panel in Chrom
         expect(await page.getByTestId('rigs-card').count()).toBe(0);
         expect(await page.getByTestId('rig-banner-name').textContent()).toBe('rig-a');
       }
-      await page.getByRole('button', { name: 'Back to this panel' }).click();
-      await page.getByRole('heading', { level: 1, name: 'Fleet' }).waitFor({ timeout: 60_000 });
+      if (name === 'rig-b') {
+        // A reload while a rig's full panel is open comes back on this panel's own engine (docs/fleet.md), never
+        // on a rig's pages without its name: no banner, and Settings is this panel's (Settings > Rigs shows).
+        await page.reload();
+        await page.getByRole('heading', { level: 1, name: 'Earnings' }).waitFor({ timeout: 120_000 });
+        expect(await page.getByTestId('rig-banner').count()).toBe(0);
+        await openPage('settings', 'Settings');
+        await page.getByTestId('rigs-card').waitFor({ timeout: 60_000 });
+        expect(await page.getByTestId('rig-banner').count()).toBe(0);
+        await openPage('fleet', 'Fleet');
+      } else {
+        await page.getByRole('button', { name: 'Back to this panel' }).click();
+        await page.getByRole('heading', { level: 1, name: 'Fleet' }).waitFor({ timeout: 60_000 });
+      }
       expect(await page.getByTestId('rig-banner').count()).toBe(0);
       // The row says what the rig's own page said.
-      await expect.poll(async () => tauOf(await page.getByTestId(`rig-today-${name}`).textContent()), WAIT).toBe(own.get(name));
+      await expect.poll(() => page.getByTestId(`rig-today-${name}`).textContent(), WAIT).toBe(tau(exact.get(name)!));
     }
-    expect(own.size).toBe(3);
-    const sum = [...own.values()].reduce((s, x) => s + x, 0);
-    const total = tauOf(await page.getByTestId('fleet-today').textContent())!;
-    // Each figure is rounded to its shown digits: the total may differ from the sum by that rounding only.
-    expect(Math.abs(total - sum)).toBeLessThanOrEqual(RIGS.length * 0.00005 + 1e-9);
+    // The total is the sum of the three exact figures, rounded as shown; it differs from the sum of the shown
+    // (rounded) figures by that rounding only; and it is τ earned, not 0.
+    const sum = RIGS.reduce((s, n) => s + exact.get(n)!, 0);
+    expect(sum).toBeGreaterThan(0);
+    const total = page.getByTestId('fleet-today').locator('.stat-value');
+    await expect.poll(() => total.textContent(), WAIT).toBe(tau(sum));
+    const shown = RIGS.reduce((s, n) => s + tauOf(tau(exact.get(n)!))!, 0);
+    const digits = tau(sum).split(' ')[0]!.split('.')[1]!.length;
+    expect(Math.abs(tauOf(await total.textContent())! - shown)).toBeLessThanOrEqual(RIGS.length * 0.5 * 10 ** -digits + 1e-12);
+    // Frozen means frozen: no epoch was published while the figures were read.
+    expect(net.epochs.length).toBe(published);
   });
 
   it('the Fleet and Settings > Rigs pass axe in both themes and are captured at 1280 and 800 px', { timeout: 900_000 }, async () => {
     const failures: string[] = [];
     await openPage('fleet', 'Fleet');
     await check('page', failures);
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await page.setViewportSize({ width: 1280, height: 760 });
-    await page.screenshot({ path: screenshotPath('fleet-readme') });
     await openPage('settings', 'Settings');
     await page.getByTestId('rigs-card').scrollIntoViewIfNeeded();
     await check('settings-rigs', failures);
@@ -213,5 +277,7 @@ describe('the Fleet: three rigs over a real sshd, driven from the panel in Chrom
     // Its full panel cannot be opened while it is away (the name is no longer a link).
     expect(await page.getByTestId('rig-open-rig-c').count()).toBe(0);
     await page.screenshot({ path: screenshotPath('fleet-rig-down-1280-dark') });
+    // The README's picture (docs/images/fleet.png): τ earned on the simulated network, one rig down keeping its last τ.
+    await page.screenshot({ path: screenshotPath('fleet-readme') });
   });
 });

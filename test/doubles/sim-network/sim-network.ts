@@ -85,6 +85,15 @@ export interface SimulatedNetwork {
   /** Every listening port this network opened (the app's included once started). */
   ports(): number[];
   onEpoch(listener: (e: PublishedEpoch) => void): () => void;
+  /**
+   * Holds the network's figures still for a test that reads them: the buyers stop, and no epoch is published
+   * from here on (so the peer validator sets no new weights either). The chain keeps making blocks and
+   * emitting on the weights already set, so every app still answers; only the epoch results stop changing.
+   * Test double only: the simulated network is never mainnet, and nothing in the app can call this.
+   */
+  freeze(): Promise<void>;
+  /** True once freeze() was called: no epoch is published after that. */
+  readonly frozen: boolean;
   stop(): Promise<void>;
 }
 
@@ -283,6 +292,7 @@ export async function startSimulatedNetwork(opts: SimNetworkOptions): Promise<Si
       me.lastUpdate = chain.state.block;
     };
     let epochTimer: ReturnType<typeof setInterval> | null = null;
+    let frozen = false;
     // The first epoch once a worker that counts for a hotkey (the demo rig's, or one with an issued key) is
     // active and served a few paying requests.
     const earningHotkey = (): string | null => {
@@ -293,10 +303,12 @@ export async function startSimulatedNetwork(opts: SimNetworkOptions): Promise<Si
       return null;
     };
     const firstEpochWatch = setInterval(() => {
-      if (earningHotkey() === null) return;
+      if (frozen || earningHotkey() === null) return;
       clearInterval(firstEpochWatch);
       publishEpoch();
-      epochTimer = setInterval(publishEpoch, epochMs);
+      epochTimer = setInterval(() => {
+        if (!frozen) publishEpoch();
+      }, epochMs);
     }, 250);
     cleanups.push(() => {
       clearInterval(firstEpochWatch);
@@ -349,6 +361,15 @@ export async function startSimulatedNetwork(opts: SimNetworkOptions): Promise<Si
       onEpoch(l) {
         listeners.add(l);
         return () => listeners.delete(l);
+      },
+      async freeze() {
+        frozen = true;
+        clearInterval(firstEpochWatch);
+        if (epochTimer) clearInterval(epochTimer);
+        await traffic.stop();
+      },
+      get frozen() {
+        return frozen;
       },
       stop: undo,
     };

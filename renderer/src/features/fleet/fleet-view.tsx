@@ -1,5 +1,5 @@
 // The Fleet page's body (fleet-page.tsx binds it to the engine store). Every rig this panel reaches over SSH, one row each (docs/fleet.md): what it does, its figures against
-// the gates, its τ, its open alerts; totals across the fleet and each rig's share of today's τ. Start,
+// the gates, its τ, its open alerts; totals across the fleet and each rig's share of the last 24 h's τ. Start,
 // stop and drain act on a selection after a confirmation that names the rigs.
 import { useState } from 'react';
 import type { FleetSnapshot, RigAction, RigActionResult, RigRow } from '../../../../shared/fleet.ts';
@@ -32,7 +32,7 @@ function ShareChart({ rigs, total }: { rigs: RigRow[]; total: number }) {
   return (
     <figure className="stack" aria-labelledby="share-h">
       <figcaption id="share-h" className="muted small">
-        Each rig's share of today's projected τ ({tau(total)} in all, UTC day)
+        Each rig's share of the projected τ of the last 24 h ({tau(total)} in all)
       </figcaption>
       {rigs.map((r) => {
         const share = total > 0 && r.todayTao !== null ? r.todayTao / total : 0;
@@ -88,7 +88,7 @@ export function FleetView({ fleet, openSettings, openRig }: { fleet: FleetSnapsh
       <h1>Fleet</h1>
       <div className="grid cols-4">
         <div className="card stat" data-testid="fleet-today">
-          <div className="muted small">τ today (UTC day, projected)</div>
+          <div className="muted small">τ last 24 h (projected)</div>
           <div className="stat-value">{tau(t.todayTao)}</div>
         </div>
         <div className="card stat" data-testid="fleet-week">
@@ -164,7 +164,7 @@ export function FleetView({ fleet, openSettings, openRig }: { fleet: FleetSnapsh
                 <th scope="col">Acceptance</th>
                 <th scope="col">UID</th>
                 <th scope="col">Epoch τ</th>
-                <th scope="col">Today τ</th>
+                <th scope="col">τ 24 h</th>
                 <th scope="col">Alerts</th>
               </tr>
             </thead>
@@ -219,7 +219,7 @@ export function FleetView({ fleet, openSettings, openRig }: { fleet: FleetSnapsh
         </p>
       </section>
       <section className="card stack" aria-labelledby="chart-h">
-        <h2 id="chart-h">Share of today's τ</h2>
+        <h2 id="chart-h">Share of the last 24 h's τ</h2>
         <ShareChart rigs={rigs} total={t.todayTao} />
       </section>
     </div>
