@@ -186,8 +186,9 @@ describe('the Fleet: three rigs over a real sshd, driven from the panel in Chrom
     const lastEpochAt = net.epochs.at(-1)!.at;
     // Each rig's exact figure from its own engine: every published epoch read and τ'd, by a refresh after the
     // last epoch ended (its chain read then settles the last epoch's projection), and the same on the next refresh.
-    const settled = new Map<string, { at: number; tao: number }>();
+    const settled = new Map<string, { at: number; tao: number; week: number }>();
     const exact = new Map<string, number>();
+    const exactWeek = new Map<string, number>();
     for (const name of RIGS) {
       await expect
         .poll(
@@ -195,13 +196,14 @@ describe('the Fleet: three rigs over a real sshd, driven from the panel in Chrom
             const e = await rigEarnings(rigs.get(name)!);
             if (e.epochs.length !== published || e.epochs.some((x) => x.projectedTao === null) || (e.updatedAt ?? 0) <= lastEpochAt) return 'not settled';
             const before = settled.get(name);
-            settled.set(name, { at: e.updatedAt ?? 0, tao: e.totals.day.projectedTao });
-            return before && before.at !== e.updatedAt && before.tao === e.totals.day.projectedTao ? 'settled' : 'not settled';
+            settled.set(name, { at: e.updatedAt ?? 0, tao: e.totals.day.projectedTao, week: e.totals.week.projectedTao });
+            return before && before.at !== e.updatedAt && before.tao === e.totals.day.projectedTao && before.week === e.totals.week.projectedTao ? 'settled' : 'not settled';
           },
           { timeout: 300_000, interval: 1_000 },
         )
         .toBe('settled');
       exact.set(name, settled.get(name)!.tao);
+      exactWeek.set(name, settled.get(name)!.week);
     }
     for (const name of RIGS) {
       await page.getByTestId(`rig-open-${name}`).click();
@@ -217,6 +219,8 @@ describe('the Fleet: three rigs over a real sshd, driven from the panel in Chrom
       expect(await card.textContent()).toMatch(new RegExp(`(^|\\D)${published} epochs ended`));
       // The rig's own Settings page has no Settings > Rigs (the rigs are this panel's).
       if (name === 'rig-a') {
+        await page.emulateMedia({ colorScheme: 'dark' });
+        await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark', null, { timeout: 10_000 });
         await page.screenshot({ path: screenshotPath('fleet-rig-panel-earnings-1280-dark') });
         await page
           .getByRole('navigation', { name: 'Main' })
@@ -253,6 +257,8 @@ describe('the Fleet: three rigs over a real sshd, driven from the panel in Chrom
     const shown = RIGS.reduce((s, n) => s + tauOf(tau(exact.get(n)!))!, 0);
     const digits = tau(sum).split(' ')[0]!.split('.')[1]!.length;
     expect(Math.abs(tauOf(await total.textContent())! - shown)).toBeLessThanOrEqual(RIGS.length * 0.5 * 10 ** -digits + 1e-12);
+    // The 7-day total is the sum of the rigs' own 7-day figures the same way.
+    await expect.poll(() => page.getByTestId('fleet-week').locator('.stat-value').textContent(), WAIT).toBe(tau(RIGS.reduce((s, n) => s + exactWeek.get(n)!, 0)));
     // Frozen means frozen: no epoch was published while the figures were read.
     expect(net.epochs.length).toBe(published);
   });
