@@ -416,8 +416,9 @@ export async function longBodies(): Promise<void> {
     const rows = await Promise.all(
       Array.from({ length: LONG_CONCURRENT }, async (_, i) => {
         const p = await prompts.build({ messages: [{ role: 'user', content: `Long ${i}: write everything you know about the river.` }] });
-        // The miner's own HTTP path (socket data events, backpressure by pausing), as generation.ts calls it.
-        const session = port.openBodyParser('sse', LONG);
+        // The miner's own HTTP path (socket data events, backpressure by pausing), as generation.ts
+        // calls it for a generation's only call: proven as it is parsed, no rows kept.
+        const session = port.openBodyParser('sse', LONG, { topk: 128, batching: 32 });
         const scanner = new SseTextScanner(() => undefined);
         await postGenerate(
           serve.url,
@@ -430,8 +431,8 @@ export async function longBodies(): Promise<void> {
           { timeoutMs: 600_000 },
         );
         const parsed = await session.end();
-        await port.buildProofs(parsed.rows, 128, 32);
-        return parsed.rows.length;
+        if (!parsed.proven || parsed.proven.proofs.length === 0) throw new Error('the body was not proven');
+        return parsed.proven.rows;
       }),
     );
     const wall = (performance.now() - t0) / 1000;

@@ -9,11 +9,21 @@ import type { GenerateCallParse, ProofPort } from './proof-port.ts';
 import { postGenerate } from './serve-http.ts';
 import { threadSlices } from '../lib/thread-slices.ts';
 import { SseTextScanner } from './sse-text.ts';
+import { keptRowCount } from '../proof/stream-proof.ts';
+import { DECODE_BATCHING, TOPK } from './proof-port.ts';
 
 export interface GenerationResult {
   /** Proven output tokens (each has a row). */
   outputIds: number[];
+  /** Their rows, to prove; empty when the proofs were built as the body was parsed (proofs). */
   rows: Uint16Array[];
+  /** Rows proven: one per proven output token, whether held in rows or already proven. */
+  rowCount: number;
+  /**
+   * The proofs, built in the proof worker while the only call's body was parsed (its rows never
+   * held: a 4096-row call would hold 16 MiB); null when rows must be proven (several calls).
+   */
+  proofs: string[] | null;
   /** Output tokens with no row, folded into the commitment's prompt_ids. */
   promptExtra: number[];
   cachedTokens: number;
@@ -50,7 +60,7 @@ export const GEN_CHUNK = 4096;
 export async function generateChunked(o: GenerationOptions): Promise<GenerationResult> {
   const chunk = o.chunkTokens ?? GEN_CHUNK;
   const now = o.now ?? Date.now;
-  const res: GenerationResult = { outputIds: [], rows: [], promptExtra: [], cachedTokens: 0, lastFinish: null, truncated: true, firstTokenAt: null, lastTokenAt: null };
+  const res: GenerationResult = { outputIds: [], rows: [], rowCount: 0, proofs: null, promptExtra: [], cachedTokens: 0, lastFinish: null, truncated: true, firstTokenAt: null, lastTokenAt: null };
   // Text already delivered by earlier calls. A trailing U+FFFD is an incomplete character whose
   // remaining bytes come with the next token (possibly in the next call): it is held back until
   // the generation ends, so the buyer never sees a replacement character the final text lacks.
@@ -90,14 +100,25 @@ export async function generateChunked(o: GenerationOptions): Promise<GenerationR
           deliver(base + text.slice(skip));
         }
       : undefined;
-    const parse = await callGenerate(o, input, first ? want : want + 1, onCallText);
+    // A first call that may produce the whole budget is the only call (the loop ends after it
+    // whatever it returns): its rows are all the commitment's, so they are proven as they are
+    // parsed and never held.
+    const only = first && want === o.maxNew;
+    const parse = await callGenerate(o, input, first ? want : want + 1, onCallText, only);
     if (first) {
       res.cachedTokens = parse.cachedTokens;
       const ids = parse.outputIds;
       if (parse.offset > 0) res.promptExtra = ids.slice(0, parse.offset);
-      const keep = Math.min(parse.rows.length, ids.length - parse.offset);
-      res.outputIds.push(...ids.slice(parse.offset, parse.offset + keep));
-      res.rows.push(...parse.rows.slice(0, keep));
+      if (parse.proven) {
+        res.outputIds.push(...ids.slice(parse.offset, parse.offset + parse.proven.rows));
+        res.rowCount = parse.proven.rows;
+        res.proofs = parse.proven.proofs;
+      } else {
+        const keep = keptRowCount(parse.rows.length, ids.length, parse.offset);
+        res.outputIds.push(...ids.slice(parse.offset, parse.offset + keep));
+        res.rows.push(...parse.rows.slice(0, keep));
+        res.rowCount = res.rows.length;
+      }
     } else {
       // Row index where the new tokens begin: the overlap token's row is dropped unless it had none.
       const start = Math.max(0, 1 - parse.offset);
@@ -105,6 +126,7 @@ export async function generateChunked(o: GenerationOptions): Promise<GenerationR
       const kept = parse.outputIds.slice(1, 1 + Math.max(0, avail));
       res.outputIds.push(...kept);
       res.rows.push(...parse.rows.slice(start, start + kept.length));
+      res.rowCount = res.rows.length;
     }
     res.lastFinish = parse.finishType;
     // An abort we did not ask for (the serve's own, e.g. its scheduler retracting the request)
@@ -120,13 +142,13 @@ export async function generateChunked(o: GenerationOptions): Promise<GenerationR
     }
   }
   if (o.onText && heldTail.length > 0) deliver(delivered + heldTail, true);
-  if (res.rows.length === 0) {
+  if (res.rowCount === 0) {
     throw new Error('the serve returned no hidden states: start it with --enable-return-hidden-states (and nothing on its PYTHONPATH that empties them)');
   }
   return res;
 }
 
-async function callGenerate(o: GenerationOptions, inputIds: number[], maxNew: number, onText: ((t: string, tokens: number | null) => void) | undefined): Promise<GenerateCallParse> {
+async function callGenerate(o: GenerationOptions, inputIds: number[], maxNew: number, onText: ((t: string, tokens: number | null) => void) | undefined, prove: boolean): Promise<GenerateCallParse> {
   const rid = `engy-${randomBytes(16).toString('hex')}`;
   const stream = onText !== undefined;
   const body: Record<string, unknown> = {
@@ -137,7 +159,7 @@ async function callGenerate(o: GenerationOptions, inputIds: number[], maxNew: nu
     return_logprob: true,
   };
   if (stream) body.stream = true;
-  const session = o.proof.openBodyParser(stream ? 'sse' : 'json', maxNew);
+  const session = o.proof.openBodyParser(stream ? 'sse' : 'json', maxNew, prove ? { topk: TOPK, batching: DECODE_BATCHING } : undefined);
   let streamError: string | null = null;
   const scanner = stream
     ? new SseTextScanner((e) => {

@@ -2,7 +2,7 @@
 // (linear time, rows straight into one bf16 buffer, never the body as a string), build, verify.
 // With a ProofPool all of it runs in worker threads, so the thread answering the gateway never
 // parses a body or builds a proof; without one (tests, tools) it runs on the calling thread.
-import { buildProofs, GenerateBodyParser, NO_HIDDEN_STATES_MESSAGE, verifyProofs, type Bf16Rows, type ChunkVerification, type GenerateBody } from '../proof/index.ts';
+import { buildProofs, GenerateBodyParser, keptRowCount, NO_HIDDEN_STATES_MESSAGE, verifyProofs, type Bf16Rows, type ChunkVerification, type GenerateBody, type ProofParams } from '../proof/index.ts';
 import { threadSlices } from '../lib/thread-slices.ts';
 import type { ProofPool } from '../proof/proof-pool.ts';
 import type { BodyParseSession, GenerateCallParse, ProofPort, ProofVerifyResult } from './proof-port.ts';
@@ -35,13 +35,13 @@ export function rowsForHandOver(rows: Uint16Array[]): Bf16Rows {
 export function createProofPort(pool?: ProofPool): ProofPort {
   if (pool) {
     return {
-      openBodyParser: (kind, expectRows) => poolSession(pool, kind, expectRows),
+      openBodyParser: (kind, expectRows, prove) => poolSession(pool, kind, expectRows, proofParams(prove)),
       buildProofs: (rows, topk, batching) => pool.buildProofs(rowsForHandOver(rows), { topk, decodeBatchingSize: batching, skipPrefill: true }),
       verifyProofs: async (proofs, rows, topk, batching) => summarise(await pool.verifyProofs(flatten(rows), proofs, { topk, decodeBatchingSize: batching, skipPrefill: true }), topk),
     };
   }
   return {
-    openBodyParser: (kind, expectRows) => parserSession(kind, expectRows),
+    openBodyParser: (kind, expectRows, prove) => parserSession(kind, expectRows, proofParams(prove)),
     buildProofs: async (rows, topk, batching) => buildProofs(flatten(rows), { topk, decodeBatchingSize: batching, skipPrefill: true }),
     verifyProofs: async (proofs, rows, topk, batching) => summarise(verifyProofs(flatten(rows), proofs, { topk, decodeBatchingSize: batching, skipPrefill: true }), topk),
   };
@@ -53,8 +53,12 @@ function summarise(checks: ChunkVerification[], topk: number): ProofVerifyResult
   return { score: mean / topk, chunks: checks.length, unusable, mismatches: checks.map((c) => c.expMismatches) };
 }
 
-function poolSession(pool: ProofPool, kind: 'json' | 'sse', expectRows?: number): BodyParseSession {
-  const job = pool.openParse({ format: kind, prove: null, expectRows });
+function proofParams(prove: { topk: number; batching: number } | undefined): ProofParams | undefined {
+  return prove ? { topk: prove.topk, decodeBatchingSize: prove.batching, skipPrefill: true } : undefined;
+}
+
+function poolSession(pool: ProofPool, kind: 'json' | 'sse', expectRows?: number, proveAsParsed?: ProofParams): BodyParseSession {
+  const job = pool.openParse({ format: kind, prove: null, expectRows, proveAsParsed });
   return {
     // ParseJob copies the chunk (the socket may reuse its Buffer). False past the pool's
     // high-water mark: the caller then awaits ready() before reading more (postGenerate pauses
@@ -69,8 +73,8 @@ function poolSession(pool: ProofPool, kind: 'json' | 'sse', expectRows?: number)
   };
 }
 
-function parserSession(kind: 'json' | 'sse', expectRows?: number): BodyParseSession {
-  let parser: GenerateBodyParser | null = new GenerateBodyParser({ format: kind, expectRows });
+function parserSession(kind: 'json' | 'sse', expectRows?: number, proveAsParsed?: ProofParams): BodyParseSession {
+  let parser: GenerateBodyParser | null = new GenerateBodyParser({ format: kind, expectRows, proveAsParsed });
   return {
     push: (chunk) => {
       parser?.push(chunk);
@@ -94,11 +98,14 @@ function fromBody(b: GenerateBody): GenerateCallParse {
   // No rows at all for the tokens generated: the key missing, or present but emptied (PROTOCOL 4.5).
   if (!b.hiddenStatesPresent || (b.rows.rowCount === 0 && b.outputTokenIds.length > 0)) throw new Error(NO_HIDDEN_STATES_MESSAGE);
   const h = b.rows.hiddenSize;
-  // Views into the parser's one buffer: no copy per row.
-  const rows = Array.from({ length: b.rows.rowCount }, (_, i) => b.rows.data.subarray(i * h, (i + 1) * h));
+  // Proven as parsed: the rows are gone, only their count and proofs came back. Otherwise views
+  // into the parser's one buffer: no copy per row.
+  const proven = b.proofs !== null ? { proofs: b.proofs, rows: keptRowCount(b.rows.rowCount, b.outputTokenIds.length, b.rowOffset) } : null;
+  const rows = proven ? [] : Array.from({ length: b.rows.rowCount }, (_, i) => b.rows.data.subarray(i * h, (i + 1) * h));
   return {
     outputIds: b.outputTokenIds,
     rows,
+    proven,
     offset: b.rowOffset,
     finishType: b.finishReason?.type ?? null,
     finishMessage: b.finishReason?.message ?? null,

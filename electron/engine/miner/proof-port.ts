@@ -5,8 +5,17 @@
 export interface GenerateCallParse {
   /** From meta_info.output_token_logprobs[i][1]. */
   outputIds: number[];
-  /** bf16 bit patterns of every output token that has a row, in order (element 0's last row, then decode vectors). */
+  /**
+   * bf16 bit patterns of every output token that has a row, in order (element 0's last row, then
+   * decode vectors). Empty when the call was proven as parsed (see proven).
+   */
   rows: Uint16Array[];
+  /**
+   * The call was proven as its body was parsed (openBodyParser with prove): the proofs over its
+   * first `rows` rows (keptRowCount: never more than the output tokens that have one), which were
+   * never kept. Null otherwise.
+   */
+  proven: { proofs: string[]; rows: number } | null;
   /** Leading output tokens without a row (empty prefill block on a full radix-cache hit). */
   offset: number;
   finishType: string | null;
@@ -37,8 +46,12 @@ export interface ProofVerifyResult {
 }
 
 export interface ProofPort {
-  /** expectRows: the call's max_new_tokens, so the row buffer is sized once. */
-  openBodyParser(kind: 'json' | 'sse', expectRows?: number): BodyParseSession;
+  /**
+   * expectRows: the call's max_new_tokens, so the row buffer is sized once. prove: build the
+   * proofs while the body is parsed and keep no rows (a call whose rows are all the commitment's:
+   * the only call of a generation); the session's parse then carries `proven`.
+   */
+  openBodyParser(kind: 'json' | 'sse', expectRows?: number, prove?: { topk: number; batching: number }): BodyParseSession;
   /** The rows' memory may be handed to a worker (transferred): do not read the rows afterwards. */
   buildProofs(rows: Uint16Array[], topk: number, batching: number): Promise<string[]>;
   verifyProofs(proofs: string[], rows: Uint16Array[], topk: number, batching: number): Promise<ProofVerifyResult>;

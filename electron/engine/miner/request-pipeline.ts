@@ -226,7 +226,7 @@ export class RequestPipeline {
       coalescer?.close();
       const end = now();
       rec.e2eMs = end - receivedAt;
-      rec.completionTokens = gen.rows.length;
+      rec.completionTokens = gen.rowCount;
       rec.promptTokens = commitment.toploc.prompt_ids.length;
       rec.cachedTokens = output.usage.prompt_tokens_details?.cached_tokens ?? 0;
       rec.finishReason = output.choices[0]!.finish_reason;
@@ -258,11 +258,12 @@ export class RequestPipeline {
   }
 
   private async commit(promptIds: number[], gen: GenerationResult): Promise<Commitment> {
-    const proofs = gen.rows.length === 0 ? [] : await this.deps.proof.buildProofs(gen.rows, TOPK, DECODE_BATCHING);
+    // The only call's proofs were built as its body was parsed; several calls' rows are proven here.
+    const proofs = gen.proofs ?? (gen.rows.length === 0 ? [] : await this.deps.proof.buildProofs(gen.rows, TOPK, DECODE_BATCHING));
     return {
       model_root: this.deps.modelRoot,
       output_token_ids: gen.outputIds,
-      toploc: { proofs, topk: TOPK, decode_batching_size: DECODE_BATCHING, skip_prefill: true, n_tokens: gen.rows.length, prompt_ids: [...promptIds, ...gen.promptExtra] },
+      toploc: { proofs, topk: TOPK, decode_batching_size: DECODE_BATCHING, skip_prefill: true, n_tokens: gen.rowCount, prompt_ids: [...promptIds, ...gen.promptExtra] },
     };
   }
 
@@ -272,7 +273,7 @@ export class RequestPipeline {
     // The final message names each call by the id its streamed delta carried.
     let n = 0;
     const { message, finish } = assembleMessage(text, tools, startsInReasoning, gen.truncated, () => streamedIds[n++] ?? randomCallId());
-    const completion = gen.rows.length;
+    const completion = gen.rowCount;
     const usage: CompletionOutput['usage'] = { prompt_tokens: promptTokens, completion_tokens: completion, total_tokens: promptTokens + completion };
     const cached = Math.min(gen.cachedTokens, promptTokens);
     if (cached > 0) usage.prompt_tokens_details = { cached_tokens: cached };
@@ -286,7 +287,7 @@ function wireId(frame: ServeFrame): CorrId {
 }
 
 function emptyGeneration(): GenerationResult {
-  return { outputIds: [], rows: [], promptExtra: [], cachedTokens: 0, lastFinish: null, truncated: false, firstTokenAt: null, lastTokenAt: null };
+  return { outputIds: [], rows: [], rowCount: 0, proofs: null, promptExtra: [], cachedTokens: 0, lastFinish: null, truncated: false, firstTokenAt: null, lastTokenAt: null };
 }
 
 function randomCallId(): string {

@@ -8,13 +8,22 @@
 import { GenerateBodyError } from './body-error.ts';
 import { GenerateDocument, fail, isWs, type FinishReason } from './generate-document.ts';
 import { SseFramer } from './sse-framer.ts';
-import type { Bf16Rows } from './types.ts';
+import { keptRowCount, StreamingProver } from './stream-proof.ts';
+import type { Bf16Rows, ProofParams } from './types.ts';
 
 export type { FinishReason } from './generate-document.ts';
 
 export interface GenerateBody {
-  /** One bf16 row per output token that has a hidden state, in order. */
+  /**
+   * One bf16 row per output token that has a hidden state, in order. With proveAsParsed the rows
+   * are gone (proven and their memory reused): data is empty, rowCount still counts them.
+   */
   rows: Bf16Rows;
+  /**
+   * With proveAsParsed: the proofs over the kept rows (keptRowCount: the first min(rows, output
+   * tokens - rowOffset)), as buildProofs would give them over those rows. Null otherwise.
+   */
+  proofs: string[] | null;
   /** Leading output tokens without a row (empty prefill block after a full radix-cache hit). */
   rowOffset: number;
   /** False when meta_info had no hidden_states at all (serve started without the flag). */
@@ -44,6 +53,11 @@ export interface GenerateParserOptions {
   maxCaptureBytes?: number;
   /** Rows expected (the call's max_new_tokens): the row buffer is sized once, not doubled. */
   expectRows?: number;
+  /**
+   * Build the proofs (skip_prefill) batch by batch while the rows are parsed, instead of keeping
+   * the rows: the body's memory is then one batch of rows, whatever its length.
+   */
+  proveAsParsed?: ProofParams;
 }
 
 export class GenerateBodyParser {
@@ -62,6 +76,7 @@ export class GenerateBodyParser {
     this.sse = new SseFramer(this.doc);
     const expect = options.expectRows;
     if (typeof expect === 'number' && Number.isSafeInteger(expect) && expect > 0) this.doc.rows.expectRows = expect;
+    if (options.proveAsParsed) this.doc.rows.prover = new StreamingProver(options.proveAsParsed);
     if (options.format === 'json' || options.format === 'sse') this.setFormat(options.format);
   }
 
@@ -100,8 +115,20 @@ export class GenerateBodyParser {
     } catch (e) {
       throw this.poison(e);
     }
+    const sink = doc.rows;
+    let proofs: string[] | null = null;
+    let rows: Bf16Rows;
+    if (sink.prover !== null) {
+      try {
+        proofs = sink.finishProofs(keptRowCount(sink.rowCount, doc.tokenIds.length, sink.rowOffset));
+      } catch (e) {
+        throw this.poison(e);
+      }
+      rows = { data: new Uint16Array(0), rowCount: sink.rowCount, hiddenSize: sink.hiddenSize };
+    } else rows = sink.take();
     return {
-      rows: doc.rows.take(),
+      rows,
+      proofs,
       rowOffset: doc.rows.rowOffset,
       hiddenStatesPresent: doc.hiddenStatesPresent,
       outputTokenIds: doc.tokenIds,

@@ -8,6 +8,7 @@
 // prefill block of thousands of rows costs a memory copy, not a number parse.
 import { GenerateBodyError } from './body-error.ts';
 import { isTokenByte, literalToBf16, scanNumberToBf16, scanResult, SCAN_INCOMPLETE, SCAN_INVALID } from './number-scan.ts';
+import type { StreamingProver } from './stream-proof.ts';
 import type { Bf16Rows } from './types.ts';
 
 const MAX_TOKEN = 400;
@@ -24,6 +25,11 @@ export class HiddenRowSink {
    * holds the old and the new buffer at once: 24 MiB for a 16 MiB 4096-row request).
    */
   expectRows = 0;
+  /**
+   * Proves each batch of rows as soon as it is complete and reuses its memory (stream-proof.ts):
+   * the buffer then holds one batch, never the body's rows. take() is not used then.
+   */
+  prover: StreamingProver | null = null;
   rowCount = 0;
   rowOffset = 0;
   /** Per-row parse state. */
@@ -44,6 +50,7 @@ export class HiddenRowSink {
     this.rowCount = 0;
     this.rowOffset = 0;
     this.carryLen = 0;
+    this.prover?.reset();
   }
 
   beginRow(): void {
@@ -176,6 +183,11 @@ export class HiddenRowSink {
     } else if (n !== this.hiddenSize) throw new GenerateBodyError(`malformed /generate body: hidden-state rows differ in size (${n} after ${this.hiddenSize})`);
     this.written += n;
     this.rowCount++;
+    const p = this.prover;
+    if (p !== null && this.rowCount % p.batchRows === 0) {
+      p.batch(this.data, 0, this.written);
+      this.written = 0;
+    }
     return pos;
   }
 
@@ -212,8 +224,14 @@ export class HiddenRowSink {
     return pos;
   }
 
+  /** With a prover: the proofs over the first `keep` rows (the rows past the last batch are still here). */
+  finishProofs(keep: number): string[] {
+    if (this.prover === null) throw new Error('no rows were proven as they were parsed');
+    return this.prover.finish(keep, this.rowCount, this.data, this.hiddenSize);
+  }
+
   private reserve(hidden: number): void {
-    const want = this.expectRows * hidden;
+    const want = (this.prover !== null ? this.prover.batchRows : this.expectRows) * hidden;
     if (!(want > this.data.length && want <= MAX_RESERVE)) return;
     const sized = new Uint16Array(want);
     sized.set(this.data.subarray(0, this.written + hidden));

@@ -5,6 +5,7 @@ export { TopkSelector } from './topk.ts';
 export { FIELD_PRIME, injectiveModulus, interpolate, evaluatePolynomial, InterpolationError } from './field.ts';
 export { type ProofPoly, ProofFormatError, nullProof, proofFromPoints, proofToBytes, proofToBase64, proofFromBytes, proofFromBase64 } from './proof-poly.ts';
 export { buildProofs, buildProofPolys } from './build.ts';
+export { keptRowCount, StreamingProver } from './stream-proof.ts';
 export { verifyProofs, type VerifyOptions, type VerifySemantics } from './verify.ts';
 export { generateXorshiftRows, isXorshiftRowsSpec, type XorshiftRowsSpec } from './rows-generator.ts';
 export { MINER_PROOF_PARAMS, type Bf16Rows, type ProofParams, type ChunkVerification, type VerifyFailure } from './types.ts';

@@ -5,7 +5,8 @@ import type { VerifyOptions } from './verify.ts';
 
 export type ToWorker =
   /** text: whether the caller listens for text deltas (each one is a message to its thread). */
-  | { type: 'open'; id: number; format: 'auto' | 'json' | 'sse'; prove: ProofParams | null; text: boolean; expectRows: number }
+  /** proveAsParsed: proofs built batch by batch as rows are parsed, the rows never kept (takes the place of prove). */
+  | { type: 'open'; id: number; format: 'auto' | 'json' | 'sse'; prove: ProofParams | null; proveAsParsed: ProofParams | null; text: boolean; expectRows: number }
   | { type: 'chunk'; id: number; bytes: Uint8Array }
   | { type: 'end'; id: number }
   | { type: 'abort'; id: number }
@@ -14,7 +15,10 @@ export type ToWorker =
 
 export interface ParsedGeneration {
   body: GenerateBody;
-  /** The proofs over body.rows when the job asked for them (null otherwise). */
+  /**
+   * The proofs over body.rows when the job asked for them (prove), or over its kept rows, built as
+   * they were parsed (proveAsParsed: body.rows then holds no values); null otherwise.
+   */
   proofs: string[] | null;
 }
 

@@ -34,6 +34,13 @@ export interface ParseJobOptions {
   format?: 'auto' | 'json' | 'sse';
   /** Build proofs over the rows in the worker (default: the miner's parameters); null to skip. */
   prove?: ProofParams | null;
+  /**
+   * Build the proofs (skip_prefill) batch by batch while the body is parsed and keep no rows: the
+   * worker then holds one batch of rows per job, not the body's (16 MiB for 4096 rows at hidden
+   * size 2048). The result's proofs cover the kept rows (keptRowCount); body.rows has no values.
+   * Takes the place of `prove`.
+   */
+  proveAsParsed?: ProofParams;
   onTextDelta?: (delta: string) => void;
   /** Rows the body is expected to hold (the call's max_new_tokens): sized once in the worker. */
   expectRows?: number;
@@ -100,7 +107,8 @@ export class ProofPool {
       type: 'open',
       id,
       format: options.format ?? 'auto',
-      prove: options.prove === undefined ? MINER_PROOF_PARAMS : options.prove,
+      prove: options.proveAsParsed ? null : options.prove === undefined ? MINER_PROOF_PARAMS : options.prove,
+      proveAsParsed: options.proveAsParsed ?? null,
       text: options.onTextDelta !== undefined,
       expectRows: options.expectRows ?? 0,
     });

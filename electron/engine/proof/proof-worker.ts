@@ -62,7 +62,12 @@ port.on('message', (msg: ToWorker) => {
       case 'open':
         jobs.set(id, {
           // Without a listener the parser keeps the text to itself: no message per event to the caller's thread.
-          parser: new GenerateBodyParser({ format: msg.format, onTextDelta: msg.text ? (delta) => post({ type: 'text', id, delta }) : undefined, expectRows: msg.expectRows }),
+          parser: new GenerateBodyParser({
+            format: msg.format,
+            onTextDelta: msg.text ? (delta) => post({ type: 'text', id, delta }) : undefined,
+            expectRows: msg.expectRows,
+            proveAsParsed: msg.proveAsParsed ?? undefined,
+          }),
           prove: msg.prove,
         });
         return;
@@ -81,6 +86,11 @@ port.on('message', (msg: ToWorker) => {
         if (!job) return;
         jobs.delete(id);
         const body = job.parser.end();
+        if (body.proofs !== null) {
+          // Proven as parsed: no rows to hand back, only the proofs.
+          post({ type: 'parsed', id, result: { body, proofs: body.proofs } });
+          return;
+        }
         const proofs = job.prove && body.rows.rowCount > 0 ? buildProofs(body.rows, job.prove) : null;
         post({ type: 'parsed', id, result: { body, proofs } }, [body.rows.data.buffer as ArrayBuffer]);
         return;

@@ -1,9 +1,9 @@
 // The miner's binding to the proof engine: backpressure from the worker pool, Buffers from the
 // socket, and the "no hidden states" answer for a body with no rows.
 import { afterAll, describe, expect, it } from 'vitest';
-import { NO_HIDDEN_STATES_MESSAGE, ProofPool } from '../../../electron/engine/proof/index.ts';
+import { buildProofs, MINER_PROOF_PARAMS, NO_HIDDEN_STATES_MESSAGE, ProofPool } from '../../../electron/engine/proof/index.ts';
 import { createProofPort } from '../../../electron/engine/miner/proof-adapter.ts';
-import type { ProofPort } from '../../../electron/engine/miner/proof-port.ts';
+import { DECODE_BATCHING, TOPK, type ProofPort } from '../../../electron/engine/miner/proof-port.ts';
 import { buildBody } from '../../helpers/generate-bodies.ts';
 
 const pool = new ProofPool({ size: 1, highWaterBytes: 256 });
@@ -47,5 +47,20 @@ describe.each(ports)('proof adapter (%s)', (name, port) => {
       session.push(Buffer.from(text));
       await expect(session.end()).rejects.toThrow(NO_HIDDEN_STATES_MESSAGE);
     }
+  });
+
+  it('proves a call as it is parsed: the same proofs over the kept rows, no rows handed back', async () => {
+    // 70 rows, 69 tokens after a rowless first one: 69 rows kept, proofs as buildProofs gives them.
+    const b = buildBody({ hidden: 96, prefillRows: 0, decodeRows: 69, prefillShape: 'flat', seed: 12 });
+    const o = JSON.parse(b.json) as { meta_info: { hidden_states: unknown[] } };
+    o.meta_info.hidden_states.push(o.meta_info.hidden_states[1]);
+    const body = Buffer.from(JSON.stringify(o), 'utf8');
+    const session = port.openBodyParser('json', 4096, { topk: TOPK, batching: DECODE_BATCHING });
+    for (let i = 0; i < body.length; i += 300) if (!session.push(body.subarray(i, i + 300))) await session.ready();
+    const got = await session.end();
+    expect(got.rows).toHaveLength(0);
+    expect(got.offset).toBe(1);
+    expect(got.proven?.rows).toBe(69);
+    expect(got.proven?.proofs).toEqual(buildProofs({ data: b.expectedRows.slice(0, 69 * 96), rowCount: 69, hiddenSize: 96 }, MINER_PROOF_PARAMS));
   });
 });
