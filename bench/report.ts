@@ -1,6 +1,7 @@
 // Shared by the benches: percentiles, scheduler figures, and the one line per goal (met / MISSED)
 // every bench prints.
 import { readFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 
 export function pct(xs: readonly number[], p: number): number {
   if (xs.length === 0) return Number.NaN;
@@ -22,7 +23,9 @@ export function goal(name: string, value: number, unit: string, op: '<' | '<=' |
   const met = reached && unreliable === null;
   const verdict = unreliable !== null ? `INCONCLUSIVE (${unreliable}; as measured it would be ${reached ? 'met' : 'missed'})` : met ? 'met' : 'MISSED';
   const shown = Math.abs(value) >= 100 ? value.toFixed(0) : Math.abs(value) >= 1 ? value.toFixed(2) : value.toPrecision(3);
-  const line = `goal ${name}: ${shown} ${unit} (goal ${op} ${target} ${unit}): ${verdict}${note ? ` - ${note}` : ''}`;
+  // Every line carries the machine load it was measured at: the goals table is read long after the run.
+  const load = `load ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`;
+  const line = `goal ${name}: ${shown} ${unit} (goal ${op} ${target} ${unit}): ${verdict}${note ? ` - ${note}` : ''} [${load}]`;
   goals.push({ name, met, line });
   console.log(line);
   return met;

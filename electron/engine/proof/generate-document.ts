@@ -69,7 +69,13 @@ export function fail(what: string): never {
 export class GenerateDocument {
   readonly rows = new HiddenRowSink();
   finishReason: FinishReason | null = null;
-  tokenIds: number[] = [];
+  /**
+   * meta_info.output_token_logprobs[i][1] of the current document. Held in a reused buffer: in a
+   * stream every event repeats the whole list so far (4096 events of up to 4096 ids), and a fresh
+   * array per event was most of the worker's garbage.
+   */
+  private ids = new Float64Array(256);
+  private idCount = 0;
   promptTokens: number | null = null;
   completionTokens: number | null = null;
   cachedTokens: number | null = null;
@@ -104,7 +110,7 @@ export class GenerateDocument {
     this.rows.reset();
     this.finishState = FIN_UNSEEN;
     this.finishReason = null;
-    this.tokenIds = [];
+    this.idCount = 0;
     this.promptTokens = null;
     this.completionTokens = null;
     this.cachedTokens = null;
@@ -243,7 +249,7 @@ export class GenerateDocument {
         break;
       case V_LOGPROBS:
         if (c === 91) {
-          this.tokenIds = [];
+          this.idCount = 0;
           return this.open(F_LOGPROBS, pos);
         }
         break;
@@ -382,9 +388,31 @@ export class GenerateDocument {
     }
   }
 
+  get tokenCount(): number {
+    return this.idCount;
+  }
+
+  /** The current document's token ids, as a fresh array (read once, at the end of the body). */
+  get tokenIds(): number[] {
+    return Array.from(this.ids.subarray(0, this.idCount));
+  }
+
+  private pushId(v: number): void {
+    if (this.idCount === this.ids.length) {
+      const grown = new Float64Array(this.ids.length * 2);
+      grown.set(this.ids);
+      this.ids = grown;
+    }
+    this.ids[this.idCount++] = v;
+  }
+
   private rawDone(): void {
     const role = this.rawRole;
     if (role === V_SKIP) return;
+    if (role === V_TOKEN_ID) {
+      const d = this.raw.digits();
+      if (d >= 0) return this.pushId(d);
+    }
     const v = this.raw.parse(NAMES[role] ?? 'a value');
     switch (role) {
       case V_TEXT:
@@ -402,7 +430,7 @@ export class GenerateDocument {
         return;
       case V_TOKEN_ID:
         if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) fail('a token id in output_token_logprobs is not an integer');
-        this.tokenIds.push(v);
+        this.pushId(v);
         return;
       case V_ERROR: {
         const msg = typeof v === 'object' && v !== null && 'message' in v ? (v as { message: unknown }).message : v;

@@ -120,7 +120,7 @@ export class GenerateBodyParser {
     let rows: Bf16Rows;
     if (sink.prover !== null) {
       try {
-        proofs = sink.finishProofs(keptRowCount(sink.rowCount, doc.tokenIds.length, sink.rowOffset));
+        proofs = sink.finishProofs(keptRowCount(sink.rowCount, doc.tokenCount, sink.rowOffset));
       } catch (e) {
         throw this.poison(e);
       }

@@ -3,6 +3,8 @@
 // small values read with JSON.parse once complete (finish_reason, counters, text).
 import { GenerateBodyError } from './body-error.ts';
 
+const UTF8 = new TextDecoder();
+
 export class RawValue {
   private depth = 0;
   private inString = false;
@@ -86,9 +88,25 @@ export class RawValue {
     return done ? p : -1;
   }
 
+  /**
+   * The captured value as a non-negative integer when it is plain digits (a token id: read
+   * thousands of times per stream event, so without a string or a parse each), else -1.
+   */
+  digits(): number {
+    const n = this.length;
+    if (n === 0 || n > 15 || (n > 1 && this.bytes[0] === 48)) return -1;
+    let v = 0;
+    for (let i = 0; i < n; i++) {
+      const d = this.bytes[i]! - 48;
+      if (d < 0 || d > 9) return -1;
+      v = v * 10 + d;
+    }
+    return v;
+  }
+
   /** The captured value, parsed. */
   parse(what: string): unknown {
-    const text = new TextDecoder().decode(this.bytes.subarray(0, this.length));
+    const text = UTF8.decode(this.bytes.subarray(0, this.length));
     try {
       return JSON.parse(text);
     } catch {
