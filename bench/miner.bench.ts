@@ -408,9 +408,16 @@ export async function longBodies(): Promise<void> {
     const rss0 = m0.rss;
     let peak = rss0;
     let atPeak = m0;
+    // The workers' own V8 heaps, sampled beside the RSS (their part of the figure, by itself).
+    const heapOf = async () => (await pool.heapStatistics()).reduce((a, h) => ({ total: a.total + h.totalBytes, used: a.used + h.usedBytes }), { total: 0, used: 0 });
+    const workers0 = await heapOf();
+    let workersPeak = workers0;
     const sampler = setInterval(() => {
       const m = process.memoryUsage();
       if (m.rss > peak) [peak, atPeak] = [m.rss, m];
+      void heapOf().then((h) => {
+        if (h.total > workersPeak.total) workersPeak = h;
+      });
     }, 20);
     const t0 = performance.now();
     const rows = await Promise.all(
@@ -451,6 +458,9 @@ export async function longBodies(): Promise<void> {
     const mib = (k: 'heapTotal' | 'external' | 'arrayBuffers') => `${((atPeak[k] - m0[k]) / 2 ** 20).toFixed(1)} MiB`;
     console.log(
       `  at the peak, this thread's growth: V8 heap ${mib('heapTotal')}, external ${mib('external')} (ArrayBuffers ${mib('arrayBuffers')}); the rest of the RSS growth is the workers and native buffers`,
+    );
+    console.log(
+      `  the proof workers' V8 heap: at most ${(workersPeak.total / 2 ** 20).toFixed(1)} MiB reserved (${(workersPeak.used / 2 ** 20).toFixed(1)} MiB used) against ${(workers0.total / 2 ** 20).toFixed(1)} MiB at the baseline`,
     );
     goal(`resident memory per ${LONG}-row request in flight`, perRequest, 'MiB', '<', 20, 'peak RSS over the warm baseline / requests; the proof workers count');
     const load = loadavg()[0]!;

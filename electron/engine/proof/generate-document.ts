@@ -6,7 +6,7 @@
 // null before its bulk) is not the answer, so its hidden states and token ids are skipped unparsed.
 import { GenerateBodyError } from './body-error.ts';
 import { HiddenRowSink } from './hidden-rows.ts';
-import { RawValue } from './raw-value.ts';
+import { parseJsonBytes, RawValue } from './raw-value.ts';
 
 export interface FinishReason {
   /** stop | length | abort (sglang's FINISH_* to_json). */
@@ -80,7 +80,15 @@ export class GenerateDocument {
   completionTokens: number | null = null;
   cachedTokens: number | null = null;
   hiddenStatesPresent = false;
-  text = '';
+  /**
+   * Text read per document (onText then hears each one), or only the last document's, kept as
+   * bytes and decoded when asked (no listener: a stream repeats the whole text so far in every
+   * event, and decoding each was thousands of strings of garbage per body).
+   */
+  private readonly textPerDocument: boolean;
+  private textValue = '';
+  private textBytes: Uint8Array | null = null;
+  private textLength = -1;
   /** Sticky across documents: any error event fails the answer. */
   serveError: string | null = null;
   private readonly onText: (text: string) => void;
@@ -96,8 +104,9 @@ export class GenerateDocument {
   private keyPrevBackslash = false;
   private finishState = FIN_UNSEEN;
 
-  /** onText gets each document's cumulative text as soon as it is read. */
-  constructor(onText: (text: string) => void, maxCaptureBytes: number) {
+  /** onText gets each document's cumulative text as soon as it is read (unless textPerDocument is false). */
+  constructor(onText: (text: string) => void, maxCaptureBytes: number, textPerDocument = true) {
+    this.textPerDocument = textPerDocument;
     this.onText = onText;
     this.raw = new RawValue(maxCaptureBytes);
   }
@@ -115,7 +124,8 @@ export class GenerateDocument {
     this.completionTokens = null;
     this.cachedTokens = null;
     this.hiddenStatesPresent = false;
-    this.text = '';
+    this.textValue = '';
+    this.textLength = -1;
   }
 
   /** True once the document's root value is closed. */
@@ -388,6 +398,17 @@ export class GenerateDocument {
     }
   }
 
+  /** The current document's text (decoded here, once, when only the last one is kept). */
+  get text(): string {
+    if (this.textLength >= 0) {
+      const v = parseJsonBytes(this.textBytes!.subarray(0, this.textLength), 'text');
+      if (typeof v !== 'string') fail('text is not a string');
+      this.textValue = v;
+      this.textLength = -1;
+    }
+    return this.textValue;
+  }
+
   get tokenCount(): number {
     return this.idCount;
   }
@@ -413,11 +434,19 @@ export class GenerateDocument {
       const d = this.raw.digits();
       if (d >= 0) return this.pushId(d);
     }
+    if (role === V_TEXT && !this.textPerDocument) {
+      const bytes = this.raw.captured();
+      if (this.textBytes === null || this.textBytes.length < bytes.length) this.textBytes = new Uint8Array(Math.max(bytes.length, 2 * (this.textBytes?.length ?? 128)));
+      this.textBytes.set(bytes);
+      this.textLength = bytes.length;
+      return;
+    }
     const v = this.raw.parse(NAMES[role] ?? 'a value');
     switch (role) {
       case V_TEXT:
         if (typeof v !== 'string') fail('text is not a string');
-        this.text = v;
+        this.textValue = v;
+        this.textLength = -1;
         this.onText(v);
         return;
       case V_FINISH:

@@ -58,6 +58,11 @@ export interface GenerateParserOptions {
    * the rows: the body's memory is then one batch of rows, whatever its length.
    */
   proveAsParsed?: ProofParams;
+  /**
+   * Nobody reads text deltas (no onTextDelta, no takeTextDelta): each stream event's text is kept
+   * as bytes and only the final one is decoded, at end().
+   */
+  finalTextOnly?: boolean;
 }
 
 export class GenerateBodyParser {
@@ -72,7 +77,7 @@ export class GenerateBodyParser {
 
   constructor(options: GenerateParserOptions = {}) {
     this.onTextDelta = options.onTextDelta;
-    this.doc = new GenerateDocument((t) => this.textArrived(t), options.maxCaptureBytes ?? 64 * 1024 * 1024);
+    this.doc = new GenerateDocument((t) => this.textArrived(t), options.maxCaptureBytes ?? 64 * 1024 * 1024, !(options.finalTextOnly === true && options.onTextDelta === undefined));
     this.sse = new SseFramer(this.doc);
     const expect = options.expectRows;
     if (typeof expect === 'number' && Number.isSafeInteger(expect) && expect > 0) this.doc.rows.expectRows = expect;
@@ -117,15 +122,14 @@ export class GenerateBodyParser {
     }
     const sink = doc.rows;
     let proofs: string[] | null = null;
-    let rows: Bf16Rows;
-    if (sink.prover !== null) {
-      try {
-        proofs = sink.finishProofs(keptRowCount(sink.rowCount, doc.tokenCount, sink.rowOffset));
-      } catch (e) {
-        throw this.poison(e);
-      }
-      rows = { data: new Uint16Array(0), rowCount: sink.rowCount, hiddenSize: sink.hiddenSize };
-    } else rows = sink.take();
+    let text: string;
+    try {
+      text = doc.text;
+      if (sink.prover !== null) proofs = sink.finishProofs(keptRowCount(sink.rowCount, doc.tokenCount, sink.rowOffset));
+    } catch (e) {
+      throw this.poison(e);
+    }
+    const rows: Bf16Rows = sink.prover !== null ? { data: new Uint16Array(0), rowCount: sink.rowCount, hiddenSize: sink.hiddenSize } : sink.take();
     return {
       rows,
       proofs,
@@ -136,7 +140,7 @@ export class GenerateBodyParser {
       promptTokens: doc.promptTokens,
       completionTokens: doc.completionTokens,
       cachedTokens: doc.cachedTokens,
-      text: doc.text,
+      text,
       serveError: doc.serveError,
       format: this.format === 'json' ? 'json' : 'sse',
       events: this.format === 'json' ? 1 : this.sse.events,

@@ -140,6 +140,17 @@ export class ProofPool {
     return this.call<ChunkVerification[]>((id) => ({ type: 'verify', id, rows, proofs: [...proofs], options, prefill: prefill ?? null }), transferables(rows.data, prefill));
   }
 
+  /** Each running worker's V8 heap, reserved and used (the benches count the workers' memory per request). */
+  async heapStatistics(): Promise<{ totalBytes: number; usedBytes: number }[]> {
+    const live = this.slots.filter((s): s is Slot => s !== null);
+    return Promise.all(
+      live.map(async (s) => {
+        const h = await s.worker.getHeapStatistics();
+        return { totalBytes: h.total_heap_size, usedBytes: h.used_heap_size };
+      }),
+    );
+  }
+
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;

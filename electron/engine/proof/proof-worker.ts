@@ -67,6 +67,7 @@ port.on('message', (msg: ToWorker) => {
             onTextDelta: msg.text ? (delta) => post({ type: 'text', id, delta }) : undefined,
             expectRows: msg.expectRows,
             proveAsParsed: msg.proveAsParsed ?? undefined,
+            finalTextOnly: !msg.text,
           }),
           prove: msg.prove,
         });

@@ -5,6 +5,15 @@ import { GenerateBodyError } from './body-error.ts';
 
 const UTF8 = new TextDecoder();
 
+/** One JSON value from its UTF-8 bytes; a body error naming `what` when it is not JSON. */
+export function parseJsonBytes(bytes: Uint8Array, what: string): unknown {
+  try {
+    return JSON.parse(UTF8.decode(bytes));
+  } catch {
+    throw new GenerateBodyError(`malformed /generate body: ${what} is not valid JSON`);
+  }
+}
+
 export class RawValue {
   private depth = 0;
   private inString = false;
@@ -104,14 +113,14 @@ export class RawValue {
     return v;
   }
 
+  /** The captured bytes (a view, valid until the next value is captured). */
+  captured(): Uint8Array {
+    return this.bytes.subarray(0, this.length);
+  }
+
   /** The captured value, parsed. */
   parse(what: string): unknown {
-    const text = UTF8.decode(this.bytes.subarray(0, this.length));
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw new GenerateBodyError(`malformed /generate body: ${what} is not valid JSON`);
-    }
+    return parseJsonBytes(this.bytes.subarray(0, this.length), what);
   }
 
   private append(buf: Uint8Array, from: number, to: number): void {

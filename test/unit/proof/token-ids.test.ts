@@ -33,3 +33,19 @@ describe('token ids in output_token_logprobs', () => {
     expect(idsOf(ev(many, false) + 'data: {"text":"x","meta_info":{"hidden_states":[[1,2]]}}\n\ndata: [DONE]\n\n')).toEqual([]);
   });
 });
+
+describe('final text only (no one reads text deltas)', () => {
+  it("gives the final event's text, decoded once, and fails a final text that is not a string", () => {
+    const ev = (text: string) => `data: {"text":${text},"meta_info":{"output_token_logprobs":[[0,1,null]],"hidden_states":[[1,2]]}}\n\n`;
+    const run = (sse: string) => {
+      const p = new GenerateBodyParser({ finalTextOnly: true });
+      const bytes = enc.encode(sse);
+      for (let i = 0; i < bytes.length; i += 5) p.push(bytes.subarray(i, i + 5));
+      return p.end().text;
+    };
+    expect(run(ev('"Hel"') + ev('"Hello, \\"wörld\\" 😀"') + 'data: [DONE]\n\n')).toBe('Hello, "wörld" 😀');
+    expect(run(ev('"a"') + 'data: {"meta_info":{"hidden_states":[[1,2]]}}\n\ndata: [DONE]\n\n')).toBe('');
+    expect(() => run(ev('"a"') + ev('7') + 'data: [DONE]\n\n')).toThrow(GenerateBodyError);
+    expect(() => run(ev('{"__proto__":"x"}') + 'data: [DONE]\n\n')).toThrow(GenerateBodyError);
+  });
+});
