@@ -330,6 +330,13 @@ export class ParseJob {
     // with the next chunk that fills it, or at end(): the worker needs the body's bytes by the
     // end, and text for listeners is the caller's to scan (onTextDelta comes per block).
     const size = this.blockBytes;
+    // The common case, a read that fits in the block: one copy, no view object per read.
+    if (this.blockLen + chunk.byteLength < size) {
+      this.block ??= new Uint8Array(size);
+      this.block.set(chunk, this.blockLen);
+      this.blockLen += chunk.byteLength;
+      return this.inFlight + this.blockLen < this.highWater;
+    }
     let from = 0;
     while (from < chunk.byteLength) {
       this.block ??= new Uint8Array(size);
