@@ -20,7 +20,7 @@ import { ProofPool } from '../electron/engine/proof/proof-pool.ts';
 import { CHECKPOINT, startFakeServe, startGateway } from '../test/integration/miner/harness.ts';
 import type { ChildCommand, ChildReport } from './miner-child.ts';
 import { newWay } from './engine-thread.bench.ts';
-import { goal, ms, pct, schedDelta, schedStat, type SchedStat } from './report.ts';
+import { goal, goals, ms, pct, schedDelta, schedStat, type SchedStat } from './report.ts';
 import { printStalls, StallFinder, worstSliceP99 } from './thread-stalls.ts';
 
 const STREAMS = 64;
@@ -376,7 +376,23 @@ export async function bench(): Promise<void> {
     await gw.stop();
     await serve.stop();
   }
-  await longBodies();
+  await longBodiesInChild();
+}
+
+/** longBodies() in a fresh process (long-bodies-child.ts); its goal lines join this run's table. */
+async function longBodiesInChild(): Promise<void> {
+  const child = fork(join(import.meta.dirname, 'long-bodies-child.ts'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  try {
+    const [code] = await new Promise<[number | null]>((resolve) => {
+      child.on('message', (m: { goals?: typeof goals }) => {
+        for (const g of m.goals ?? []) goals.push(g);
+      });
+      child.once('exit', (c) => resolve([c]));
+    });
+    if (code !== 0) throw new Error(`the long-body run exited with code ${code}`);
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) child.kill();
+  }
 }
 
 /**
