@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { tmpdir } from 'node:os';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startHeadless, type RunningHeadless } from '../../electron/headless.ts';
 import { launchBrowser, screenshotPath } from '../helpers/browser.ts';
 import { FAKE_NVIDIA_SMI_DIR } from '../helpers/fake-nvidia-smi.ts';
@@ -67,24 +67,31 @@ function fakeRig(gpus: string): () => void {
 
 interface Panel {
   app: RunningHeadless;
-  browser: Browser;
+  context: BrowserContext;
   page: Page;
   restore: () => void;
 }
+
+// One Chromium for the file: each walk gets its own context (no shared storage), not its own browser start.
+let browser: Browser | undefined;
+afterAll(async () => {
+  await browser?.close();
+});
 
 /** The panel on a faked rig, opened in Chromium at 1280 px, dark. */
 async function openPanel(dataDir: string, gpus: string): Promise<Panel> {
   const restore = fakeRig(gpus);
   const app = await startHeadless({ host: '127.0.0.1', port: 0, dataDir });
-  const browser = await launchBrowser();
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  browser ??= await launchBrowser();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.goto(app.server.url);
-  return { app, browser, page, restore };
+  return { app, context, page, restore };
 }
 
 async function closePanel(p: Panel | undefined): Promise<void> {
-  await p?.browser.close();
+  await p?.context.close();
   await p?.app.stop();
   p?.restore();
 }
