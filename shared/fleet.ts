@@ -65,6 +65,13 @@ export interface RigRow {
   gates: { ttftP99Ms: number; tpotP99Ms: number; acceptance: number } | null;
   inflight: number;
   uid: number | null;
+  /** The hotkey (SS58) the rig's Earnings are for, from its earnings snapshot; null until the rig said. */
+  hotkey: string | null;
+  /**
+   * Other rigs of this fleet earning for the same hotkey (set by fleetSnapshot): their τ is the hotkey's, one
+   * figure, so the totals count it once, from the rig named in `countedFrom` (this rig when `counted`).
+   */
+  sharedHotkey: { with: string[]; counted: boolean; countedFrom: string } | null;
   /** τ of the newest epoch (projected from the signed result), over the last 24 h and 7 days (projected; the rig's Earnings totals). */
   epochTao: number | null;
   todayTao: number | null;
@@ -77,6 +84,8 @@ export interface RigRow {
 
 export interface FleetTotals {
   rigs: number;
+  /** Distinct earners the τ totals add: one per known hotkey, plus each rig whose hotkey is not known yet. */
+  earners: number;
   online: number;
   todayTao: number;
   weekTao: number;
@@ -95,9 +104,18 @@ export interface RigAlert {
   body: string;
 }
 
+/** One bar of the share chart: τ is earned per hotkey, so rigs of one hotkey share one bar. */
+export interface FleetEarner {
+  hotkey: string | null;
+  rigs: string[];
+  todayTao: number | null;
+}
+
 export interface FleetSnapshot {
   rigs: RigRow[];
   totals: FleetTotals;
+  /** The τ totals' terms, in the fleet's order (the share chart's bars). */
+  earners: FleetEarner[];
   /** Open alerts of every rig, newest first (at most 200). */
   alerts: RigAlert[];
 }

@@ -33,6 +33,8 @@ export const RIG_TOPIC_SCHEMAS = {
     v.looseObject({ gpus: v.pipe(v.array(v.looseObject({ index: num, name: v.pipe(v.string(), v.maxLength(200)), points: v.array(v.looseObject({ temperatureC: nnum })) })), v.maxLength(64)) }),
   ),
   earnings: v.looseObject({
+    // Absent from rigs older than the shared-hotkey count: such a rig's τ counts on its own.
+    hotkey: v.optional(v.nullable(v.pipe(v.string(), v.minLength(1), v.maxLength(128)))),
     epochs: v.array(v.looseObject({ epochIndex: num, projectedTao: nnum })),
     registration: v.nullable(v.looseObject({ uid: nnum })),
     onChain: v.nullable(v.looseObject({ uid: num })),

@@ -134,7 +134,7 @@ describe('fleet rows', () => {
       }),
     );
     const b = rigRow({ ...cfg, id: 'abcdef654321', name: 'rig-b' }, view({ link: 'engine-down' }));
-    expect(fleetSnapshot([a, b]).totals).toEqual({ rigs: 2, online: 1, todayTao: 0.25, weekTao: 1, tokensPerSecond: 100, openAlerts: 0 });
+    expect(fleetSnapshot([a, b]).totals).toEqual({ rigs: 2, earners: 2, online: 1, todayTao: 0.25, weekTao: 1, tokensPerSecond: 100, openAlerts: 0 });
   });
 
   it('refuses snapshots of the wrong shape (strings for numbers, NaN, missing fields, huge arrays)', () => {
