@@ -11,7 +11,7 @@ const text = (html: string) =>
     .replace(/<!-- -->/g, '')
     .replace(/<[^>]+>/g, ' ')
     .replace(/\s+/g, ' ');
-const cell = (html: string, id: string) => text(new RegExp(`data-testid="${id}"[^>]*>(.*?)</td>`).exec(html)?.[1] ?? '').trim();
+const cell = (html: string, id: string) => text(new RegExp(`data-testid="${id}"[^>]*>(.*?)</(td|div)>`).exec(html)?.[1] ?? '').trim();
 
 const cfg = (name: string) => ({ id: `abcdef${name.length}${name.charCodeAt(name.length - 1).toString(16)}00`, name, target: `op@${name}`, command: 'engy-panel', dataDir: null });
 const view = (over: Partial<RigLinkView>): RigLinkView => ({
@@ -26,7 +26,8 @@ const view = (over: Partial<RigLinkView>): RigLinkView => ({
   topics: {},
   ...over,
 });
-const earnings = (day: number, week: number) => ({
+const earnings = (day: number, week: number, hotkey: string | null = null) => ({
+  hotkey,
   epochs: [{ epochIndex: 9, projectedTao: day / 4 }],
   registration: { uid: 12 },
   onChain: null,
@@ -49,12 +50,13 @@ describe('Fleet page', () => {
       ),
     ]);
     const html = renderToStaticMarkup(<FleetView fleet={snap} openSettings={() => {}} />);
-    expect(cell(html, 'rig-state-rig-a')).toBe('mining');
+    // Under 900 px the throughput folds under the state (CSS shows one of the two copies).
+    expect(cell(html, 'rig-state-rig-a')).toBe('mining 420 tok/s');
     expect(cell(html, 'rig-state-rig-b')).toMatch(/^unreachable since .+ \(2 min \d+ s\) SSH to rig-b failed/);
     expect(cell(html, 'rig-today-rig-a')).toBe('0.500000 τ');
     expect(text(html)).toContain('RTX 4090 61 °C');
     expect(text(html)).toContain('420 tok/s');
-    expect(text(html)).toContain('1200 ms / 100.0 s');
+    expect(text(html)).toContain('TTFT 1200 ms / 100.0 s');
     expect(text(html)).toMatch(/throughput \(last 5 min\)/);
     // Totals equal the sum of the rigs' own figures.
     expect(text(/data-testid="fleet-today".*?<\/div><\/div>/.exec(html)![0])).toContain('0.750000 τ');
@@ -62,6 +64,32 @@ describe('Fleet page', () => {
     expect(text(/data-testid="fleet-online".*?<\/div><\/div>/.exec(html)![0])).toContain('1 of 2');
     expect(text(/data-testid="share-rig-a".*?<\/div>/.exec(html)![0])).toContain('66.7 %');
     expect(html).toContain('aria-label="Select rig-a"');
+  });
+
+  it('rigs of one hotkey: the totals count its τ once, the rows say so, and the chart gives the hotkey one bar', () => {
+    const key = '5F3sa2TJAWMqDhXG6jhV4N8ko9SxwGy8TpaNS1repo5EYjQX';
+    const snap = fleetSnapshot([
+      rigRow(cfg('rig-a'), view({ topics: { earnings: earnings(0.5, 2, key) } })),
+      rigRow(cfg('rig-b'), view({ topics: { earnings: earnings(0.5, 2, key) } })),
+      rigRow(cfg('rig-c'), view({ topics: { earnings: earnings(0.25, 1, '5Other') } })),
+    ]);
+    const html = renderToStaticMarkup(<FleetView fleet={snap} openSettings={() => {}} />);
+    expect(text(/data-testid="fleet-today".*?<\/div><\/div><\/div>/.exec(html)![0])).toMatch(/0\.750000 τ 2 hotkeys over 3 rigs, each counted once/);
+    // The badge's text as a browser reads it (its rig names are nowrap spans inside it).
+    const badge = (name: string) => (new RegExp(`data-testid="rig-shared-${name}"[^>]*>(.*?)</span></td>`).exec(html)?.[1] ?? '').replace(/<!-- -->|<[^>]+>/g, '');
+    expect(badge('rig-b')).toBe('same hotkey as rig-a: counted once');
+    expect(html).toMatch(/title="Same hotkey as rig-a: counted once in the totals \(from rig-a\), not again for this rig\."/);
+    expect(badge('rig-a')).toBe('same hotkey as rig-b');
+    expect(html).not.toContain('rig-shared-rig-c');
+    expect(text(/data-testid="share-rig-a\+rig-b".*?<\/div>/.exec(html)![0])).toMatch(/rig-a, rig-b \(one hotkey\) 0\.500000 τ · 66\.7 %/);
+    expect(text(/data-testid="share-rig-c".*?<\/div>/.exec(html)![0])).toContain('33.3 %');
+  });
+
+  it('a long SSH error is clamped to two lines with the whole sentence in its title', () => {
+    const detail = `SSH to rig-b failed (${'x'.repeat(600)}): check the rig is on and reachable.`;
+    const snap = fleetSnapshot([rigRow(cfg('rig-b'), view({ link: 'unreachable', unreachableSince: 1, detail }))]);
+    const html = renderToStaticMarkup(<FleetView fleet={snap} openSettings={() => {}} />);
+    expect(html).toMatch(new RegExp(`class="muted small clamp-2" title="${detail.replace(/[()]/g, '\\$&')}" data-testid="rig-detail-rig-b"`));
   });
 
   it('an empty fleet says where to add rigs', () => {

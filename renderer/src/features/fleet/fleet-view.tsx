@@ -2,7 +2,7 @@
 // the gates, its τ, its open alerts; totals across the fleet and each rig's share of the last 24 h's τ. Start,
 // stop and drain act on a selection after a confirmation that names the rigs.
 import { useState } from 'react';
-import type { FleetSnapshot, RigAction, RigActionResult, RigRow } from '../../../../shared/fleet.ts';
+import type { FleetEarner, FleetSnapshot, RigAction, RigActionResult, RigRow } from '../../../../shared/fleet.ts';
 import { windowLabel } from '../../../../shared/miner.ts';
 import { EmptyState } from '../common/empty-state.tsx';
 import { clock, duration, tau } from '../common/format.ts';
@@ -28,27 +28,53 @@ function gateClass(v: number | null, gate: number | undefined, lowerIsBetter = t
   return (lowerIsBetter ? v <= gate : v >= gate) ? 'ok-text' : 'bad-text';
 }
 
-function ShareChart({ rigs, total }: { rigs: RigRow[]; total: number }) {
+/** τ is earned per hotkey: rigs of one hotkey share one bar (τ is paid to the hotkey, not to a box), a rig of unknown hotkey has its own. */
+function ShareChart({ earners, total }: { earners: FleetEarner[]; total: number }) {
   return (
     <figure className="stack" aria-labelledby="share-h">
       <figcaption id="share-h" className="muted small">
-        Each rig's share of the projected τ of the last 24 h ({tau(total)} in all)
+        Each hotkey's share of the projected τ of the last 24 h ({tau(total)} in all); rigs mining for one hotkey share its bar
       </figcaption>
-      {rigs.map((r) => {
-        const share = total > 0 && r.todayTao !== null ? r.todayTao / total : 0;
+      {earners.map((e) => {
+        const share = total > 0 && e.todayTao !== null ? e.todayTao / total : 0;
+        const names = e.rigs.join(', ');
         return (
-          <div key={r.id} className="share-row" data-testid={`share-${r.name}`}>
-            <span className="share-name">{r.name}</span>
+          <div key={e.rigs.join('\n')} className="share-row" data-testid={`share-${e.rigs.join('+')}`}>
+            <span className="share-name" title={e.rigs.length > 1 ? `${names}: one hotkey, counted once` : names}>
+              {names}
+              {e.rigs.length > 1 && <span className="muted"> (one hotkey)</span>}
+            </span>
             <span className="share-bar" aria-hidden="true">
               <span style={{ width: `${(share * 100).toFixed(1)}%` }} />
             </span>
             <span className="small">
-              {tau(r.todayTao)} · {(share * 100).toFixed(1)} %
+              {tau(e.todayTao)} · {(share * 100).toFixed(1)} %
             </span>
           </div>
         );
       })}
     </figure>
+  );
+}
+
+/** The badge on a rig whose hotkey another rig of the fleet also mines for. */
+function SharedHotkey({ r }: { r: RigRow }) {
+  const s = r.sharedHotkey;
+  if (!s) return null;
+  const title = s.counted
+    ? `Same hotkey as ${s.with.join(', ')}: their τ is this hotkey's τ, counted once in the totals (from this rig).`
+    : `Same hotkey as ${s.with.join(', ')}: counted once in the totals (from ${s.countedFrom}), not again for this rig.`;
+  return (
+    <span className="badge shared-hotkey" title={title} data-testid={`rig-shared-${r.name}`}>
+      same hotkey as{' '}
+      {s.with.map((n, i) => (
+        <span key={n} className="nowrap">
+          {n}
+          {i < s.with.length - 1 ? ', ' : ''}
+        </span>
+      ))}
+      {s.counted ? '' : ': counted once'}
+    </span>
   );
 }
 
@@ -90,6 +116,11 @@ export function FleetView({ fleet, openSettings, openRig }: { fleet: FleetSnapsh
         <div className="card stat" data-testid="fleet-today">
           <div className="muted small">τ last 24 h (projected)</div>
           <div className="stat-value">{tau(t.todayTao)}</div>
+          {t.earners < t.rigs && (
+            <div className="muted small" data-testid="fleet-earners">
+              {t.earners} hotkey{t.earners === 1 ? '' : 's'} over {t.rigs} rigs, each counted once
+            </div>
+          )}
         </div>
         <div className="card stat" data-testid="fleet-week">
           <div className="muted small">τ last 7 days (projected)</div>
@@ -147,80 +178,108 @@ export function FleetView({ fleet, openSettings, openRig }: { fleet: FleetSnapsh
             ))}
           </ul>
         )}
+        {/* Eight columns that fit the card at 1280 px: role, uid and GPUs fold under the rig's name, the two
+            latencies share a cell, the epoch's τ sits under the 24 h τ. Below 900 px throughput and acceptance
+            fold under the state and the latencies (styles.css), so nothing scrolls sideways at 800 px. */}
         <div className="table-scroll">
-          <table data-testid="fleet-table">
+          <table data-testid="fleet-table" className="fleet-table">
             <thead>
               <tr>
                 <th scope="col">
                   <span className="sr-only">Select</span>
                 </th>
                 <th scope="col">Rig</th>
-                <th scope="col">Role</th>
                 <th scope="col">State</th>
-                <th scope="col">GPUs</th>
-                <th scope="col">Throughput</th>
-                <th scope="col">TTFT p99 / gate</th>
-                <th scope="col">TPOT p99 / gate</th>
-                <th scope="col">Acceptance</th>
-                <th scope="col">UID</th>
-                <th scope="col">Epoch τ</th>
-                <th scope="col">τ 24 h</th>
+                <th scope="col" className="fleet-wide">
+                  Throughput
+                </th>
+                <th scope="col">p99 / gate</th>
+                <th scope="col" className="fleet-wide">
+                  Acceptance
+                </th>
+                <th scope="col">τ 24 h · epoch</th>
                 <th scope="col">Alerts</th>
               </tr>
             </thead>
             <tbody>
-              {rigs.map((r) => (
-                <tr key={r.id} data-testid={`rig-row-${r.name}`} data-link={r.link}>
-                  <td>
-                    <input type="checkbox" aria-label={`Select ${r.name}`} checked={selected.includes(r.id)} onChange={() => toggle(r.id)} />
-                  </td>
-                  <th scope="row" title={r.target}>
-                    {openRig && r.link === 'online' ? (
-                      <button className="rig-open" onClick={() => openRig(r)} aria-label={`Open ${r.name}'s full panel`} data-testid={`rig-open-${r.name}`}>
-                        {r.name}
-                      </button>
-                    ) : (
-                      r.name
-                    )}
-                  </th>
-                  <td>{r.role ?? '—'}</td>
-                  <td data-testid={`rig-state-${r.name}`} title={r.detail}>
-                    <span className={r.link === 'online' ? '' : 'bad-text'}>{stateText(r, now)}</span>
-                    {r.link !== 'online' && <div className="muted small">{r.detail}</div>}
-                    {r.refused > 0 && (
-                      <div className="muted small">
-                        {r.refused} malformed message{r.refused === 1 ? '' : 's'} refused
-                      </div>
-                    )}
-                  </td>
-                  <td>{r.gpus.length === 0 ? '—' : r.gpus.map((g) => `${g.name}${g.temperatureC === null ? '' : ` ${g.temperatureC} °C`}`).join(', ')}</td>
-                  <td>{r.tokensPerSecond === null ? '—' : `${Math.round(r.tokensPerSecond)} tok/s`}</td>
-                  <td className={gateClass(r.ttftP99Ms, r.gates?.ttftP99Ms)}>
-                    {ms(r.ttftP99Ms)} / {ms(r.gates?.ttftP99Ms ?? null)}
-                  </td>
-                  <td className={gateClass(r.tpotP99Ms, r.gates?.tpotP99Ms)}>
-                    {ms(r.tpotP99Ms)} / {ms(r.gates?.tpotP99Ms ?? null)}
-                  </td>
-                  <td className={gateClass(r.acceptance, r.gates?.acceptance, false)}>
+              {rigs.map((r) => {
+                const gpus = r.gpus.length === 0 ? null : r.gpus.map((g) => `${g.name}${g.temperatureC === null ? '' : ` ${g.temperatureC} °C`}`).join(', ');
+                const throughput = r.tokensPerSecond === null ? '—' : `${Math.round(r.tokensPerSecond)} tok/s`;
+                const acceptance = (
+                  <span className={gateClass(r.acceptance, r.gates?.acceptance, false)}>
                     {pct(r.acceptance)} / {pct(r.gates?.acceptance ?? null)}
-                  </td>
-                  <td>{r.uid ?? '—'}</td>
-                  <td>{tau(r.epochTao)}</td>
-                  <td data-testid={`rig-today-${r.name}`}>{tau(r.todayTao)}</td>
-                  <td>{r.openAlerts}</td>
-                </tr>
-              ))}
+                  </span>
+                );
+                return (
+                  <tr key={r.id} data-testid={`rig-row-${r.name}`} data-link={r.link}>
+                    <td>
+                      <input type="checkbox" aria-label={`Select ${r.name}`} checked={selected.includes(r.id)} onChange={() => toggle(r.id)} />
+                    </td>
+                    <th scope="row" title={r.target} className="fleet-rig">
+                      {openRig && r.link === 'online' ? (
+                        <button className="rig-open" onClick={() => openRig(r)} aria-label={`Open ${r.name}'s full panel`} data-testid={`rig-open-${r.name}`}>
+                          {r.name}
+                        </button>
+                      ) : (
+                        r.name
+                      )}
+                      <div className="muted small">
+                        {r.role ?? 'no role'} · uid {r.uid ?? '—'}
+                      </div>
+                      {gpus !== null && (
+                        <div className="muted small clamp-2" title={gpus}>
+                          {gpus}
+                        </div>
+                      )}
+                    </th>
+                    <td data-testid={`rig-state-${r.name}`} className="fleet-state">
+                      <span className={r.link === 'online' ? '' : 'bad-text'}>{stateText(r, now)}</span>
+                      {r.link !== 'online' && (
+                        <div className="muted small clamp-2" title={r.detail} data-testid={`rig-detail-${r.name}`}>
+                          {r.detail}
+                        </div>
+                      )}
+                      {r.refused > 0 && (
+                        <div className="muted small">
+                          {r.refused} malformed message{r.refused === 1 ? '' : 's'} refused
+                        </div>
+                      )}
+                      <div className="small fleet-narrow">{throughput}</div>
+                    </td>
+                    <td className="fleet-wide nowrap">{throughput}</td>
+                    <td className="nowrap small">
+                      <div className={gateClass(r.ttftP99Ms, r.gates?.ttftP99Ms)}>
+                        TTFT {ms(r.ttftP99Ms)} / {ms(r.gates?.ttftP99Ms ?? null)}
+                      </div>
+                      <div className={gateClass(r.tpotP99Ms, r.gates?.tpotP99Ms)}>
+                        TPOT {ms(r.tpotP99Ms)} / {ms(r.gates?.tpotP99Ms ?? null)}
+                      </div>
+                      <div className="fleet-narrow">accept. {acceptance}</div>
+                    </td>
+                    <td className="fleet-wide nowrap">{acceptance}</td>
+                    <td className="fleet-tau">
+                      <div className="nowrap" data-testid={`rig-today-${r.name}`}>
+                        {tau(r.todayTao)}
+                      </div>
+                      <div className="muted small nowrap">epoch {tau(r.epochTao)}</div>
+                      <SharedHotkey r={r} />
+                    </td>
+                    <td>{r.openAlerts}</td>
+                  </tr>
+                );
+              })}
             </tbody>
           </table>
         </div>
         <p className="muted small">
           Click an online rig's name to open its full panel (every page, scoped to it). Figures over each rig's {win !== null ? windowLabel(win) : 'stats window'}; gates from each rig's model. τ is
-          projected from the signed epoch results each rig reads; a rig that is away keeps its last τ.
+          projected from the signed epoch results each rig reads; a rig that is away keeps its last τ. τ is earned per hotkey: rigs mining for one hotkey each show that hotkey's τ, and the totals
+          count it once (from the first of them).
         </p>
       </section>
       <section className="card stack" aria-labelledby="chart-h">
         <h2 id="chart-h">Share of the last 24 h's τ</h2>
-        <ShareChart rigs={rigs} total={t.todayTao} />
+        <ShareChart earners={fleet.earners} total={t.todayTao} />
       </section>
     </div>
   );
