@@ -4,7 +4,8 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { FleetView } from '../../../renderer/src/features/fleet/fleet-view.tsx';
-import { fleetSnapshot, rigRow, type RigLinkView } from '../../../electron/engine/fleet/fleet-row.ts';
+import { fleetSnapshot, rigRow } from '../../../electron/engine/fleet/fleet-row.ts';
+import { rigLinkView } from '../../helpers/rig-link-view.ts';
 
 const text = (html: string) =>
   html
@@ -14,18 +15,6 @@ const text = (html: string) =>
 const cell = (html: string, id: string) => text(new RegExp(`data-testid="${id}"[^>]*>(.*?)</td>`).exec(html)?.[1] ?? '').trim();
 
 const cfg = (name: string) => ({ id: `abcdef${name.length}${name.charCodeAt(name.length - 1).toString(16)}00`, name, target: `op@${name}`, command: 'engy-panel', dataDir: null });
-const view = (over: Partial<RigLinkView>): RigLinkView => ({
-  link: 'online',
-  detail: 'Connected.',
-  unreachableSince: null,
-  hostKey: null,
-  version: '0.1.0',
-  contract: 1,
-  refused: 0,
-  updatedAt: 1,
-  topics: {},
-  ...over,
-});
 const earnings = (day: number, week: number) => ({
   epochs: [{ epochIndex: 9, projectedTao: day / 4 }],
   registration: { uid: 12 },
@@ -42,10 +31,10 @@ describe('Fleet page', () => {
   it('rows, unreachable since, totals as the sum of the rows, and shares', () => {
     const down = Date.now() - 125_000;
     const snap = fleetSnapshot([
-      rigRow(cfg('rig-a'), view({ topics: { settings: { role: 'mine' }, miners: [miner], earnings: earnings(0.5, 2), hardware: { gpus: [{ name: 'RTX 4090', temperatureC: 61 }] } } })),
+      rigRow(cfg('rig-a'), rigLinkView({ topics: { settings: { role: 'mine' }, miners: [miner], earnings: earnings(0.5, 2), hardware: { gpus: [{ name: 'RTX 4090', temperatureC: 61 }] } } })),
       rigRow(
         cfg('rig-b'),
-        view({ link: 'unreachable', unreachableSince: down, detail: 'SSH to rig-b failed (Connection refused): check the rig is on and reachable.', topics: { earnings: earnings(0.25, 1) } }),
+        rigLinkView({ link: 'unreachable', unreachableSince: down, detail: 'SSH to rig-b failed (Connection refused): check the rig is on and reachable.', topics: { earnings: earnings(0.25, 1) } }),
       ),
     ]);
     const html = renderToStaticMarkup(<FleetView fleet={snap} openSettings={() => {}} />);
