@@ -223,40 +223,24 @@ export async function bench(): Promise<void> {
     );
     row('', 'direct', 'via miner', 'overhead');
     const net = m.map((x) => ({ ttft: x.ttft - x.gw.send - x.gw.first, e2e: x.e2e - x.gw.send - x.gw.all }));
-    for (const [label, p] of [
+    // One quantile of one figure over the direct, via-miner and net-of-gateway samples, in that order.
+    const quantiles = (key: 'ttft' | 'e2e', p: number) =>
+      [d, m, net].map((xs) =>
+        pct(
+          xs.map((x) => x[key]),
+          p,
+        ),
+      );
+    const QUANTILES = [
       ['p50', 0.5],
       ['p99', 0.99],
-    ] as const) {
-      const dt = pct(
-        d.map((x) => x.ttft),
-        p,
-      );
-      const mt = pct(
-        m.map((x) => x.ttft),
-        p,
-      );
-      const nt = pct(
-        net.map((x) => x.ttft),
-        p,
-      );
+    ] as const;
+    for (const [label, p] of QUANTILES) {
+      const [dt, mt, nt] = quantiles('ttft', p) as [number, number, number];
       row(`first token ${label}`, ms(dt), ms(mt), `${ms(mt - dt)} (${(mt / dt).toFixed(2)}x); net of gateway double ${ms(nt - dt)}`);
     }
-    for (const [label, p] of [
-      ['p50', 0.5],
-      ['p99', 0.99],
-    ] as const) {
-      const de = pct(
-        d.map((x) => x.e2e),
-        p,
-      );
-      const me = pct(
-        m.map((x) => x.e2e),
-        p,
-      );
-      const ne = pct(
-        net.map((x) => x.e2e),
-        p,
-      );
+    for (const [label, p] of QUANTILES) {
+      const [de, me, ne] = quantiles('e2e', p) as [number, number, number];
       row(`end to end ${label}`, ms(de), ms(me), `${ms(me - de)} (${(me / de).toFixed(3)}x); net of gateway double ${(((ne - de) / de) * 100).toFixed(2)} %`);
     }
     const gwSend = pct(

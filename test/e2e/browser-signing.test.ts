@@ -12,7 +12,6 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Keyring } from '@polkadot/keyring';
 import type { KeyringPair } from '@polkadot/keyring/types';
-import type { SignerPayloadJSON } from '@polkadot/types/types';
 import { cryptoWaitReady } from '@polkadot/util-crypto';
 import { defaultSettings, type Settings } from '../../shared/settings.ts';
 import { dataPaths } from '../../electron/engine/lib/paths.ts';
@@ -25,26 +24,13 @@ import { launchBrowser, screenshotPath } from '../helpers/browser.ts';
 import { ensureRendererBuilt } from '../helpers/desktop-main.ts';
 import { startHeadlessChild, type HeadlessChild } from '../helpers/headless-process.ts';
 import { openSetupStage } from '../helpers/setup-stage.ts';
+import { signerPayload } from '../helpers/signer-payload.ts';
 
 const TAO = 1_000_000_000n;
 const OWNER_HOTKEY = '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY';
 const WAIT = { timeout: 60_000 };
-const ZERO_HASH = `0x${'00'.repeat(32)}` as const;
 /** A well-formed payload for the hostile cases (never signed there). */
-const PAYLOAD: SignerPayloadJSON = {
-  address: '',
-  blockHash: ZERO_HASH,
-  blockNumber: '0x00000010',
-  era: '0x00',
-  genesisHash: ZERO_HASH,
-  method: '0x0786350000',
-  nonce: '0x00000000',
-  specVersion: '0x000001a8',
-  tip: '0x00000000000000000000000000000000',
-  transactionVersion: '0x00000001',
-  signedExtensions: ['CheckNonce'],
-  version: 4,
-};
+const PAYLOAD = signerPayload('');
 
 let dev: RunningDevChain;
 let client: PolkadotChainClient;

@@ -13,6 +13,7 @@ import { blankProfile } from '../helpers/setup-steps.ts';
 import { CHECKPOINT_TINY } from '../doubles/fake-sglang/spawn.ts';
 import { HONEST_KEY } from '../doubles/sim-network/demo-data-dir.ts';
 import { startSimulatedNetwork, type SimulatedNetwork } from '../doubles/sim-network/sim-network.ts';
+import { setupSteps } from '../helpers/setup-steps.ts';
 
 describe('first run to mining, validating and earnings (Chromium + simulated network)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'engy-first-run-'));
@@ -62,19 +63,7 @@ describe('first run to mining, validating and earnings (Chromium + simulated net
     await page.getByTestId('preflight-check-role').getByRole('button').click();
     await stage('role').waitFor();
     await page.getByRole('group', { name: 'Role' }).getByRole('button', { name: /^Both/ }).click();
-    // Ready, or (on a disk without room for the ~80 GiB download) ready once the checkpoint fits.
-    await stage('hardware')
-      .getByText(/^(Ready to mine\.|The GPUs can mine, but the disk cannot hold the checkpoint yet)/)
-      .waitFor();
-    await open('serve');
-    await page
-      .getByRole('group', { name: 'Serve runtime' })
-      .getByRole('button', { name: /already run/ })
-      .click();
-    await page.getByRole('textbox', { name: 'Serve URLs' }).fill(await net.honestServe.url());
-    await page.getByRole('button', { name: 'Save URL' }).click();
-    await page.getByRole('textbox', { name: 'Checkpoint folder' }).fill(CHECKPOINT_TINY);
-    await page.getByRole('button', { name: 'Use this folder' }).click();
+    await setupSteps(() => page).useExternalServe(await net.honestServe.url(), CHECKPOINT_TINY);
     // The step completes (and folds away) once the folder checks out complete.
     await stage('serve').getByText('checkpoint complete').waitFor();
     await stage('serve').locator('.badge', { hasText: 'done' }).waitFor();

@@ -20,6 +20,7 @@ import { setupSteps } from '../helpers/setup-steps.ts';
 import { until } from '../helpers/until.ts';
 import { CHECKPOINT_TINY } from '../doubles/fake-sglang/spawn.ts';
 import { SIM_FAUCET_LABEL, startSimulatedNetwork, type SimulatedNetwork } from '../doubles/sim-network/sim-network.ts';
+import { pageShots } from '../helpers/page-shots.ts';
 
 const PASSWORD = 'newcomer-coldkey-password';
 const WALLET = 'newcomer';
@@ -43,23 +44,7 @@ function freshDataDir(netDir: string): string {
   return dir;
 }
 
-async function shoot(page: Page, name: string): Promise<void> {
-  for (const width of [1280, 800]) {
-    for (const scheme of ['dark', 'light'] as const) {
-      await page.setViewportSize({ width, height: 900 });
-      await page.emulateMedia({ colorScheme: scheme });
-      const tall = await page.evaluate(() => {
-        const main = document.querySelector('.main');
-        main?.scrollTo(0, 0);
-        return main?.scrollHeight ?? 900;
-      });
-      await page.setViewportSize({ width, height: Math.min(Math.max(900, tall + 8), 6000) });
-      await page.screenshot({ path: screenshotPath(`newcomer-${name}-${width}-${scheme}`), fullPage: true });
-    }
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.emulateMedia({ colorScheme: 'dark' });
-}
+const shoot = (page: Page, name: string) => pageShots(page, `newcomer-${name}`);
 
 describe('newcomer walk: fresh data dir, new keys, the faucet, to earning and net profit per day', () => {
   const netDir = mkdtempSync(join(tmpdir(), 'engy-newcomer-net-'));
@@ -71,7 +56,7 @@ describe('newcomer walk: fresh data dir, new keys, the faucet, to earning and ne
   let page: Page;
   let firstPageAt = 0;
   const axeFailures: string[] = [];
-  const { stage, badge, open } = setupSteps(() => page);
+  const { badge, open, useExternalServe } = setupSteps(() => page);
 
   const axe = async (where: string) => {
     for (const scheme of ['dark', 'light'] as const) {
@@ -120,19 +105,7 @@ describe('newcomer walk: fresh data dir, new keys, the faucet, to earning and ne
     await badge('role', 'current').waitFor();
     await axe('setup, first page');
     await page.getByRole('group', { name: 'Role' }).getByRole('button', { name: /^Mine/ }).click();
-    // Ready, or (on a disk without room for the ~80 GiB download: this machine) ready once the checkpoint fits.
-    await stage('hardware')
-      .getByText(/^(Ready to mine\.|The GPUs can mine, but the disk cannot hold the checkpoint yet)/)
-      .waitFor();
-    await open('serve');
-    await page
-      .getByRole('group', { name: 'Serve runtime' })
-      .getByRole('button', { name: /already run/ })
-      .click();
-    await page.getByRole('textbox', { name: 'Serve URLs' }).fill(await net.honestServe.url());
-    await page.getByRole('button', { name: 'Save URL' }).click();
-    await page.getByRole('textbox', { name: 'Checkpoint folder' }).fill(CHECKPOINT_TINY);
-    await page.getByRole('button', { name: 'Use this folder' }).click();
+    await useExternalServe(await net.honestServe.url(), CHECKPOINT_TINY);
     await badge('serve', 'done').waitFor({ timeout: 30_000 });
   });
 

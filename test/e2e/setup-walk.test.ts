@@ -11,36 +11,19 @@ import { delimiter, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startHeadless, type RunningHeadless } from '../../electron/headless.ts';
-import { launchBrowser, screenshotPath } from '../helpers/browser.ts';
+import { launchBrowser } from '../helpers/browser.ts';
 import { FAKE_NVIDIA_SMI_DIR } from '../helpers/fake-nvidia-smi.ts';
 import { blankProfile, setupSteps } from '../helpers/setup-steps.ts';
 import { CHECKPOINT_TINY } from '../doubles/fake-sglang/spawn.ts';
 import { HONEST_KEY } from '../doubles/sim-network/demo-data-dir.ts';
 import { TAO } from '../doubles/dev-chain/sn53-seed.ts';
 import { startSimulatedNetwork, type SimulatedNetwork } from '../doubles/sim-network/sim-network.ts';
+import { pageShots } from '../helpers/page-shots.ts';
 
 const FAKE_PYTHON = join(import.meta.dirname, '..', 'doubles', 'fake-python', 'python');
 const COLD_PASSWORD = 'walk-coldkey-password';
 
-/** Every step at both widths and both themes; the page is left at 1280 px, dark. */
-async function shoot(page: Page, name: string): Promise<void> {
-  for (const width of [1280, 800]) {
-    for (const scheme of ['dark', 'light'] as const) {
-      await page.setViewportSize({ width, height: 900 });
-      await page.emulateMedia({ colorScheme: scheme });
-      // The main pane scrolls on its own: grow the window to its content so the shot holds the whole page.
-      const tall = await page.evaluate(() => {
-        const main = document.querySelector('.main');
-        main?.scrollTo(0, 0);
-        return main?.scrollHeight ?? 900;
-      });
-      await page.setViewportSize({ width, height: Math.min(Math.max(900, tall + 8), 6000) });
-      await page.screenshot({ path: screenshotPath(`setup-walk-${name}-${width}-${scheme}`), fullPage: true });
-    }
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.emulateMedia({ colorScheme: 'dark' });
-}
+const shoot = (page: Page, name: string) => pageShots(page, `setup-walk-${name}`);
 
 /** The one click that starts mining (the lead inserts the pre-flight check here). */
 async function startMining(page: Page): Promise<void> {

@@ -32,5 +32,24 @@ export function setupSteps(page: () => Page) {
     const toggle = stage(id).locator('.stage-toggle');
     if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
   };
-  return { stage, badge, open };
+  /**
+   * Once a role that mines is chosen: waits for the hardware step (ready, or ready once the checkpoint fits on a
+   * disk without room for the ~80 GiB download, as here), then points the serve step at a serve already running
+   * and a checkpoint folder. The caller waits for the step's outcome it proves.
+   */
+  const useExternalServe = async (serveUrl: string, checkpointDir: string): Promise<void> => {
+    await stage('hardware')
+      .getByText(/^(Ready to mine\.|The GPUs can mine, but the disk cannot hold the checkpoint yet)/)
+      .waitFor();
+    await open('serve');
+    await page()
+      .getByRole('group', { name: 'Serve runtime' })
+      .getByRole('button', { name: /already run/ })
+      .click();
+    await page().getByRole('textbox', { name: 'Serve URLs' }).fill(serveUrl);
+    await page().getByRole('button', { name: 'Save URL' }).click();
+    await page().getByRole('textbox', { name: 'Checkpoint folder' }).fill(checkpointDir);
+    await page().getByRole('button', { name: 'Use this folder' }).click();
+  };
+  return { stage, badge, open, useExternalServe };
 }

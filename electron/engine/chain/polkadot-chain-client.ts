@@ -52,6 +52,18 @@ export interface ChainClientOptions {
 
 export type ChainConnectionEvent = { state: 'connected'; endpoint: string } | { state: 'disconnected'; endpoint: string };
 
+/** One batched read of a subnet's payout vectors (indexed by uid) and its pool reserves. */
+interface SubnetRead {
+  block: number;
+  /** Blocks per epoch, at least 1. */
+  tempo: number;
+  incentive: number[];
+  dividends: number[];
+  emissionRao: bigint[];
+  subnetTaoRao: bigint;
+  subnetAlphaInRao: bigint;
+}
+
 /** Blocks between the two timestamps of the block-time measurement. */
 const BLOCK_TIME_SPAN = 100;
 
@@ -264,60 +276,30 @@ export class PolkadotChainClient implements ChainPort {
 
   async minerPool(netuid: number): Promise<MinerPoolFacts> {
     return this.read(async () => {
-      const q = this.module('query');
-      const [header, values] = await Promise.all([
-        this.api.rpc.chain.getHeader(),
-        this.api.queryMulti([
-          [q('tempo'), netuid],
-          [q('incentive'), netuid],
-          [q('dividends'), netuid],
-          [q('emission'), netuid],
-          [q('subnetTAO'), netuid],
-          [q('subnetAlphaIn'), netuid],
-        ]),
-      ]);
-      const [tempo, incentive, dividends, emission, tao, alphaIn] = values;
-      const t = Math.max(1, num(tempo));
-      const inc = numVec(incentive);
-      const div = numVec(dividends);
-      const em = bigVec(emission);
-      const [taoRao, alphaRao] = [big(tao), big(alphaIn)];
+      const { block, tempo, incentive, dividends, emissionRao, subnetTaoRao, subnetAlphaInRao } = await this.subnetRead(netuid);
       // A uid with dividends is (also) a validator: its emission mixes both halves, so it is left out.
-      const minerTaoPerDay = em.flatMap((e, uid) => ((inc[uid] ?? 0) > 0 && (div[uid] ?? 0) === 0 && e > 0n ? [earningsMath(e, t, taoRao, alphaRao).taoPerDayAtSpot] : []));
-      return { netuid, block: header.number.toNumber(), tempo: t, alphaPriceTao: earningsMath(0n, t, taoRao, alphaRao).alphaPriceTao, minerTaoPerDay };
+      const minerTaoPerDay = emissionRao.flatMap((e, uid) =>
+        (incentive[uid] ?? 0) > 0 && (dividends[uid] ?? 0) === 0 && e > 0n ? [earningsMath(e, tempo, subnetTaoRao, subnetAlphaInRao).taoPerDayAtSpot] : [],
+      );
+      return { netuid, block, tempo, alphaPriceTao: earningsMath(0n, tempo, subnetTaoRao, subnetAlphaInRao).alphaPriceTao, minerTaoPerDay };
     });
   }
 
   async earningsFacts(netuid: number, uid: number): Promise<EarningsFacts> {
     return this.read(async () => {
-      const q = this.module('query');
-      const [header, values] = await Promise.all([
-        this.api.rpc.chain.getHeader(),
-        this.api.queryMulti([
-          [q('tempo'), netuid],
-          [q('incentive'), netuid],
-          [q('dividends'), netuid],
-          [q('emission'), netuid],
-          [q('subnetTAO'), netuid],
-          [q('subnetAlphaIn'), netuid],
-        ]),
-      ]);
-      const [tempo, incentive, dividends, emission, tao, alphaIn] = values;
-      const t = Math.max(1, num(tempo));
-      const emissionRao = bigVec(emission)[uid] ?? 0n;
-      const subnetTaoRao = big(tao);
-      const subnetAlphaInRao = big(alphaIn);
+      const { block, tempo, incentive, dividends, emissionRao, subnetTaoRao, subnetAlphaInRao } = await this.subnetRead(netuid);
+      const own = emissionRao[uid] ?? 0n;
       return {
         netuid,
         uid,
-        block: header.number.toNumber(),
-        tempo: t,
-        incentive: (numVec(incentive)[uid] ?? 0) / 65535,
-        dividends: (numVec(dividends)[uid] ?? 0) / 65535,
-        emissionRao,
+        block,
+        tempo,
+        incentive: (incentive[uid] ?? 0) / 65535,
+        dividends: (dividends[uid] ?? 0) / 65535,
+        emissionRao: own,
         subnetTaoRao,
         subnetAlphaInRao,
-        ...earningsMath(emissionRao, t, subnetTaoRao, subnetAlphaInRao),
+        ...earningsMath(own, tempo, subnetTaoRao, subnetAlphaInRao),
       };
     });
   }
@@ -478,6 +460,35 @@ export class PolkadotChainClient implements ChainPort {
       this.log.debug(`get_next_epoch_start_block unavailable (${errorMessage(e)}); using the legacy formula`);
     }
     return legacyNextEpochBlock(block, netuid, tempo);
+  }
+
+  /**
+   * The subnet's per-uid payout vectors and pool reserves at one block, in one batched query: the miner pool
+   * and one uid's earnings both derive from this same read. Incentive and dividends stay raw u16 (0..65535).
+   */
+  private async subnetRead(netuid: number): Promise<SubnetRead> {
+    const q = this.module('query');
+    const [header, values] = await Promise.all([
+      this.api.rpc.chain.getHeader(),
+      this.api.queryMulti([
+        [q('tempo'), netuid],
+        [q('incentive'), netuid],
+        [q('dividends'), netuid],
+        [q('emission'), netuid],
+        [q('subnetTAO'), netuid],
+        [q('subnetAlphaIn'), netuid],
+      ]),
+    ]);
+    const [tempo, incentive, dividends, emission, tao, alphaIn] = values;
+    return {
+      block: header.number.toNumber(),
+      tempo: Math.max(1, num(tempo)),
+      incentive: numVec(incentive),
+      dividends: numVec(dividends),
+      emissionRao: bigVec(emission),
+      subnetTaoRao: big(tao),
+      subnetAlphaInRao: big(alphaIn),
+    };
   }
 
   /** SubtensorModule storage entries or calls by name; a missing one means the node runs another runtime. */

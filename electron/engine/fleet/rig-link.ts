@@ -16,6 +16,8 @@ import type { Clock } from '../lib/clock.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { RigLinkView } from './fleet-row.ts';
 import { acceptHostKey, describeHostKey } from './host-keys.ts';
+import { readRigFrame } from './rig-frames.ts';
+import { PendingInvokes } from './rig-invokes.ts';
 import type { RelayAccess } from './rig-relay.ts';
 import { isRigTopic, parseRigTopic, rigTopicIssue, type RigNotification, type RigTopics } from './rig-topics.ts';
 import { checkRemotePath, parseRemoteCommand, parseRigTarget, type RigAddress } from './rig-target.ts';
@@ -119,8 +121,7 @@ export class RigLink {
   private retryTimer: unknown = null;
   private tunnel: ChildProcess | null = null;
   private ws: WebSocket | null = null;
-  private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (r: Result<unknown>) => void; timer: unknown }>();
+  private readonly invokes: PendingInvokes;
   private pingTimer: ReturnType<typeof setInterval> | null = null;
   private lastPong = 0;
   /** The rig's token, read over SSH: engine memory only, for this link and the scoped panel's relay. */
@@ -131,6 +132,7 @@ export class RigLink {
     this.config = opts.config;
     this.limits = { ...DEFAULT_RIG_LIMITS, ...opts.limits };
     this.backoff = new Backoff({ initialMs: this.limits.backoffInitialMs, maxMs: this.limits.backoffMaxMs });
+    this.invokes = new PendingInvokes(opts.clock, opts.config.name);
   }
 
   start(): void {
@@ -392,33 +394,15 @@ export class RigLink {
   }
 
   private onMessage(data: RawData): void {
-    let frame: unknown;
-    try {
-      frame = JSON.parse(Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(data as Buffer[]).toString('utf8'));
-    } catch {
-      return this.refuse('a message that is not JSON');
-    }
-    if (!isObj(frame)) return this.refuse('a message that is not a frame');
-    if (frame.kind === 'result' && typeof frame.id === 'number') {
-      const p = this.pending.get(frame.id);
-      if (!p) return;
-      this.pending.delete(frame.id);
-      this.opts.clock.clearTimeout(p.timer);
-      const res = frame.result;
-      if (isObj(res) && res.ok === true && Object.hasOwn(res, 'value')) p.resolve({ ok: true, value: res.value });
-      else if (isObj(res) && res.ok === false && isObj(res.error) && typeof res.error.message === 'string') {
-        p.resolve(err('unavailable', `${this.name}: ${res.error.message.slice(0, 500)}`));
-      } else p.resolve(err('unavailable', `${this.name} answered with a malformed result.`));
-      return;
-    }
-    if (frame.kind !== 'event') return this.refuse('an unknown frame');
-    if (frame.event !== 'snapshot') return;
-    const payload = frame.payload;
-    if (!isObj(payload) || typeof payload.topic !== 'string') return this.refuse('a snapshot without a topic');
-    const topic = payload.topic;
+    const frame = readRigFrame(this.name, data, this.limits.maxFrameBytes);
+    if (frame.kind === 'refused') return this.refuse(frame.what);
+    if (frame.kind === 'result') return this.invokes.settle(frame.id, frame.result);
+    // The row reads snapshots only; the relay passes the rest on to a window that has the rig open.
+    if (frame.kind !== 'snapshot') return;
+    const topic = frame.topic;
     if (!isRigTopic(topic)) return;
-    const parsed = parseRigTopic(topic, payload.data);
-    if (!parsed.ok) return this.refuse(`a malformed ${topic} snapshot (${rigTopicIssue(topic, payload.data)})`);
+    const parsed = parseRigTopic(topic, frame.data);
+    if (!parsed.ok) return this.refuse(`a malformed ${topic} snapshot (${rigTopicIssue(topic, frame.data)})`);
     (this.topics as Record<string, unknown>)[topic] = parsed.value;
     this.updatedAt = this.opts.clock.now();
     if (topic === 'notifications' && this.opts.onNotifications) {
@@ -436,21 +420,7 @@ export class RigLink {
   invoke(method: string, req: unknown, timeoutMs = this.limits.invokeTimeoutMs): Promise<Result<unknown>> {
     const ws = this.ws;
     if (!ws || ws.readyState !== WebSocket.OPEN) return Promise.resolve(err('unavailable', `${this.name} is not connected (${this.detail})`));
-    const id = this.nextId++;
-    return new Promise((resolve) => {
-      const timer = this.opts.clock.setTimeout(() => {
-        this.pending.delete(id);
-        resolve(err('timeout', `${this.name} did not answer ${method} in ${Math.round(timeoutMs / 1000)} s: it may be overloaded; check it and retry.`));
-      }, timeoutMs);
-      this.pending.set(id, { resolve, timer });
-      try {
-        ws.send(JSON.stringify({ kind: 'invoke', id, method, req }));
-      } catch (e) {
-        this.pending.delete(id);
-        this.opts.clock.clearTimeout(timer);
-        resolve(err('unavailable', `${this.name}: ${errorMessage(e)}`));
-      }
-    });
+    return this.invokes.send(ws, method, req, timeoutMs);
   }
 
   /** Runs `engy-panel <args>` on the rig over ssh (service start): exit code and the last line said. */
@@ -474,11 +444,7 @@ export class RigLink {
   private teardown(): void {
     if (this.pingTimer) clearInterval(this.pingTimer);
     this.pingTimer = null;
-    for (const [id, p] of this.pending) {
-      this.opts.clock.clearTimeout(p.timer);
-      p.resolve(err('unavailable', `The connection to ${this.name} closed before it answered.`));
-      this.pending.delete(id);
-    }
+    this.invokes.failAll(`The connection to ${this.name} closed before it answered.`);
     const ws = this.ws;
     this.ws = null;
     if (ws) ws.terminate();

@@ -103,19 +103,24 @@ export class RequestPipeline {
 
   /** Answer a serve frame with an error at once, without running it. */
   refuse(sink: ResponseSink, frame: ServeFrame, error: ResponseError): void {
+    const rec = this.newRecord(sink, frame, (this.deps.now ?? Date.now)());
+    sink.send(errorResponseFrame(wireId(frame), rec.requestId, error));
+    sink.settle(frame.corr_id);
+    this.deps.onRecord({ ...rec, outcome: 'error', cause: error.message });
+  }
+
+  /** The record of a request as it arrives: its id (the buyer's engy_request_id, else a new one), nothing measured yet. */
+  private newRecord(sink: ResponseSink, frame: ServeFrame, receivedAt: number): MinerRequestRecord {
     const d = this.deps;
-    const at = (d.now ?? Date.now)();
     const req = frame.request;
     const requestId = typeof req.engy_request_id === 'string' && req.engy_request_id.length > 0 ? req.engy_request_id : (d.newRequestId ?? randomId)();
-    sink.send(errorResponseFrame(wireId(frame), requestId, error));
-    sink.settle(frame.corr_id);
-    d.onRecord({
+    return {
       corrId: frame.corr_id,
       requestId,
       leg: sink.legIndex,
       engine: d.engine,
       stream: frame.stream,
-      receivedAt: at,
+      receivedAt,
       ttftMs: null,
       tpotMs: null,
       e2eMs: 0,
@@ -123,10 +128,10 @@ export class RequestPipeline {
       completionTokens: 0,
       cachedTokens: 0,
       proofMs: null,
-      outcome: 'error',
+      outcome: 'ok',
       finishReason: null,
-      cause: error.message,
-    });
+      cause: null,
+    };
   }
 
   /** Stop now, abort every serve rid of the request, send nothing for it. */
@@ -159,25 +164,8 @@ export class RequestPipeline {
     const now = d.now ?? Date.now;
     const receivedAt = now();
     const req = frame.request;
-    const requestId = typeof req.engy_request_id === 'string' && req.engy_request_id.length > 0 ? req.engy_request_id : (d.newRequestId ?? randomId)();
-    const rec: MinerRequestRecord = {
-      corrId: frame.corr_id,
-      requestId,
-      leg: sink.legIndex,
-      engine: d.engine,
-      stream: frame.stream,
-      receivedAt,
-      ttftMs: null,
-      tpotMs: null,
-      e2eMs: 0,
-      promptTokens: 0,
-      completionTokens: 0,
-      cachedTokens: 0,
-      proofMs: null,
-      outcome: 'ok',
-      finishReason: null,
-      cause: null,
-    };
+    const rec = this.newRecord(sink, frame, receivedAt);
+    const requestId = rec.requestId;
     let serveUrl: string | null = null;
     const coalescer = frame.stream ? new DeltaCoalescer((delta) => void sink.send(chunkFrame(wireId(frame), delta)), d.flushMs ?? 50) : null;
     try {

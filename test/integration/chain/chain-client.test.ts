@@ -105,6 +105,17 @@ describe('PolkadotChainClient reads against the dev chain', () => {
     expect(e.taoPerDayAtSpot).toBeCloseTo(0.8, 9);
     expect((await client.blockNumber()) >= e.block).toBe(true);
   });
+
+  it('reads the miner pool from the same subnet read: each paid miner uid, validators and unpaid uids left out', async () => {
+    const p = await client.minerPool(SN53);
+    expect(p).toMatchObject({ netuid: 53, tempo: 360 });
+    expect(p.alphaPriceTao).toBeCloseTo(0.02, 12);
+    // uid 3: 2 alpha per epoch -> 0.8 TAO a day; uid 4: 0.5 alpha per epoch -> 0.2 TAO a day (20 epochs a day).
+    expect(p.minerTaoPerDay).toHaveLength(2);
+    expect(p.minerTaoPerDay[0]).toBeCloseTo(0.8, 9);
+    expect(p.minerTaoPerDay[1]).toBeCloseTo(0.2, 9);
+    expect((await client.blockNumber()) >= p.block).toBe(true);
+  });
 });
 
 describe('PolkadotChainClient set_weights', () => {

@@ -15,6 +15,7 @@ import { AppFailure } from '../../../shared/errors.ts';
 import { installWalletExtension } from '../../doubles/wallet-extension.ts';
 import { launchBrowser } from '../../helpers/browser.ts';
 import { ensureRendererBuilt } from '../../helpers/desktop-main.ts';
+import { signerPayload } from '../../helpers/signer-payload.ts';
 
 let coldkey: KeyringPair;
 let other: KeyringPair;
@@ -32,21 +33,6 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const ZERO_HASH = `0x${'00'.repeat(32)}` as const;
-const payloadFor = (address: string): SignerPayloadJSON => ({
-  address,
-  blockHash: ZERO_HASH,
-  blockNumber: '0x00000010',
-  era: '0x00',
-  genesisHash: ZERO_HASH,
-  method: '0x0786350000',
-  nonce: '0x00000000',
-  specVersion: '0x000001a8',
-  tip: '0x00000000000000000000000000000000',
-  transactionVersion: '0x00000001',
-  signedExtensions: ['CheckNonce'],
-  version: 4,
-});
 /** Checks a signature the way the chain does: over the SCALE ExtrinsicPayload the extension signed. */
 function verifies(p: SignerPayloadJSON, signature: string, address: string): boolean {
   const registry = new TypeRegistry();
@@ -57,7 +43,7 @@ function verifies(p: SignerPayloadJSON, signature: string, address: string): boo
 
 describe('browser signing session', () => {
   it('serves only its token path on its own Host, checks Origin, and closes after one signature', async () => {
-    const s = await startBrowserSigningSession({ address: coldkey.address, payload: payloadFor(coldkey.address), description: 'Register hotkey on subnet 53' });
+    const s = await startBrowserSigningSession({ address: coldkey.address, payload: signerPayload(coldkey.address), description: 'Register hotkey on subnet 53' });
     const url = new URL(s.url);
     expect(url.hostname).toBe('127.0.0.1');
     const page = await fetch(s.url);
@@ -79,7 +65,7 @@ describe('browser signing session', () => {
   });
 
   it('refuses a signature that does not verify and keeps waiting; cancel rejects with a sentence', async () => {
-    const s = await startBrowserSigningSession({ address: coldkey.address, payload: payloadFor(coldkey.address), description: 'x', verify: () => false });
+    const s = await startBrowserSigningSession({ address: coldkey.address, payload: signerPayload(coldkey.address), description: 'x', verify: () => false });
     const origin = new URL(s.url).origin;
     const r = await fetch(`${s.url}signature`, { method: 'POST', headers: { origin }, body: JSON.stringify({ signature: u8aToHex(new Uint8Array(65)) }) });
     expect(r.status).toBe(422);
@@ -98,8 +84,8 @@ describe('browser signing session', () => {
         open: (url) => void page.goto(url),
         verify: (payload, sig) => verifies(payload, sig, coldkey.address),
       });
-      const { signature } = await signer.signPayload(payloadFor(coldkey.address));
-      expect(verifies(payloadFor(coldkey.address), signature, coldkey.address)).toBe(true);
+      const { signature } = await signer.signPayload(signerPayload(coldkey.address));
+      expect(verifies(signerPayload(coldkey.address), signature, coldkey.address)).toBe(true);
       await page.waitForSelector('#status.ok');
       expect(await page.textContent('#description')).toBe('Register hotkey 5F… on subnet 53 for at most 1 τ');
     } finally {
@@ -138,11 +124,11 @@ describe('signing page where the user picks the account', () => {
       const chosen = await page.account;
       expect(chosen).toBe(coldkey.address);
       const signer = signingPageColdkeySigner(page, chosen, (p, sig) => verifies(p, sig, chosen));
-      const { signature } = await signer.signPayload(payloadFor(chosen));
-      expect(verifies(payloadFor(chosen), signature, coldkey.address)).toBe(true);
+      const { signature } = await signer.signPayload(signerPayload(chosen));
+      expect(verifies(signerPayload(chosen), signature, coldkey.address)).toBe(true);
       await tab.waitForSelector('#status.ok');
       // One signature per page.
-      await expect(page.sign(payloadFor(chosen))).rejects.toThrow();
+      await expect(page.sign(signerPayload(chosen))).rejects.toThrow();
     } finally {
       await context.close();
     }
@@ -169,7 +155,7 @@ describe('signing page where the user picks the account', () => {
       expect(await page.account).toBe(other.address);
       page.fail(new AppFailure('chain-rejected', 'Coldkey has 0.2 τ, less than the 1 τ registration costs: add TAO and try again.'));
       await tab.waitForFunction(() => /add TAO and try again/.test(document.getElementById('status')?.textContent ?? ''));
-      await expect(page.sign(payloadFor(other.address))).rejects.toThrow(/closed|add TAO/);
+      await expect(page.sign(signerPayload(other.address))).rejects.toThrow(/closed|add TAO/);
     } finally {
       await context.close();
     }
@@ -190,7 +176,7 @@ describe('signing page where the user picks the account', () => {
     expect((await fetch(`${page.url}funds?address=${coldkey.address}`)).status).toBe(200);
     expect((await fetch(`${page.url}funds?address=${coldkey.address}`)).status).toBe(200);
     expect(lookups).toBe(1);
-    await expect(page.sign(payloadFor(coldkey.address))).rejects.toThrow(/another account/);
+    await expect(page.sign(signerPayload(coldkey.address))).rejects.toThrow(/another account/);
     const req = (await (await fetch(`${page.url}request`)).json()) as { phase: string };
     expect(req.phase).toBe('pick');
     expect((await postJson('account', JSON.stringify({ address: other.address }))).status).toBe(200);
@@ -216,15 +202,15 @@ describe('answers from a UI that signs in place (SigningPage.choose/submit/decli
     expect(await page.account).toBe(coldkey.address);
     expect(page.view()).toMatchObject({ phase: 'wait', address: coldkey.address });
     expect(() => page.choose(other.address)).toThrow(/already chosen/);
-    const signed = page.sign(payloadFor(coldkey.address), (sig) => verifies(payloadFor(coldkey.address), sig, coldkey.address));
-    expect(page.view()).toMatchObject({ phase: 'sign', payload: payloadFor(coldkey.address) });
+    const signed = page.sign(signerPayload(coldkey.address), (sig) => verifies(signerPayload(coldkey.address), sig, coldkey.address));
+    expect(page.view()).toMatchObject({ phase: 'sign', payload: signerPayload(coldkey.address) });
     expect(() => page.submit('0x1234')).toThrow(/bad signature/);
     // Signed by the wrong key: refused, and the request keeps waiting.
     const wrong = new TypeRegistry();
-    wrong.setSignedExtensions(payloadFor(coldkey.address).signedExtensions);
-    const byOther = wrong.createType('ExtrinsicPayload', payloadFor(coldkey.address), { version: 4 }).sign(other).signature;
+    wrong.setSignedExtensions(signerPayload(coldkey.address).signedExtensions);
+    const byOther = wrong.createType('ExtrinsicPayload', signerPayload(coldkey.address), { version: 4 }).sign(other).signature;
     expect(() => page.submit(byOther)).toThrow(expect.objectContaining({ code: 'wallet-locked', message: expect.stringMatching(/does not match/) }));
-    const good = wrong.createType('ExtrinsicPayload', payloadFor(coldkey.address), { version: 4 }).sign(coldkey).signature;
+    const good = wrong.createType('ExtrinsicPayload', signerPayload(coldkey.address), { version: 4 }).sign(coldkey).signature;
     page.submit(good);
     expect(await signed).toBe(good);
     expect(page.view()).toBeNull();
@@ -234,7 +220,7 @@ describe('answers from a UI that signs in place (SigningPage.choose/submit/decli
 
   it('a decline ends the request with the sentence the UI shows', async () => {
     const page = await openSigningPage({ description: 'Register', address: coldkey.address });
-    const signed = page.sign(payloadFor(coldkey.address));
+    const signed = page.sign(signerPayload(coldkey.address));
     page.decline('declined in polkadot-js');
     await expect(signed).rejects.toMatchObject({ code: 'wallet-locked', message: expect.stringMatching(/did not sign \(declined in polkadot-js\): nothing was sent/) });
     expect(page.view()).toBeNull();

@@ -6,11 +6,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkRemotePath, parseRemoteCommand, parseRigTarget } from '../../../electron/engine/fleet/rig-target.ts';
 import { loadRigs } from '../../../electron/engine/fleet/rig-registry.ts';
-import { fleetSnapshot, rigRow, type RigLinkView } from '../../../electron/engine/fleet/fleet-row.ts';
+import { fleetSnapshot, rigRow } from '../../../electron/engine/fleet/fleet-row.ts';
 import { parseRigTopic } from '../../../electron/engine/fleet/rig-topics.ts';
 import { classifySshError } from '../../../electron/engine/fleet/ssh.ts';
 import { contractAdvice } from '../../../electron/engine/fleet/rig-link.ts';
 import { validateRequest } from '../../../electron/contract/validate.ts';
+import { rigLinkView } from '../../helpers/rig-link-view.ts';
 
 describe('rig addresses', () => {
   it.each([
@@ -81,18 +82,6 @@ describe('rigs.json', () => {
 
 describe('fleet rows', () => {
   const cfg = { id: 'abcdef123456', name: 'rig-a', target: 'op@rig', command: 'engy-panel', dataDir: null };
-  const view = (over: Partial<RigLinkView>): RigLinkView => ({
-    link: 'online',
-    detail: '',
-    unreachableSince: null,
-    hostKey: null,
-    version: '0.1.0',
-    contract: 1,
-    refused: 0,
-    updatedAt: 1,
-    topics: {},
-    ...over,
-  });
   const miner = (phase: string, inflight = 0) => ({
     phase,
     stats: { windowMs: 300_000, ok: 9, errors: 1, acceptanceRate: 0.9, ttftMs: { p99: 800 }, tpotMs: { p99: 40 }, tokensPerSecond: 100, inflight },
@@ -105,7 +94,7 @@ describe('fleet rows', () => {
     [['pulled'], 'withdrawn'],
     [['stopped'], 'stopped'],
   ])('miners %j read as %s', (phases, activity) => {
-    const r = rigRow(cfg, view({ topics: { miners: phases.map((p) => miner(p)) } }));
+    const r = rigRow(cfg, rigLinkView({ topics: { miners: phases.map((p) => miner(p)) } }));
     expect(r.activity).toBe(activity);
   });
 
@@ -119,21 +108,21 @@ describe('fleet rows', () => {
       onChain: null,
       totals: { day: { projectedTao: 0.5, realisedTao: 0 }, week: { projectedTao: 2, realisedTao: 0 } },
     };
-    const r = rigRow(cfg, view({ link: 'unreachable', unreachableSince: 5, topics: { miners: [miner('active', 3)], earnings } }));
+    const r = rigRow(cfg, rigLinkView({ link: 'unreachable', unreachableSince: 5, topics: { miners: [miner('active', 3)], earnings } }));
     expect(r).toMatchObject({ activity: 'unreachable', unreachableSince: 5, tokensPerSecond: null, inflight: 0, uid: 7, epochTao: 0.3, todayTao: 0.5, weekTao: 2 });
   });
 
   it('totals are the sums of the rows', () => {
     const a = rigRow(
       cfg,
-      view({
+      rigLinkView({
         topics: {
           miners: [miner('active')],
           earnings: { epochs: [], registration: null, onChain: null, totals: { day: { projectedTao: 0.25, realisedTao: 0 }, week: { projectedTao: 1, realisedTao: 0 } } },
         },
       }),
     );
-    const b = rigRow({ ...cfg, id: 'abcdef654321', name: 'rig-b' }, view({ link: 'engine-down' }));
+    const b = rigRow({ ...cfg, id: 'abcdef654321', name: 'rig-b' }, rigLinkView({ link: 'engine-down' }));
     expect(fleetSnapshot([a, b]).totals).toEqual({ rigs: 2, earners: 2, online: 1, todayTao: 0.25, weekTao: 1, tokensPerSecond: 100, openAlerts: 0 });
   });
 

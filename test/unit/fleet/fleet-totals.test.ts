@@ -5,29 +5,24 @@ import { describe, expect, it } from 'vitest';
 import { fleetSnapshot, rigRow, type RigLinkView } from '../../../electron/engine/fleet/fleet-row.ts';
 import { parseRigTopic } from '../../../electron/engine/fleet/rig-topics.ts';
 import type { RigRow } from '../../../shared/fleet.ts';
+import { rigLinkView } from '../../helpers/rig-link-view.ts';
 
 const KEY_A = '5F3sa2TJAWMqDhXG6jhV4N8ko9SxwGy8TpaNS1repo5EYjQX';
 const KEY_B = '5HGjWAeFDfFCWPsjFQdVV2Msvz2XtMktvgocEZcCj68kUMaw';
 
-const view = (hotkey: string | null | undefined, day: number, week: number): RigLinkView => ({
-  link: 'online',
-  detail: '',
-  unreachableSince: null,
-  hostKey: null,
-  version: '0.1.0',
-  contract: 1,
-  refused: 0,
-  updatedAt: 1,
-  topics: {
-    earnings: {
-      ...(hotkey === undefined ? {} : { hotkey }),
-      epochs: [],
-      registration: { uid: 3 },
-      onChain: null,
-      totals: { day: { projectedTao: day, realisedTao: 0 }, week: { projectedTao: week, realisedTao: 0 } },
+const view = (hotkey: string | null | undefined, day: number, week: number): RigLinkView =>
+  rigLinkView({
+    detail: '',
+    topics: {
+      earnings: {
+        ...(hotkey === undefined ? {} : { hotkey }),
+        epochs: [],
+        registration: { uid: 3 },
+        onChain: null,
+        totals: { day: { projectedTao: day, realisedTao: 0 }, week: { projectedTao: week, realisedTao: 0 } },
+      },
     },
-  },
-});
+  });
 const rig = (name: string, hotkey: string | null | undefined, day: number, week = day * 7): RigRow =>
   rigRow({ id: `abcdef${name.charCodeAt(name.length - 1).toString(16)}0000`, name, target: `op@${name}`, command: 'engy-panel', dataDir: null }, view(hotkey, day, week));
 

@@ -1,37 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import type { MinerRequestRecord } from '../../../shared/miner.ts';
 import { RequestRecords } from '../../../electron/engine/miner/request-records.ts';
 import { StartStagger } from '../../../electron/engine/miner/start-stagger.ts';
 import { Database } from '../../../electron/engine/store/database.ts';
-
-const rec = (i: number, receivedAt: number): MinerRequestRecord => ({
-  corrId: `c${i}`,
-  requestId: `r${i}`,
-  leg: i % 8,
-  engine: 'engine-0',
-  stream: true,
-  receivedAt,
-  ttftMs: 10,
-  tpotMs: 2,
-  e2eMs: 50,
-  promptTokens: 100,
-  completionTokens: 20,
-  cachedTokens: 0,
-  proofMs: 3,
-  outcome: 'ok',
-  finishReason: 'stop',
-  cause: null,
-});
+import { requestRecord } from '../../helpers/request-record.ts';
 
 describe('request records', () => {
   it('stores metadata rows in the miner domain and keeps a bounded window', () => {
     const db = new Database(':memory:');
     const r = new RequestRecords(db, 1000, 3);
-    for (let i = 0; i < 5; i++) r.add(rec(i, 10_000 + i), 10_000 + i);
+    for (let i = 0; i < 5; i++) r.add(requestRecord(i, 10_000 + i), 10_000 + i);
     expect(db.version('miner')).toBe(3);
     expect(r.all().map((x) => x.corrId)).toEqual(['c2', 'c3', 'c4']);
     expect(r.recent(2).map((x) => x.corrId)).toEqual(['c4', 'c3']);
-    r.add(rec(9, 20_000), 20_000);
+    r.add(requestRecord(9, 20_000), 20_000);
     expect(r.all().map((x) => x.corrId)).toEqual(['c9']);
     const rows = db.db.prepare('SELECT corr_id, outcome, prompt_tokens FROM miner_requests ORDER BY id').all() as { corr_id: string }[];
     expect(rows).toHaveLength(6);

@@ -513,18 +513,13 @@ describe('streamed deltas', () => {
         for (let i = 0; i < text.length; i += size) out.push(...s.push(text.slice(i, i + size)));
         out.push(...s.finish());
         const msg = s.message();
-        expect(
+        const joined = (key: 'content' | 'reasoning_content') =>
           out
-            .map((d) => d.content ?? '')
+            .map((d) => d[key] ?? '')
             .join('')
-            .trimEnd(),
-        ).toBe(msg.content ?? '');
-        expect(
-          out
-            .map((d) => d.reasoning_content ?? '')
-            .join('')
-            .trimEnd(),
-        ).toBe(msg.reasoning_content ?? '');
+            .trimEnd();
+        expect(joined('content')).toBe(msg.content ?? '');
+        expect(joined('reasoning_content')).toBe(msg.reasoning_content ?? '');
         expect(out.flatMap((d) => d.tool_calls ?? []).map(({ id, type, function: f }) => ({ id, type, function: f }))).toEqual(msg.tool_calls ?? []);
         expect(out.flatMap((d) => d.tool_calls ?? []).map((c) => c.index)).toEqual((msg.tool_calls ?? []).map((_, i) => i));
       });

@@ -4,7 +4,8 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { FleetView } from '../../../renderer/src/features/fleet/fleet-view.tsx';
-import { fleetSnapshot, rigRow, type RigLinkView } from '../../../electron/engine/fleet/fleet-row.ts';
+import { fleetSnapshot, rigRow } from '../../../electron/engine/fleet/fleet-row.ts';
+import { rigLinkView } from '../../helpers/rig-link-view.ts';
 
 const text = (html: string) =>
   html
@@ -14,18 +15,6 @@ const text = (html: string) =>
 const cell = (html: string, id: string) => text(new RegExp(`data-testid="${id}"[^>]*>(.*?)</(td|div)>`).exec(html)?.[1] ?? '').trim();
 
 const cfg = (name: string) => ({ id: `abcdef${name.length}${name.charCodeAt(name.length - 1).toString(16)}00`, name, target: `op@${name}`, command: 'engy-panel', dataDir: null });
-const view = (over: Partial<RigLinkView>): RigLinkView => ({
-  link: 'online',
-  detail: 'Connected.',
-  unreachableSince: null,
-  hostKey: null,
-  version: '0.1.0',
-  contract: 1,
-  refused: 0,
-  updatedAt: 1,
-  topics: {},
-  ...over,
-});
 const earnings = (day: number, week: number, hotkey: string | null = null) => ({
   hotkey,
   epochs: [{ epochIndex: 9, projectedTao: day / 4 }],
@@ -43,10 +32,10 @@ describe('Fleet page', () => {
   it('rows, unreachable since, totals as the sum of the rows, and shares', () => {
     const down = Date.now() - 125_000;
     const snap = fleetSnapshot([
-      rigRow(cfg('rig-a'), view({ topics: { settings: { role: 'mine' }, miners: [miner], earnings: earnings(0.5, 2), hardware: { gpus: [{ name: 'RTX 4090', temperatureC: 61 }] } } })),
+      rigRow(cfg('rig-a'), rigLinkView({ topics: { settings: { role: 'mine' }, miners: [miner], earnings: earnings(0.5, 2), hardware: { gpus: [{ name: 'RTX 4090', temperatureC: 61 }] } } })),
       rigRow(
         cfg('rig-b'),
-        view({ link: 'unreachable', unreachableSince: down, detail: 'SSH to rig-b failed (Connection refused): check the rig is on and reachable.', topics: { earnings: earnings(0.25, 1) } }),
+        rigLinkView({ link: 'unreachable', unreachableSince: down, detail: 'SSH to rig-b failed (Connection refused): check the rig is on and reachable.', topics: { earnings: earnings(0.25, 1) } }),
       ),
     ]);
     const html = renderToStaticMarkup(<FleetView fleet={snap} openSettings={() => {}} />);
@@ -69,9 +58,9 @@ describe('Fleet page', () => {
   it('rigs of one hotkey: the totals count its τ once, the rows say so, and the chart gives the hotkey one bar', () => {
     const key = '5F3sa2TJAWMqDhXG6jhV4N8ko9SxwGy8TpaNS1repo5EYjQX';
     const snap = fleetSnapshot([
-      rigRow(cfg('rig-a'), view({ topics: { earnings: earnings(0.5, 2, key) } })),
-      rigRow(cfg('rig-b'), view({ topics: { earnings: earnings(0.5, 2, key) } })),
-      rigRow(cfg('rig-c'), view({ topics: { earnings: earnings(0.25, 1, '5Other') } })),
+      rigRow(cfg('rig-a'), rigLinkView({ topics: { earnings: earnings(0.5, 2, key) } })),
+      rigRow(cfg('rig-b'), rigLinkView({ topics: { earnings: earnings(0.5, 2, key) } })),
+      rigRow(cfg('rig-c'), rigLinkView({ topics: { earnings: earnings(0.25, 1, '5Other') } })),
     ]);
     const html = renderToStaticMarkup(<FleetView fleet={snap} openSettings={() => {}} />);
     expect(text(/data-testid="fleet-today".*?<\/div><\/div><\/div>/.exec(html)![0])).toMatch(/0\.750000 τ 2 hotkeys over 3 rigs, each counted once/);
@@ -87,7 +76,7 @@ describe('Fleet page', () => {
 
   it('a long SSH error is clamped to two lines with the whole sentence in its title', () => {
     const detail = `SSH to rig-b failed (${'x'.repeat(600)}): check the rig is on and reachable.`;
-    const snap = fleetSnapshot([rigRow(cfg('rig-b'), view({ link: 'unreachable', unreachableSince: 1, detail }))]);
+    const snap = fleetSnapshot([rigRow(cfg('rig-b'), rigLinkView({ link: 'unreachable', unreachableSince: 1, detail }))]);
     const html = renderToStaticMarkup(<FleetView fleet={snap} openSettings={() => {}} />);
     expect(html).toMatch(new RegExp(`class="muted small clamp-2" title="${detail.replace(/[()]/g, '\\$&')}" data-testid="rig-detail-rig-b"`));
   });

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { GpuPoint, GpuSeries } from '../../../shared/serve.ts';
 import { GpuCards, ThrottleSummary } from '../../../renderer/src/features/mine/gpu-cards.tsx';
 import { throttleSpans } from '../../../renderer/src/features/mine/throttle-spans.ts';
+import { powerAxisMaxW } from '../../../renderer/src/features/mine/power-axis.ts';
 
 const T = Date.UTC(2026, 11, 4, 2, 0, 0);
 const text = (html: string) =>
@@ -88,5 +89,14 @@ describe('throttling events on the live chart', () => {
     const spans = throttleSpans([gpu(0, [point(T - 10_000, { throttle: ['hw-thermal'] }), point(T, { throttle: ['hw-thermal'] }), point(T + 1_000, { throttle: ['hw-thermal'] })])], T - 1);
     expect(spans).toEqual([{ gpu: 0, kind: 'slowdown', from: T, to: T + 2_000, reasons: ['hw-thermal'] }]);
     expect(renderToStaticMarkup(<ThrottleSummary spans={[]} windowLabel="last 4 min" />)).toContain('No throttling in the last 4 min.');
+  });
+});
+
+describe('the power charts scale', () => {
+  it('tops out 10 % above the highest power limit, rounded up to 50 W; 500 W while no card reports one', () => {
+    expect(powerAxisMaxW(450)).toBe(500);
+    expect(powerAxisMaxW(455)).toBe(550);
+    expect(powerAxisMaxW(700)).toBe(800);
+    expect(powerAxisMaxW(0)).toBe(500);
   });
 });

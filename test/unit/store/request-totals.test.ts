@@ -8,29 +8,13 @@ import { Database } from '../../../electron/engine/store/database.ts';
 import { keepRequestHistoryBounded, localTokens, pruneRequestHistory, prunedBefore } from '../../../electron/engine/store/request-totals.ts';
 import type { Logger } from '../../../electron/engine/lib/logger.ts';
 import { silentLogger } from '../../../electron/engine/lib/logger.ts';
+import { requestRecord } from '../../helpers/request-record.ts';
 import { xorshiftRandom } from '../../helpers/xorshift.ts';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 8, 1); // a UTC midnight
 
-const rec = (i: number, receivedAt: number, outcome: RequestOutcome = 'ok'): MinerRequestRecord => ({
-  corrId: `c${i}`,
-  requestId: `r${i}`,
-  leg: i % 8,
-  engine: 'engine-0',
-  stream: true,
-  receivedAt,
-  ttftMs: 10,
-  tpotMs: 2,
-  e2eMs: 50,
-  promptTokens: 100 + (i % 7),
-  completionTokens: 20 + (i % 5),
-  cachedTokens: 0,
-  proofMs: 3,
-  outcome,
-  finishReason: 'stop',
-  cause: null,
-});
+const rec = (i: number, receivedAt: number, outcome: RequestOutcome = 'ok') => requestRecord(i, receivedAt, { promptTokens: 100 + (i % 7), completionTokens: 20 + (i % 5), outcome });
 
 /** What the rows alone say, the slow way: the reference every window is checked against. */
 function bruteForce(records: MinerRequestRecord[], since: number, until: number) {

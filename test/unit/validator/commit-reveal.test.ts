@@ -125,36 +125,19 @@ describe('adopting a commit that landed unrecorded', () => {
 
 describe('did the reveal land', () => {
   it('compares against the max-upscaled values the chain stores, one unit of rounding allowed', () => {
-    expect(
+    // Sent: uids 3 and 4 at 16383 and 49152, which the chain stores max-upscaled as 21844 and 65535.
+    const landedAs = (stored3: number) =>
       weightsMatch(
         [
-          [3, 21844],
+          [3, stored3],
           [4, 65535],
         ],
         [3, 4],
         [16383, 49152],
-      ),
-    ).toBe(true);
-    expect(
-      weightsMatch(
-        [
-          [3, 21843],
-          [4, 65535],
-        ],
-        [3, 4],
-        [16383, 49152],
-      ),
-    ).toBe(true);
-    expect(
-      weightsMatch(
-        [
-          [3, 30000],
-          [4, 65535],
-        ],
-        [3, 4],
-        [16383, 49152],
-      ),
-    ).toBe(false);
+      );
+    expect(landedAs(21844)).toBe(true);
+    expect(landedAs(21843)).toBe(true);
+    expect(landedAs(30000)).toBe(false);
     expect(weightsMatch([[4, 65535]], [3, 4], [16383, 49152])).toBe(false);
     expect(weightsMatch([[0, 65535]], [0], [65535])).toBe(true);
   });

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Logger } from '../../../electron/engine/lib/logger.ts';
+import { silentLogger, type Logger } from '../../../electron/engine/lib/logger.ts';
 import { runTick, type TickConfig, type TickDeps } from '../../../electron/engine/validator/tick.ts';
 import { pregateBlockMs, type BlockTime } from '../../../electron/engine/validator/schedule.ts';
 import { MAX_PAYLOAD_BYTES } from '../../../electron/engine/validator/constants.ts';
@@ -70,6 +70,11 @@ const json = (v: unknown, init: ResponseInit = {}) => new Response(JSON.stringif
 function advance(r: Rig, blocks: number): void {
   r.chain.block += blocks;
   r.nowMs += blocks * 12_000;
+}
+
+/** A tick's deps in a process that has measured nothing yet (a restart): no pre-gate, so the tick reaches the chain. */
+function freshDeps(r: Rig, openChain: TickDeps['openChain'] = () => r.chain.open(), blockTime: BlockTime = { ms: null, unreadable: false }): TickDeps {
+  return { openChain, signer: validator, now: () => r.nowMs, logger: silentLogger, fetch: (async () => r.answer()) as typeof fetch, blockTime, sleep: async () => {} };
 }
 
 describe('tick edges (upstream test_validator.py / test_sync.py)', () => {
@@ -233,23 +238,10 @@ describe('block numbers and burn warnings (upstream test_chain.py / test_validat
       const port = await r.chain.open();
       const lying = Object.create(port) as typeof port;
       lying.blockNumber = async () => bad as unknown as number;
-      const rep = await runTick(r.cfg, {
-        openChain: async () => lying,
-        signer: validator,
-        now: () => r.nowMs,
-        logger: {
-          debug: () => {},
-          info: () => {},
-          warn: () => {},
-          error: () => {},
-          child() {
-            return this;
-          },
-        },
-        fetch: (async () => r.answer()) as typeof fetch,
-        blockTime: { ms: null, unreadable: false }, // a fresh process: no pre-gate, the tick reaches the chain
-        sleep: async () => {},
-      });
+      const rep = await runTick(
+        r.cfg,
+        freshDeps(r, async () => lying),
+      );
       expect(rep.tick.outcome, String(bad)).toBe('skipped:too-soon');
       expect(rep.chain.block, String(bad)).toBeNull();
     }
@@ -330,24 +322,7 @@ describe('standby edges (upstream test_validator.py)', () => {
 
 describe('the resubmit interval counts from the chain (issue 32 item 9)', () => {
   /** A tick from a process that has measured nothing yet (a restart): no pre-gate. */
-  const freshTick = (r: Rig) =>
-    runTick(r.cfg, {
-      openChain: () => r.chain.open(),
-      signer: validator,
-      now: () => r.nowMs,
-      logger: {
-        debug: () => {},
-        info: () => {},
-        warn: () => {},
-        error: () => {},
-        child() {
-          return this;
-        },
-      },
-      fetch: (async () => r.answer()) as typeof fetch,
-      blockTime: { ms: null, unreadable: false },
-      sleep: async () => {},
-    });
+  const freshTick = (r: Rig) => runTick(r.cfg, freshDeps(r));
   const myUid = async (r: Rig) => (await (await r.chain.open()).neuron(53, validator.address)).uid!;
 
   it("never resubmits sooner than the interval after the previous inclusion, restart included: the chain's LastUpdate for this uid", async () => {
@@ -391,23 +366,7 @@ describe('the resubmit interval counts from the chain (issue 32 item 9)', () => 
     const port = await r.chain.open();
     let answer: number | null = null;
     const young = Object.assign(Object.create(port) as typeof port, { blockTimeMs: async () => answer });
-    const deps = (blockTime: BlockTime): TickDeps => ({
-      openChain: async () => young,
-      signer: validator,
-      now: () => r.nowMs,
-      logger: {
-        debug: () => {},
-        info: () => {},
-        warn: () => {},
-        error: () => {},
-        child() {
-          return this;
-        },
-      },
-      fetch: (async () => r.answer()) as typeof fetch,
-      blockTime,
-      sleep: async () => {},
-    });
+    const deps = (blockTime: BlockTime): TickDeps => freshDeps(r, async () => young, blockTime);
     const first = await runTick(r.cfg, deps({ ms: null, unreadable: false }));
     expect(first.blockMs).toBe('unreadable');
     // One minute later: a 12 s guess would skip for 19 minutes; unmeasured, the tick goes to the chain.

@@ -3,6 +3,7 @@ import { engineSeriesValue, gpuSeriesValue, seriesKey, toUnit, type EngineSeries
 import { UplotChart, type ChartSeries } from '../charts/uplot-chart.tsx';
 import { Term } from '../common/term.tsx';
 import { withHistory, type SeriesHistory } from '../charts/series-history.ts';
+import { powerAxisMaxW } from './power-axis.ts';
 
 const STATE_BADGE: Record<EngineSnapshot['status']['state'], string> = {
   stopped: 'neutral',
@@ -171,7 +172,7 @@ export function EnginesPanel({ serve, ttftTargetMs, windowMs, history }: { serve
             <UplotChart
               title="GPU power vs limit"
               unit="W"
-              range={[0, maxLimit > 0 ? Math.ceil((maxLimit * 1.1) / 50) * 50 : 500]}
+              range={[0, powerAxisMaxW(maxLimit)]}
               windowMs={windowMs}
               series={powerSeries}
               format={(v) => v.toFixed(0)}

@@ -9,6 +9,7 @@ import { useNow } from '../common/use-now.ts';
 import { GpuCards, ThrottleSummary } from './gpu-cards.tsx';
 import { throttleSpans } from './throttle-spans.ts';
 import { useGpuWatch } from './use-gpu-watch.ts';
+import { powerAxisMaxW } from './power-axis.ts';
 
 /** What the live chart spans: the sampler keeps 240 points, 4 minutes at the watched pace. */
 export const LIVE_WINDOW_MS = 4 * 60_000;
@@ -41,7 +42,7 @@ export function GpuLivePanel({ serve }: { serve: ServeSnapshot }) {
           <UplotChart
             title="GPU power and throttling"
             unit="W"
-            range={[0, maxLimit > 0 ? Math.ceil((maxLimit * 1.1) / 50) * 50 : 500]}
+            range={[0, powerAxisMaxW(maxLimit)]}
             windowMs={LIVE_WINDOW_MS}
             now={now}
             series={power}

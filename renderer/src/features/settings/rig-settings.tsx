@@ -97,39 +97,38 @@ export function RigSettings({ s }: { s: Settings }) {
         <p className="muted small" style={{ margin: 0 }}>
           {s.network === 'simulated' ? 'Simulated network (demo): these point at the local doubles.' : `Mainnet (finney, subnet ${SUBNET_NETUID}). A URL typed without its scheme gets the usual one.`}
         </p>
-        <TextSetting
-          id="gatewayUrl"
-          path="mining.gatewayUrl"
-          label="Gateway"
-          hint="where the miner dials out (ws:// or wss://)"
-          network={net}
-          saved={s.mining.gatewayUrl}
-          defaultText={D.mining.gatewayUrl}
-          parse={(t) => t}
-          patch={(gatewayUrl) => ({ mining: { gatewayUrl: gatewayUrl as string } })}
-        />
-        <TextSetting
-          id="chainUrl"
-          path="validating.chainUrl"
-          label="Chain"
-          hint="a subtensor node, e.g. ws://127.0.0.1:9944 for your own"
-          network={net}
-          saved={s.validating.chainUrl}
-          defaultText={D.validating.chainUrl}
-          parse={(t) => t}
-          patch={(chainUrl) => ({ validating: { chainUrl: chainUrl as string } })}
-        />
-        <TextSetting
-          id="providerUrl"
-          path="validating.providerUrl"
-          label="Provider"
-          hint="epoch results and earnings (http:// or https://)"
-          network={net}
-          saved={s.validating.providerUrl}
-          defaultText={D.validating.providerUrl}
-          parse={(t) => t}
-          patch={(providerUrl) => ({ validating: { providerUrl: providerUrl as string } })}
-        />
+        {[
+          {
+            id: 'gatewayUrl' as const,
+            path: 'mining.gatewayUrl' as const,
+            label: 'Gateway',
+            hint: 'where the miner dials out (ws:// or wss://)',
+            saved: s.mining.gatewayUrl,
+            defaultText: D.mining.gatewayUrl,
+            patch: (gatewayUrl: unknown) => ({ mining: { gatewayUrl: gatewayUrl as string } }),
+          },
+          {
+            id: 'chainUrl' as const,
+            path: 'validating.chainUrl' as const,
+            label: 'Chain',
+            hint: 'a subtensor node, e.g. ws://127.0.0.1:9944 for your own',
+            saved: s.validating.chainUrl,
+            defaultText: D.validating.chainUrl,
+            patch: (chainUrl: unknown) => ({ validating: { chainUrl: chainUrl as string } }),
+          },
+          {
+            id: 'providerUrl' as const,
+            path: 'validating.providerUrl' as const,
+            label: 'Provider',
+            hint: 'epoch results and earnings (http:// or https://)',
+            saved: s.validating.providerUrl,
+            defaultText: D.validating.providerUrl,
+            patch: (providerUrl: unknown) => ({ validating: { providerUrl: providerUrl as string } }),
+          },
+        ].map((f) => (
+          // The text goes as typed: shared/settings.ts checks each URL and adds a missing scheme.
+          <TextSetting key={f.id} {...f} network={net} parse={(t) => t} />
+        ))}
       </section>
       <section className="card stack" aria-label="Mining rig">
         <h2>Mining rig</h2>
