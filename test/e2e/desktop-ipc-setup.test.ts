@@ -14,6 +14,7 @@ import { FAKE_NVIDIA_SMI_DIR } from '../helpers/fake-nvidia-smi.ts';
 import { desktopEnv, ensureMainBuilt, ensureRendererBuilt, REPO, startDesktopMain, waitUntil, type DesktopMain } from '../helpers/desktop-main.ts';
 import { bridgeDesktopTransport, reloadDesktopPage, serveRenderer } from '../helpers/desktop-page.ts';
 import { blankProfile, setupSteps } from '../helpers/setup-steps.ts';
+import { ProcessRegistry } from '../../electron/engine/serve/process-registry.ts';
 import { CHECKPOINT_TINY } from '../doubles/fake-sglang/spawn.ts';
 import { HONEST_KEY } from '../doubles/sim-network/demo-data-dir.ts';
 import { startSimulatedNetwork, type SimulatedNetwork } from '../doubles/sim-network/sim-network.ts';
@@ -55,10 +56,14 @@ describe('setup walk over the desktop transport (IPC e2e mode)', () => {
 
   afterAll(async () => {
     await browser?.close().catch(() => undefined);
-    await main?.kill();
+    // Quit as a user does: the engine stops the serve it started. Engines run detached (they outlive a killed app
+    // until its next start reaps them), so whatever is still recorded alive after the quit is reaped here and named.
+    const quitInTime = await main?.quit(90_000);
+    const left = await new ProcessRegistry(join(dataDir, 'serve', 'engines.json')).reapLeftovers(2_000);
     await site?.close();
     await net?.stop();
     rmSync(root, { recursive: true, force: true });
+    expect({ quitInTime, left }, 'the app quit by itself and stopped its serve').toEqual({ quitInTime: true, left: [] });
   });
 
   it('role, hardware, runtime with sglang detected, checkpoint', { timeout: 240_000 }, async () => {

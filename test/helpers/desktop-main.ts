@@ -80,6 +80,8 @@ export interface DesktopMain {
   /** The process's exit code (a signal counts as null). */
   exited: Promise<number | null>;
   kill(): Promise<void>;
+  /** Quits as the user does (app.quit: the engine stops what it started), SIGKILL after `timeoutMs`; true when it exited by itself. */
+  quit(timeoutMs: number): Promise<boolean>;
 }
 
 /** `node --import register --import harness <main>` with `env`: main as `electron .` would run it. */
@@ -123,6 +125,18 @@ export function startDesktopMain(mainJs: string, env: NodeJS.ProcessEnv): Deskto
         proc.kill('SIGKILL');
         await exited;
       }
+    },
+    quit: async (timeoutMs) => {
+      if (proc.exitCode !== null || proc.signalCode !== null) return true;
+      if (proc.connected) proc.send({ standin: 'cmd', id: nextId++, op: 'app.quit', args: {} });
+      let timer: NodeJS.Timeout | undefined;
+      const inTime = await Promise.race([exited.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), timeoutMs)))]);
+      clearTimeout(timer);
+      if (!inTime) {
+        proc.kill('SIGKILL');
+        await exited;
+      }
+      return inTime;
     },
   };
 }
