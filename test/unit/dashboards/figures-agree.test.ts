@@ -12,28 +12,19 @@ import { STATS_WINDOW_MS, type MinerRequestRecord, type MinerSnapshot } from '..
 import { fmt, minerFigures } from '../../../renderer/src/features/mine/figures.ts';
 import { latest } from '../../../renderer/src/features/charts/align.ts';
 import { withHistory } from '../../../renderer/src/features/charts/series-history.ts';
+import { requestRecord } from '../../helpers/request-record.ts';
 
-function rec(i: number, at: number, over: Partial<MinerRequestRecord> = {}): MinerRequestRecord {
-  return {
-    corrId: `c${i}`,
-    requestId: `r${i}`,
-    leg: i % 8,
-    engine: 'engine-0',
-    stream: true,
-    receivedAt: at,
+// A served request with figures that vary by i (so percentiles and sums are not flat).
+const rec = (i: number, at: number, over: Partial<MinerRequestRecord> = {}): MinerRequestRecord =>
+  requestRecord(i, at, {
     ttftMs: 200 + ((i * 37) % 900),
     tpotMs: 20 + (i % 7),
     e2eMs: 4000 + (i % 5) * 100,
     promptTokens: 1000 + i,
     completionTokens: 300 + (i % 50),
-    cachedTokens: 0,
     proofMs: 12,
-    outcome: 'ok',
-    finishReason: 'stop',
-    cause: null,
     ...over,
-  };
-}
+  });
 
 describe('Mine cards, chart legends and the request table agree', () => {
   it('for the same 5 min window, with a probe burst just outside it', () => {

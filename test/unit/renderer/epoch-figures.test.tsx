@@ -4,7 +4,7 @@
 // money per epoch is the per-day arithmetic over the epoch's window; the running epoch says so.
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { EpochEarnings } from '../../../shared/earnings.ts';
+import { epochEarnings } from '../../helpers/epoch-earnings.ts';
 import type { TauPriceSnapshot } from '../../../shared/price.ts';
 import { profitPerDay } from '../../../shared/profit.ts';
 import { epochFigures, epochMoney, fieldLabel, money, providerCounts } from '../../../renderer/src/features/earnings/figures.ts';
@@ -18,29 +18,7 @@ const text = (html: string) =>
     .replace(/\s+/g, ' ');
 const price: TauPriceSnapshot = { currency: 'usd', perTao: 400, source: 'api.coingecko.com', at: 1, error: null, nextAt: null };
 
-function epoch(over: Partial<EpochEarnings> = {}): EpochEarnings {
-  return {
-    epochIndex: 7,
-    digest: 'ab'.repeat(32),
-    epochStart: null,
-    epochEnd: null,
-    weight: 32768,
-    weightShare: 32768 / 65535,
-    gate: { passed: true, reason: null },
-    burn: false,
-    startMs: 0,
-    endMs: 3_600_000,
-    row: { hotkey: '5Rig', tokens: 146, score: 2920, gate_reason: null, requests_ok: 9, requests_failed: 1, verdicts_pass: 3, verdicts_cheat: 0, verdicts_unproven: 1, latency_p99_ms: 812 },
-    projectedTao: 0.01,
-    projectedNote: '50.00 % x 1.000 α/s x 3600 s x 0.01 τ/α',
-    realisedTao: 0.004,
-    realisedNote: '2 chain reads',
-    realisedRunning: false,
-    // This rig's own records in the window: probes and unbilled traffic included, so more than the provider billed.
-    tokens: { requests: 31, promptTokens: 2000, completionTokens: 643 },
-    ...over,
-  };
-}
+const epoch = epochEarnings;
 
 describe('epoch figures', () => {
   it('billed tokens and requests read the same in the row figures, the details and the History verdict; served tokens are labelled apart', () => {

@@ -7,33 +7,14 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { EpochEarnings } from '../../../shared/earnings.ts';
 import type { TauPriceSnapshot } from '../../../shared/price.ts';
+import { epochEarnings } from '../../helpers/epoch-earnings.ts';
 import { EpochTable, epochColumns, FIRST_ROWS } from '../../../renderer/src/features/earnings/epoch-table.tsx';
 
 const price: TauPriceSnapshot = { currency: 'eur', perTao: 400, source: 'api.coingecko.com', at: 1, error: null, nextAt: null };
 const inputs = { price, powerW: 1200, kwhPrice: 0.3 };
 
-function epoch(i: number, over: Partial<EpochEarnings> = {}): EpochEarnings {
-  return {
-    epochIndex: i,
-    digest: 'ab'.repeat(32),
-    epochStart: null,
-    epochEnd: null,
-    weight: 32768,
-    weightShare: 32768 / 65535,
-    gate: { passed: true, reason: null },
-    burn: false,
-    startMs: 0,
-    endMs: 3_600_000,
-    row: { hotkey: '5Rig', tokens: 146, requests_ok: 9, requests_failed: 1 },
-    projectedTao: 0.01,
-    projectedNote: 'n',
-    realisedTao: 0.004,
-    realisedNote: 'n',
-    realisedRunning: false,
-    tokens: { requests: 31, promptTokens: 2000, completionTokens: 643 },
-    ...over,
-  };
-}
+const epoch = (i: number, over: Partial<EpochEarnings> = {}): EpochEarnings =>
+  epochEarnings({ epochIndex: i, row: { hotkey: '5Rig', tokens: 146, requests_ok: 9, requests_failed: 1 }, projectedNote: 'n', realisedNote: 'n', ...over });
 
 const rows = (html: string) => html.match(/<tr data-epoch="[^"]*">[\s\S]*?<\/tr>/g) ?? [];
 const cells = (row: string) => row.match(/<td[\s>]/g)?.length ?? 0;
