@@ -155,13 +155,13 @@ describe('mining on a 2x H100 box', () => {
       expect(g!.legs).toHaveLength(8);
       expect(g!.capacityTotal).toBe(report.plan!.engines[i]!.declaredInflight);
     }
-    const t0 = firstSeen.get(workers[0]!.workerId ?? '')!;
-    expect(t0).toBeGreaterThanOrEqual(rehearsed[0]!.endedAt);
-    // Worker 1 takes its turn one stagger after worker 0 took its own (at or after the rehearsal's end), so it cannot say
-    // hello earlier than that. Which hello the double sees first is the machine's speed, not behaviour: on a loaded box
-    // worker 0's own hello can trail worker 1's.
-    const t1 = firstSeen.get(workers[1]!.workerId ?? '')!;
-    expect(t1 - rehearsed[0]!.endedAt).toBeGreaterThanOrEqual(STAGGER_MS - 50);
+    // Both workers start after the rehearsal ended, one stagger apart: whichever takes the first turn (the workers start
+    // as their engines are found ready, not by index) says hello at or after the rehearsal's end; the other cannot say
+    // hello before its own turn, one stagger after the first turn. How soon after its turn a hello lands is the machine's
+    // speed, so only these lower bounds are behaviour.
+    const hellos = workers.map((w) => firstSeen.get(w.workerId ?? '')!).sort((a, b) => a - b);
+    expect(hellos[0]! - rehearsed[0]!.endedAt).toBeGreaterThanOrEqual(0);
+    expect(hellos[1]! - rehearsed[0]!.endedAt).toBeGreaterThanOrEqual(STAGGER_MS - 50);
     const live = mining.minerSnapshots();
     for (const m of live) expect([m.legsLive, m.capacity?.maxInflightTotal]).toEqual([8, 24]);
     expect(mining.busy()).toBe(false);
