@@ -1,13 +1,13 @@
 // The desktop main as the installed app runs it: app.isPackaged, process.resourcesPath and the app
 // folder laid out from electron-builder.yml's own files/asarUnpack/extraResources (computed by
 // test/helpers/packaging-layout.ts, the code packaging.test.ts proves), under the stand-in electron.
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { desktopEnv, ensureMainBuilt, ensureRendererBuilt, startDesktopMain, type DesktopMain } from '../../helpers/desktop-main.ts';
 import { layOutInstalledApp } from '../../helpers/packaging-layout.ts';
 import { tempDirs } from '../../helpers/temp-dirs.ts';
-import { assertBootedApp, assertCloseToTrayThenQuit, type MainState } from './boot-checks.ts';
+import { assertBootedApp, assertCloseToTrayThenQuit, POLL, type MainState } from './boot-checks.ts';
 
 const tmp = tempDirs('engy-desktop-installed-');
 const running: DesktopMain[] = [];
@@ -41,4 +41,30 @@ describe('desktop main, as the installed app runs it', () => {
     expect(signing).toBe(join(resourcesPath, 'signing'));
     await assertCloseToTrayThenQuit(m);
   }, 300_000);
+
+  // An installation missing a shipped resource (a damaged or partial install): the engine process cannot
+  // compose without the model catalog, main cannot build the tray without its icon. Either way the user
+  // gets a dialog naming the file and the process ends non-zero, not a silent exit.
+  for (const [missing, named] of [
+    ['models.json', /models\.json/],
+    ['icons/tray.png', /tray\.png/],
+  ] as const) {
+    it(
+      `a boot without the shipped ${missing} shows an error dialog naming it and exits non-zero`,
+      async () => {
+        const root = tmp();
+        const { resourcesPath, appDir } = layOutInstalledApp(join(root, 'install'));
+        rmSync(join(resourcesPath, missing));
+        const m = startDesktopMain(join(appDir, 'dist', 'electron', 'main.js'), desktopEnv(root));
+        running.push(m);
+        expect(await m.exited).not.toBe(0);
+        const dialogs = m.events.filter((e) => e.type === 'dialog').map((e) => e.data as { title: string; content: string });
+        expect(dialogs).toHaveLength(1);
+        expect(dialogs[0]!.title).toMatch(/engy panel/);
+        expect(dialogs[0]!.content).toMatch(named);
+        expect(dialogs[0]!.content).toContain(resourcesPath);
+      },
+      POLL.timeout,
+    );
+  }
 });
