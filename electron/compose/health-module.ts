@@ -1,5 +1,6 @@
-// Health lines for the shells that print: one line when a miner worker's state changes, and when the
-// validator's provider or chain stops answering and answers again (what an operator greps for).
+// Health lines for every profile (the log file and the Logs page; the terminal too for a shell that prints):
+// one line when a miner worker's state changes, and when the validator's provider or chain stops answering
+// and answers again (what an operator greps for).
 import type { MinerSnapshot } from '../../shared/miner.ts';
 import type { Disposable } from '../engine/lib/disposable.ts';
 import { MinerStateLines } from '../engine/miner/miner-state-lines.ts';

@@ -51,8 +51,9 @@ const PANEL: readonly ModuleName[] = [
 
 /** In build order; a module named here is wired exactly once (Wiring refuses a second time). */
 export const PROFILE_MODULES: Readonly<Record<Profile, readonly ModuleName[]>> = {
-  desktop: PANEL,
-  // The shells that print to a terminal also log the miners' state changes and the validator's reachability.
+  // Every panel logs the miners' state changes and the validator's reachability: to the terminal for the
+  // shells that print, to the log file and the Logs page for the desktop app (issue 26: the app gets them too).
+  desktop: [...PANEL, 'health-lines'],
   headless: [...PANEL, 'health-lines'],
   demo: [...PANEL, 'health-lines'],
   // The daemons: one service each, with the storage watch (a full disk is said, not silent) and health lines.

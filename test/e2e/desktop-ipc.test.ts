@@ -61,6 +61,16 @@ describe('desktop transport in Chromium (IPC e2e mode)', () => {
     await page.getByTestId('mine-toggle').click();
     await page.getByTestId('miner-phase').getByText('earning').waitFor({ timeout: 120_000 });
     await page.screenshot({ path: screenshotPath('desktop-ipc-mining-1280-dark') });
+    // The desktop engine has the health lines too: the miner's state changes are in its log (the Logs page).
+    // ('earning' is the page's word for the phase 'active'; log lines reach the hub in 100 ms batches.)
+    const minerLines = async (): Promise<string[]> => {
+      const r = (await page.evaluate(() => (window as unknown as { engy: { invoke(m: string, r: unknown): Promise<unknown> } }).engy.invoke('logs.recent', { source: 'miner', limit: 500 }))) as {
+        ok: boolean;
+        value?: { lines: Array<{ msg: string }> };
+      };
+      return r.ok ? (r.value?.lines ?? []).map((l) => l.msg) : [];
+    };
+    await expect.poll(async () => (await minerLines()).some((l) => /^state (\[[^\]]+\] )?active: /.test(l)), { timeout: 20_000 }).toBe(true);
   });
 
   it('a killed engine process: the page says it is restarting, then works again', { timeout: 240_000 }, async () => {

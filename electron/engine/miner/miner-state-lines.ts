@@ -1,4 +1,4 @@
-// One log line per change of a miner worker's state, for the shells that print (`mine`, headless, demo).
+// One log line per change of a miner worker's state, in every profile's log (`mine`, headless and demo print it too).
 // A retry countdown ("retrying in 4 s") is the same state, already logged once per attempt by the service.
 import type { MinerSnapshot } from '../../../shared/miner.ts';
 import type { Logger } from '../lib/logger.ts';

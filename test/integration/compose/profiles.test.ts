@@ -36,7 +36,7 @@ const PANEL = [
 describe('composeEngine profiles', () => {
   it('gives each shell its modules, once each, in build order', { timeout: 60_000 }, async () => {
     const expected: Record<string, string[]> = {
-      desktop: PANEL,
+      desktop: [...PANEL, 'health-lines'],
       headless: [...PANEL, 'health-lines'],
       demo: [...PANEL, 'health-lines'],
     };
