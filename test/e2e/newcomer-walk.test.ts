@@ -120,9 +120,19 @@ describe('newcomer walk: fresh data dir, new keys, the faucet, to earning and ne
     // Argon2i with btcli's real limits: seconds, more under load.
     await dialog.waitFor({ timeout: 180_000 });
     await axe('setup, coldkey words dialog');
+    // Leaving the page while the words are shown would lose them: the page asks first (a cancelled beforeunload),
+    // and only while they are shown.
+    const leavingIsQueried = () =>
+      page.evaluate(() => {
+        const e = new Event('beforeunload', { cancelable: true });
+        window.dispatchEvent(e);
+        return e.defaultPrevented;
+      });
+    expect(await leavingIsQueried(), 'a reload with the words shown is queried').toBe(true);
     await dialog.getByRole('checkbox', { name: 'I have written them down' }).check();
     await dialog.getByRole('button', { name: /Done/ }).click();
     await dialog.waitFor({ state: 'detached' });
+    expect(await leavingIsQueried(), 'nothing to lose once the words are confirmed').toBe(false);
     await badge('coldkey', 'done').waitFor();
 
     // The faucet step: offered because the engine's chain has one, labelled as the simulated network's.
