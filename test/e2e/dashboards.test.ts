@@ -166,7 +166,27 @@ describe('dashboards on the simulated network (Chromium, axe, 1280/800 px, dark/
         for (const width of [1280, 800] as const) await capture(p, width, t);
       }
     }
+    // A dismissed alert stays dismissed: after a reload, and when its condition comes back (a flap is the same alert).
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await open('mine');
+    const dismissB = page.getByRole('button', { name: 'Dismiss: Test alert: provider unreachable' });
+    await dismissB.click();
+    await dismissB.waitFor({ state: 'detached', timeout: 10_000 });
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: HEADINGS.mine }).waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Dismiss: Test alert: the serve stopped answering' }).waitFor({ timeout: 30_000 });
+    expect(await dismissB.count(), 'the dismissed alert after a reload').toBe(0);
+    app.engine.notifications.update('e2e-tray', [{ key: 'e2e-a', kind: 'serve-stalled', severity: 'error', title: 'Test alert: the serve stopped answering', body: 'Still ongoing.' }]);
+    app.engine.notifications.update('e2e-tray', [
+      { key: 'e2e-a', kind: 'serve-stalled', severity: 'error', title: 'Test alert: the serve stopped answering', body: 'Still ongoing, with the other back.' },
+      { key: 'e2e-b', kind: 'validator-stalled', severity: 'warn', title: 'Test alert: provider unreachable', body: 'Back again.' },
+    ]);
+    await page.locator('section.toasts', { hasText: 'Still ongoing, with the other back.' }).waitFor({ timeout: 30_000 });
+    expect(await dismissB.count(), 'the dismissed alert when its condition returns').toBe(0);
+    // An alert closes itself when its cause clears: it reads "Cleared" in the tray, then leaves it.
     app.engine.notifications.update('e2e-tray', []);
+    await page.locator('section.toasts .toast', { hasText: 'Cleared: Test alert: the serve stopped answering' }).waitFor({ timeout: 30_000 });
+    await page.locator('section.toasts .toast', { hasText: 'Test alert: the serve stopped answering' }).waitFor({ state: 'detached', timeout: 60_000 });
     expect(failures).toEqual([]);
     expect([...alertsSeen].sort(), 'the alert tray was on every page').toEqual([...PAGES].sort());
   });

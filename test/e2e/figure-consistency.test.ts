@@ -68,6 +68,8 @@ describe('one number, one meaning across pages (simulated network, Chromium)', (
     // The row holds what a home miner reads (epoch, when, τ, its value, power, net); the token counts are in its details.
     expect(await page.locator('[data-testid="epochs"] th').allTextContents()).toEqual(['Epoch', 'When (local time)', 'Earned τ (projected)', 'Value in USD', 'Power cost (USD)', 'Net (USD)']);
     expect(await page.locator(`${row} [data-figure="billed-tokens"]`).count()).toBe(0);
+    // The upper-case section heading keeps τ as τ (upper-cased it is Τ, read as a Latin T: "T PER EPOCH").
+    expect(await page.locator('#per-epoch-h').innerText()).toBe('τ PER EPOCH');
     // Six columns fit at 1280 px: the table's box does not scroll sideways.
     expect(await epochsOverflow()).toBeLessThanOrEqual(1);
     // The newest epoch's realised τ still runs: it says so in words, not as a final "0.00 τ".

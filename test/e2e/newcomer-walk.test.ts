@@ -3,7 +3,8 @@
 // faucet step, a NEW hotkey, registration paid by that coldkey, a miner key issued for that hotkey (the simulated
 // provider site), Start, "earning", then net profit per day on the Mine page. The time from the first page to
 // "earning" is printed (not asserted: the machine is shared). Screenshots of the faucet step and the earning Mine
-// page at 1280 and 800 px, dark and light (test-results/newcomer-*); axe on every page visited.
+// page at 1280 and 800 px, dark and light (test-results/newcomer-*); axe on every page visited. Last, Stop: it asks
+// first and names the cost (the worker is probed again), and only the confirmation stops the miner.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
@@ -119,9 +120,19 @@ describe('newcomer walk: fresh data dir, new keys, the faucet, to earning and ne
     // Argon2i with btcli's real limits: seconds, more under load.
     await dialog.waitFor({ timeout: 180_000 });
     await axe('setup, coldkey words dialog');
+    // Leaving the page while the words are shown would lose them: the page asks first (a cancelled beforeunload),
+    // and only while they are shown.
+    const leavingIsQueried = () =>
+      page.evaluate(() => {
+        const e = new Event('beforeunload', { cancelable: true });
+        window.dispatchEvent(e);
+        return e.defaultPrevented;
+      });
+    expect(await leavingIsQueried(), 'a reload with the words shown is queried').toBe(true);
     await dialog.getByRole('checkbox', { name: 'I have written them down' }).check();
     await dialog.getByRole('button', { name: /Done/ }).click();
     await dialog.waitFor({ state: 'detached' });
+    expect(await leavingIsQueried(), 'nothing to lose once the words are confirmed').toBe(false);
     await badge('coldkey', 'done').waitFor();
 
     // The faucet step: offered because the engine's chain has one, labelled as the simulated network's.
@@ -211,6 +222,23 @@ describe('newcomer walk: fresh data dir, new keys, the faucet, to earning and ne
       }
     }
     await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('Stop asks first and says the worker is probed again; keeping it changes nothing, confirming stops', { timeout: 120_000 }, async () => {
+    await page.getByTestId('mine-toggle').click();
+    const confirm = page.getByRole('alertdialog', { name: 'Stop mining?' });
+    await confirm.waitFor({ timeout: 10_000 });
+    expect(await confirm.textContent()).toMatch(/probed again before paid traffic returns/);
+    await axe('mine, stop confirmation');
+    await confirm.getByRole('button', { name: 'Keep mining' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect(await page.getByTestId('miner-phase').textContent()).toMatch(/earning/);
+    expect(app.engine.mining.minerSnapshots()[0]?.phase).toBe('active');
+
+    await page.getByTestId('mine-toggle').click();
+    await confirm.getByRole('button', { name: 'Stop mining' }).click();
+    await until('the miner stopped', 60_000, () => (app.engine.mining.minerSnapshots()[0]?.phase ?? 'stopped') === 'stopped');
+    await page.getByRole('button', { name: 'Start mining' }).waitFor({ timeout: 30_000 });
     expect(axeFailures).toEqual([]);
   });
 });

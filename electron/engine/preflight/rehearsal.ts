@@ -4,6 +4,7 @@
 // on top, so the forecast keeps a margin (operators measured up to 2.3x with a slow miner).
 import { AppFailure } from '../../../shared/errors.ts';
 import type { RehearsalResult } from '../../../shared/preflight.ts';
+import { withUnit } from '../../../shared/figure-units.ts';
 import type { ServeSnapshot } from '../../../shared/serve.ts';
 import type { Logger } from '../lib/logger.ts';
 import { percentile } from '../miner/stats.ts';
@@ -103,8 +104,9 @@ async function runOne(url: string, prompt: string, maxTokens: number, o: Require
   return { ttftMs: first - t0, tpotMs: tokens > 1 ? (last - first) / (tokens - 1) : null, promptTokens, error: null };
 }
 
-// One unit per figure, as the Mine page says them: TTFT in seconds, TPOT in milliseconds ("2308 ms" beside "2.3 s" read as two numbers).
-const UNIT = { TTFT: (ms: number) => `${(ms / 1000).toFixed(1)} s`, TPOT: (ms: number) => `${Math.round(ms)} ms` } as const;
+// One unit and one rounding per figure, the Mine cards' own (shared/figure-units.ts): "2308 ms" beside "2.3 s",
+// or "0.7 s" in the forecast under "0.71 s" on the same card, read as two numbers.
+const UNIT = { TTFT: withUnit.ttft, TPOT: withUnit.tpot } as const;
 
 export function forecastText(r: Pick<RehearsalResult, 'ttftP99Ms' | 'tpotP99Ms' | 'gates' | 'failed' | 'completed' | 'firstError'>): { verdict: 'pass' | 'fail'; text: string } {
   if (r.completed === 0) return { verdict: 'fail', text: `No request finished${r.firstError ? `: ${r.firstError}` : ''}. The probe wave would fail the acceptance gate.` };

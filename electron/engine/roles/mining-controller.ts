@@ -46,7 +46,7 @@ export interface MiningControllerDeps {
   db: Database;
   paths: DataPaths;
   versions: Record<string, string>;
-  /** Simulated network: no GPU sampling (there is no GPU), faster self-audits. */
+  /** Simulated network: faster self-audits and a short probe window (GPUs are still sampled when nvidia-smi answers). */
   simulated: boolean;
   /** Tests: where to look for Python and Docker, the serves' environment and timings, the gap between workers' starts. */
   overrides?: {

@@ -71,7 +71,7 @@ describe('worker plan', () => {
 });
 
 describe('mining on a 2x H100 box', () => {
-  it('runs one worker per engine, started a stagger apart, each qualifying on its own', { timeout: 150_000 }, async () => {
+  it('runs one worker per engine, started a stagger apart, each qualifying on its own; Start without rehearsal goes live with none', { timeout: 240_000 }, async () => {
     const gw = new GatewayDouble({ workers: 8, keys: [KEY], judgeAfterMs: 300, probe: { waves: 1, promptWords: 20, maxTokens: 16 } });
     const gwUrl = await gw.start();
     cleanups.push(() => gw.stop());
@@ -185,5 +185,17 @@ describe('mining on a 2x H100 box', () => {
     expect(after).not.toMatch(/^engy_serve_engine_up\{/m);
     expect(after).not.toContain('engy_sglang_');
     for (const pid of pids) expect(pidAlive(pid)).toBe(false);
+
+    // "Start without rehearsal" (for experts): the serve comes up and the workers go live with no probe wave first,
+    // and the serve snapshot says it was skipped. The workers keep their ids: their legs at the gateway show them back.
+    await until(() => gw.view().every((v) => v.legs.length === 0), 30_000, 'no leg live after Stop');
+    await mining.start({ skipRehearsal: true });
+    expect(rehearsed, 'no rehearsal on a skipped Start').toHaveLength(1);
+    expect(mining.serveSnapshot()?.rehearsal).toMatchObject({ state: 'skipped', result: null, error: null });
+    const again = mining.minerSnapshots().map((w) => w.workerId);
+    expect(again).toHaveLength(2);
+    await until(() => again.every((id) => gw.view().find((v) => v.workerId === id)?.legs.length === 8), 60_000, 'both workers live again without a rehearsal');
+    await mining.stop();
+    expect(mining.serveSnapshot()).toBeNull();
   });
 });

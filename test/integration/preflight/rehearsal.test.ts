@@ -3,6 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withUnit } from '../../../shared/figure-units.ts';
 import { forecastText, RehearsalRunner, rehearsalTargets, rehearseQualification } from '../../../electron/engine/preflight/rehearsal.ts';
 import { silentLogger } from '../../../electron/engine/lib/logger.ts';
 import { fakeSglangPerSuite } from '../../helpers/fake-sglang-suite.ts';
@@ -23,13 +24,13 @@ describe('rehearse qualification against the fake sglang', () => {
     expect(r.tpotP99Ms).toBeGreaterThan(0);
     expect(r.tpotP99Ms!).toBeLessThan(1_000);
     expect(r.verdict).toBe('pass');
-    expect(r.forecast).toMatch(/TTFT p99 .* of 100\.0 s/);
+    expect(r.forecast).toMatch(/TTFT p99 .* of 100 s/);
   });
 
   it('a gate the serve cannot meet forecasts a fail naming the gate', { timeout: 120_000 }, async () => {
     const r = await rehearseQualification({ serveUrls: [fake.url], gates: { ttftP99Ms: 100_000, tpotP99Ms: 1 }, concurrent: 4, promptWords: 500, maxTokens: 16 });
     expect(r.verdict).toBe('fail');
-    expect(r.forecast).toMatch(/TPOT p99 .* is over the 1 ms gate/);
+    expect(r.forecast).toMatch(/TPOT p99 .* is over the 1\.0 ms gate/);
   });
 });
 
@@ -94,10 +95,15 @@ describe('rehearsal targets and forecast words', () => {
       verdict: 'pass',
       text: expect.stringMatching(/margin is thin/),
     });
-    // TTFT in seconds and TPOT in ms whatever their size, as the Mine cards say them.
+    // TTFT in seconds and TPOT in ms whatever their size, rounded as the Mine cards round them (the rehearsal card
+    // shows the same p99 on the line above the forecast: "0.71 s" there and "0.7 s" here read as two numbers).
     expect(forecastText({ ttftP99Ms: 2_308, tpotP99Ms: 35.9, gates: GATES, completed: 8, failed: 0, firstError: null }).text).toMatch(
-      /^TTFT p99 2\.3 s of 100\.0 s \(2 %\); TPOT p99 36 ms of 1000 ms \(4 %\)\./,
+      /^TTFT p99 2\.3 s of 100 s \(2 %\); TPOT p99 35\.9 ms of 1000 ms \(4 %\)\./,
     );
+    const small = forecastText({ ttftP99Ms: 712, tpotP99Ms: 5.9, gates: GATES, completed: 8, failed: 0, firstError: null }).text;
+    expect(small).toContain(`TTFT p99 ${withUnit.ttft(712)} of ${withUnit.ttft(GATES.ttftP99Ms)}`);
+    expect(small).toContain(`TPOT p99 ${withUnit.tpot(5.9)} of ${withUnit.tpot(GATES.tpotP99Ms)}`);
+    expect(small).toMatch(/^TTFT p99 0\.71 s of 100 s \(1 %\); TPOT p99 5\.9 ms/);
     expect(forecastText({ ttftP99Ms: 1, tpotP99Ms: 1, gates: GATES, completed: 23, failed: 1, firstError: 'HTTP 502' })).toMatchObject({
       verdict: 'fail',
       text: expect.stringMatching(/acceptance gate needs 99 %/),

@@ -115,7 +115,9 @@ export function EarningsPage() {
           {/* Estimates apart from the real totals: per day, in the user's currency, net of electricity. */}
           <ProfitCard />
           <section className="card stack" aria-labelledby="per-epoch-h">
-            <h2 id="per-epoch-h">τ per epoch</h2>
+            <h2 id="per-epoch-h">
+              <span className="tau">τ</span> per epoch
+            </h2>
             {e.epochs.length === 0 ? (
               <p className="muted">No verified epoch result yet. The provider publishes each epoch's result when it closes.</p>
             ) : (

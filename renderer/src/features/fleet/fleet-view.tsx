@@ -278,7 +278,9 @@ export function FleetView({ fleet, openSettings, openRig }: { fleet: FleetSnapsh
         </p>
       </section>
       <section className="card stack" aria-labelledby="chart-h">
-        <h2 id="chart-h">Share of the last 24 h's τ</h2>
+        <h2 id="chart-h">
+          Share of the last 24 h's <span className="tau">τ</span>
+        </h2>
         <ShareChart earners={fleet.earners} total={t.todayTao} />
       </section>
     </div>

@@ -1,8 +1,8 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { diskShort } from './hardware-words.ts';
+import { registrationDetail } from './registration-words.ts';
 import type { HardwareReport } from '../../../../shared/hardware.ts';
 import type { Role } from '../../../../shared/settings.ts';
-import { formatTao } from '../../../../shared/wallet.ts';
 import { useSnapshot } from '../../stores/engine-store.ts';
 import { ActionError, useAction } from '../common/use-action.tsx';
 import { useUi } from '../../stores/ui-store.ts';
@@ -217,15 +217,7 @@ export function SetupPage() {
       id: 'registration',
       title: 'Registration',
       state: reg?.registration.registered ? 'done' : 'todo',
-      detail: reg
-        ? reg.registration.registered
-          ? `uid ${reg.registration.uid} on subnet ${reg.registration.netuid}${validating ? (reg.registration.validatorPermit ? ', validator permit' : ', no validator permit yet') : ''}.`
-          : `Not registered yet: it costs ${formatTao(reg.quote.costRao)} now, paid by the coldkey.`
-        : hotkeyChosen
-          ? wallet?.registrationError
-            ? `Could not ask the chain: ${wallet.registrationError}`
-            : 'Asking the chain…'
-          : `Puts the hotkey on subnet ${settings.validating.netuid}; needs a coldkey holding the cost.`,
+      detail: registrationDetail({ reg, hotkeyChosen, registrationError: wallet?.registrationError, netuid: settings.validating.netuid, validating }),
       body: wallet ? <RegistrationStep wallet={wallet} settings={settings} /> : null,
     },
     ...(mining && wallet
