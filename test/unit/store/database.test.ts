@@ -2,7 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Database, type Migration } from '../../../electron/engine/store/database.ts';
+import { DatabaseSync } from 'node:sqlite';
+import { Database, openDatabase, type Migration } from '../../../electron/engine/store/database.ts';
 
 const v1: Migration = { version: 1, description: 'requests', up: (db) => db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT)') };
 const v2: Migration = { version: 2, description: 'add b', up: (db) => db.exec('ALTER TABLE t ADD COLUMN b INTEGER DEFAULT 7') };
@@ -85,5 +86,29 @@ describe('SQLite store with per-domain forward-only migrations', () => {
     // A statement that cannot even be prepared throws at the caller: that is a programming error.
     expect(() => db.write('INSERT INTO missing VALUES (?)', [1])).toThrow(/no such table/);
     db.close();
+  });
+  // docs/reliability.md "What a kill -9 can lose" promises at most 250 ms (or 256 rows) of request
+  // rows: the window of the database as the runtime opens it. Another connection (what survives a
+  // kill -9: the file) sees nothing before the window ends and every row once it has.
+  it('as the engine opens it, commits queued rows within 250 ms or at 256 rows: the kill -9 loss window', () => {
+    vi.useFakeTimers();
+    const path = join(mkdtempSync(join(tmpdir(), 'engy-db-')), 'x.sqlite');
+    const { db } = openDatabase(path);
+    const onDisk = new DatabaseSync(path, { readOnly: true });
+    try {
+      db.migrate({ domain: 'd', migrations: [v1] });
+      const committed = () => (onDisk.prepare('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n;
+      for (let i = 0; i < 10; i++) db.write('INSERT INTO t(a) VALUES (?)', [`r${i}`]);
+      vi.advanceTimersByTime(249);
+      expect(committed()).toBe(0);
+      vi.advanceTimersByTime(1);
+      expect(committed()).toBe(10);
+      for (let i = 0; i < 256; i++) db.write('INSERT INTO t(a) VALUES (?)', [`b${i}`]);
+      expect(committed()).toBe(266);
+    } finally {
+      onDisk.close();
+      db.close();
+      vi.useRealTimers();
+    }
   });
 });
