@@ -193,6 +193,24 @@ describe('postGenerate over the reused-buffer socket', () => {
     expect(s.sockets).toHaveLength(1);
   });
 
+  it("rejects with onBytes's own error (a cancelled job) or its promise's rejection, and closes the connection", async () => {
+    const streaming: Socket[] = [];
+    const s = await serveWith((sock) => {
+      streaming.push(sock);
+      sock.write('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n5\r\nfirst\r\n');
+    });
+    const cancelled = new Error('the request was cancelled');
+    await expect(
+      generate(s.url, {
+        onBytes: () => {
+          throw cancelled;
+        },
+      }),
+    ).rejects.toBe(cancelled);
+    await expect(generate(s.url, { onBytes: () => Promise.reject(new Error('the parser failed')) })).rejects.toThrow('the parser failed');
+    await expect.poll(() => streaming.length === 2 && streaming.every((x) => x.readableEnded || x.destroyed), { timeout: 20_000 }).toBe(true);
+  });
+
   it('reads nothing more while onBytes has a promise pending, then the rest of the body', async () => {
     // 48 MiB, far more than the socket buffers on both ends hold: a reader that kept reading would take it all.
     const total = 48 * 1024 * 1024;
