@@ -21,7 +21,8 @@ export interface ServeAgents {
 
 export function createServeAgents(): ServeAgents {
   return {
-    // Generation: one socket per request in flight, however many the gateway routes.
+    // Generation on `https:` serves: one socket per request in flight, however many the gateway routes
+    // (`http:` serves are read over serve-socket.ts, a connection of its own per call).
     generate: new http.Agent({ keepAlive: true, maxSockets: Infinity }),
     // Aborts: a small pool of their own.
     abort: new http.Agent({ keepAlive: true, maxSockets: 8 }),
