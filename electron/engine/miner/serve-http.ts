@@ -3,6 +3,7 @@
 // can never queue behind the generation it is meant to stop.
 import http from 'node:http';
 import https from 'node:https';
+import { postOverSocket } from './serve-socket.ts';
 
 export class ServeHttpError extends Error {
   readonly status: number;
@@ -20,7 +21,8 @@ export interface ServeAgents {
 
 export function createServeAgents(): ServeAgents {
   return {
-    // Generation: one socket per request in flight, however many the gateway routes.
+    // Generation on `https:` serves: one socket per request in flight, however many the gateway routes
+    // (`http:` serves are read over serve-socket.ts, a connection of its own per call).
     generate: new http.Agent({ keepAlive: true, maxSockets: Infinity }),
     // Aborts: a small pool of their own.
     abort: new http.Agent({ keepAlive: true, maxSockets: 8 }),
@@ -40,10 +42,23 @@ function transport(url: URL): typeof http | typeof https {
  * POSTs `body` to `<serve>/generate` and feeds every response byte to `onBytes`. Resolves at the
  * end of the body; rejects with ServeHttpError (the serve's own message) on a non-2xx answer,
  * or with the socket error (e.g. the serve tore the connection down after an abort).
+ *
+ * `onBytes` may be handed a view of a buffer that is reused for the next read: it must copy
+ * whatever it keeps before it returns (or before its returned promise settles). `http:` serves
+ * are read over serve-socket.ts (one reused read buffer per connection, `agent` unused);
+ * `https:` serves keep Node's https client.
  */
 export function postGenerate(serveUrl: string, body: unknown, agent: http.Agent, onBytes: (chunk: Buffer) => void | Promise<void>, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<void> {
   const url = new URL('/generate', serveUrl);
   const payload = Buffer.from(JSON.stringify(body), 'utf8');
+  if (url.protocol === 'http:') {
+    return postOverSocket(url, payload, onBytes, { ...opts, httpError: (status, text) => new ServeHttpError(status, serveErrorMessage(status, text)) });
+  }
+  return postGenerateViaAgent(url, payload, agent, onBytes, opts);
+}
+
+/** Node's http(s) client on a kept-alive agent: the `https:` path (and its stale-socket retry rule). */
+export function postGenerateViaAgent(url: URL, payload: Buffer, agent: http.Agent, onBytes: (chunk: Buffer) => void | Promise<void>, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const attempt = (retried: boolean): void => {
       let answered = false;

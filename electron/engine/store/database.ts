@@ -26,8 +26,19 @@ export interface DatabaseOptions {
   batchMs?: number;
   /** ...or until this many are queued (default 256). */
   batchRows?: number;
+  /**
+   * Rows per transaction (default 64): a batch larger than this commits in several transactions,
+   * and off a reader's path the engine thread gets a turn between them, so one commit stays one
+   * short slice of the thread however many rows a burst queued.
+   */
+  commitRows?: number;
   /** A batch that failed to commit (disk full, locked): told here, never thrown at the writer. */
   onWriteError?: (e: Error, rows: number) => void;
+}
+
+/** A usable rows-per-transaction bound from an option (a count >= 1; anything else is the default). */
+function rowBound(n: number | undefined): number {
+  return typeof n === 'number' && Number.isFinite(n) && n >= 1 ? Math.floor(n) : 64;
 }
 
 /** Databases with queued writes, so one exit hook commits them all when the process ends. */
@@ -49,7 +60,7 @@ export class Database {
 
   constructor(path: string, opts: DatabaseOptions = {}) {
     this.path = path;
-    this.opts = { batchMs: 250, batchRows: 256, ...opts };
+    this.opts = { batchMs: 250, batchRows: 256, ...opts, commitRows: rowBound(opts.commitRows) };
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     this.raw = new DatabaseSync(path);
     // Request history and validator submissions are the operator's business: owner-only, set before
@@ -96,11 +107,19 @@ export class Database {
         for (const d of pending) d.flushWrites();
       });
     }
-    if (this.queue.length >= this.opts.batchRows) this.flushWrites();
-    else if (!this.timer) {
-      this.timer = setTimeout(() => this.flushWrites(), this.opts.batchMs);
-      this.timer.unref?.();
-    }
+    if (this.queue.length >= this.opts.batchRows) this.commitSlice();
+    else if (!this.timer) this.schedule(this.opts.batchMs);
+  }
+
+  private schedule(ms: number): void {
+    this.timer = setTimeout(() => this.commitSlice(), ms);
+    this.timer.unref?.();
+  }
+
+  /** One transaction of at most `commitRows` rows; the rest after the loop has had a turn. */
+  private commitSlice(): void {
+    threadSlices.run('DB batch', () => this.commitQueued(this.opts.commitRows));
+    if (this.queue.length > 0 && !this.timer && this.raw.isOpen) this.schedule(0);
   }
 
   /**
@@ -124,18 +143,22 @@ export class Database {
     }
   }
 
-  /** Commit every queued write now, in one transaction. */
+  /** Commit every queued write now (a reader, a row that must land, the exit), `commitRows` per transaction. */
   flushWrites(): void {
-    threadSlices.run('DB batch', () => this.commitQueued());
+    do threadSlices.run('DB batch', () => this.commitQueued(this.opts.commitRows));
+    while (this.queue.length > 0 && this.raw.isOpen);
   }
 
-  private commitQueued(): void {
+  private commitQueued(limit: number): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    pending.delete(this);
-    if (this.queue.length === 0 || !this.raw.isOpen) return;
-    const batch = this.queue;
-    this.queue = [];
+    if (this.queue.length === 0 || !this.raw.isOpen) {
+      pending.delete(this);
+      return;
+    }
+    const batch = this.queue.length <= limit ? this.queue : this.queue.splice(0, limit);
+    if (batch === this.queue) this.queue = [];
+    if (this.queue.length === 0) pending.delete(this);
     try {
       this.raw.exec('BEGIN IMMEDIATE');
       try {

@@ -1,9 +1,11 @@
 // A serve that closes an idle kept-alive connection races the miner's next request on it: the request dies with
-// a reset before any answer. The miner retries exactly once on a fresh socket, and only in that case.
+// a reset before any answer. On Node's client path (the one `https:` serves take; tested here over http) the
+// miner retries exactly once on a fresh socket, and only in that case. `http:` serves are read over
+// serve-socket.ts, one connection per call, where the race cannot happen (serve-socket.test.ts).
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createServeAgents, destroyServeAgents, postGenerate, type ServeAgents } from '../../../electron/engine/miner/serve-http.ts';
+import { createServeAgents, destroyServeAgents, postGenerateViaAgent, type ServeAgents } from '../../../electron/engine/miner/serve-http.ts';
 
 type Policy = (connection: number, requestOnConnection: number) => 'answer' | 'reset';
 
@@ -49,11 +51,11 @@ afterEach(async () => {
 async function generate(url: string): Promise<string> {
   agents ??= createServeAgents();
   const parts: Buffer[] = [];
-  await postGenerate(url, { rid: 'r' }, agents.generate, (c) => void parts.push(c), { timeoutMs: 5_000 });
+  await postGenerateViaAgent(new URL('/generate', url), Buffer.from('{"rid":"r"}'), agents.generate, (c) => void parts.push(c), { timeoutMs: 5_000 });
   return Buffer.concat(parts).toString('utf8');
 }
 
-describe('postGenerate on kept-alive sockets', () => {
+describe("Node's client path on kept-alive sockets", () => {
   it('retries once on a fresh socket when a reused one is reset before any answer', async () => {
     // Connection 1 answers its first request and resets the second (the idle-close race); later connections answer.
     const s = await serve((conn, n) => (conn === 1 && n === 2 ? 'reset' : 'answer'));

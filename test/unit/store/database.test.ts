@@ -69,6 +69,62 @@ describe('SQLite store with per-domain forward-only migrations', () => {
     again.close();
   });
 
+  it('commits a large batch commitRows at a time, giving the thread a turn between transactions', () => {
+    vi.useFakeTimers();
+    try {
+      const db = new Database(':memory:', { batchMs: 250, batchRows: 1000, commitRows: 3 });
+      db.migrate({ domain: 'd', migrations: [v1] });
+      for (let i = 0; i < 10; i++) db.write('INSERT INTO t(a) VALUES (?)', [`r${i}`]);
+      vi.advanceTimersByTime(250);
+      // One transaction per turn of the loop: 3 rows now, the rest on the following turns.
+      expect(db.writeStats).toEqual({ rows: 3, batches: 1, failedBatches: 0 });
+      vi.advanceTimersToNextTimer();
+      expect(db.writeStats).toEqual({ rows: 6, batches: 2, failedBatches: 0 });
+      vi.runAllTimers();
+      expect(db.writeStats).toEqual({ rows: 10, batches: 4, failedBatches: 0 });
+      // A reader still sees every queued row at once, committed in bounded transactions back to back.
+      for (let i = 0; i < 7; i++) db.write('INSERT INTO t(a) VALUES (?)', [`s${i}`]);
+      expect((db.db.prepare('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n).toBe(17);
+      expect(db.writeStats).toEqual({ rows: 17, batches: 7, failedBatches: 0 });
+      expect(vi.getTimerCount()).toBe(0);
+      db.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("a full batch commits one bounded transaction on the writer's path, the rest later; close commits all", () => {
+    vi.useFakeTimers();
+    try {
+      const path = join(mkdtempSync(join(tmpdir(), 'engy-db-')), 'x.sqlite');
+      const db = new Database(path, { batchMs: 60_000, batchRows: 5, commitRows: 2 });
+      db.migrate({ domain: 'd', migrations: [v1] });
+      for (let i = 0; i < 5; i++) db.write('INSERT INTO t(a) VALUES (?)', [`r${i}`]);
+      expect(db.writeStats.rows).toBe(2);
+      vi.advanceTimersToNextTimer();
+      expect(db.writeStats.rows).toBe(4);
+      db.close();
+      expect(db.writeStats.rows).toBe(5);
+      const again = new Database(path);
+      expect((again.db.prepare('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n).toBe(5);
+      again.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('ignores a nonsensical commitRows (zero, negative, NaN, a string) for the default', () => {
+    for (const commitRows of [0, -5, Number.NaN, Number.POSITIVE_INFINITY, '3' as unknown as number]) {
+      const db = new Database(':memory:', { commitRows });
+      db.migrate({ domain: 'd', migrations: [v1] });
+      for (let i = 0; i < 100; i++) db.write('INSERT INTO t(a) VALUES (?)', [`r${i}`]);
+      db.flushWrites();
+      // The default bound, 64 rows per transaction: 100 rows in 2.
+      expect(db.writeStats).toEqual({ rows: 100, batches: 2, failedBatches: 0 });
+      db.close();
+    }
+  });
+
   it('keeps the good rows of a batch that holds a bad one, and reports the bad one instead of throwing', () => {
     const errors: [string, number][] = [];
     const db = new Database(':memory:', { onWriteError: (e, n) => errors.push([e.message, n]) });
