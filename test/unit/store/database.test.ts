@@ -146,7 +146,7 @@ describe('SQLite store with per-domain forward-only migrations', () => {
   // docs/reliability.md "What a kill -9 can lose" promises at most 250 ms (or 256 rows) of request
   // rows: the window of the database as the runtime opens it. Another connection (what survives a
   // kill -9: the file) sees nothing before the window ends and every row once it has.
-  it('as the engine opens it, commits queued rows within 250 ms or at 256 rows: the kill -9 loss window', () => {
+  it('as the engine opens it, commits queued rows within 250 ms or at 256 rows (64 per transaction, the rest on the next turns): the kill -9 loss window', () => {
     vi.useFakeTimers();
     const path = join(mkdtempSync(join(tmpdir(), 'engy-db-')), 'x.sqlite');
     const { db } = openDatabase(path);
@@ -160,7 +160,13 @@ describe('SQLite store with per-domain forward-only migrations', () => {
       vi.advanceTimersByTime(1);
       expect(committed()).toBe(10);
       for (let i = 0; i < 256; i++) db.write('INSERT INTO t(a) VALUES (?)', [`b${i}`]);
-      expect(committed()).toBe(266);
+      // The 256th row starts the commit on the writer's path, one bounded transaction of 64 rows...
+      expect(committed()).toBe(10 + 64);
+      // ...and the other 192 follow on the next turns of the loop, not at the 250 ms timer.
+      for (const expected of [138, 202, 266]) {
+        vi.runOnlyPendingTimers();
+        expect(committed()).toBe(expected);
+      }
     } finally {
       onDisk.close();
       db.close();
