@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PolkadotChainClient } from '../../../electron/engine/chain/polkadot-chain-client.ts';
 import { tlockEncrypt } from '../../../electron/engine/chain/tlock/ibe.ts';
+import type { Disposable } from '../../../electron/engine/lib/disposable.ts';
 import { readState } from '../../../electron/engine/validator/state-file.ts';
 import { startDevChain, type RunningDevChain } from '../../doubles/dev-chain/index.ts';
 import { devKey, startProviderDouble, type ProviderDouble } from '../../doubles/provider.ts';
@@ -15,7 +16,7 @@ import { devChainService, MINER_A, MINER_B, validatorSeed } from './harness.ts';
 const validator = devKey('//EngyCommitRevealValidator');
 let dev: RunningDevChain;
 let provider: ProviderDouble;
-let timer: ReturnType<typeof setInterval> | undefined;
+let sealer: Disposable | undefined;
 
 beforeAll(async () => {
   dev = await startDevChain({
@@ -25,23 +26,47 @@ beforeAll(async () => {
     seed: validatorSeed(validator.address, { tempo: 20, weightsRateLimit: 3, commitRevealEnabled: true }),
   });
   provider = await startProviderDouble();
-  // Blocks come while a submission waits for inclusion, as on a live chain.
-  // 250 ms blocks: the pairing in the commit (~0.5 s on a busy machine) spans a few blocks, as 12 s blocks never would.
-  timer = setInterval(() => dev.produceBlock(), 250);
+  // Instant seal: a submission is included in the next block and finalized by the one after; otherwise the chain stands
+  // still until the test advances it. Blocks on a wall-clock timer raced the validator's work: with tempo 20 a 250 ms
+  // timer ran a whole epoch past while a loaded machine was still encrypting the commit (the round was past by the time
+  // it landed), and ran past the rate limit before a second commit was sent. Whatever the machine's speed, the chain
+  // now moves only between the validator's read and its inclusion by what a live chain's submission would see.
+  sealer = dev.chain.onTxStatus(({ status }) => {
+    if (!('ready' in status)) return;
+    setTimeout(() => {
+      dev.produceBlock();
+      // Apart, not together: polkadot-js drops an inBlock status whose events it is still reading when finalized arrives.
+      setTimeout(() => dev.produceBlock(), 50);
+    }, 0);
+  });
 });
 
 afterAll(async () => {
-  clearInterval(timer);
+  await sealer?.dispose();
   await dev.close();
   await provider.close();
 });
+
+/** Produces blocks until `check` passes: the chain moves as far as the test needs, no further and no wall-clock race. */
+const advanceUntil = (check: () => void | Promise<void>, timeout = 30_000) =>
+  vi.waitFor(
+    async () => {
+      try {
+        await check();
+      } catch (e) {
+        dev.produceBlock();
+        throw e;
+      }
+    },
+    { timeout, interval: 20 },
+  );
 
 const commits = () => dev.state.applied.filter((a) => a.signer === validator.address && a.method.startsWith('commit_timelocked'));
 const plainSets = () => dev.state.applied.filter((a) => a.signer === validator.address && a.method === 'set_weights');
 const pastRateLimit = async () => {
   const uid = dev.state.neuron(53, validator.address)!.uid;
   const last = dev.state.lastUpdateOf(53, uid) ?? 0;
-  await vi.waitFor(() => expect(dev.chain.best.number).toBeGreaterThan(last + 3), { timeout: 15_000, interval: 20 });
+  await advanceUntil(() => expect(dev.chain.best.number).toBeGreaterThan(last + 3));
 };
 
 describe('validator with commit-reveal on (dev chain)', () => {
@@ -76,7 +101,7 @@ describe('validator with commit-reveal on (dev chain)', () => {
       expect(dev.state.weightsOf(53, uid)).toEqual([]);
 
       // 2. The chain reveals with the pulse of the committed round, at the block the validator expected.
-      await vi.waitFor(() => expect(dev.state.commitReveal.reveals.filter((r) => r.who === validator.address)).toHaveLength(1), { timeout: 30_000, interval: 20 });
+      await advanceUntil(() => expect(dev.state.commitReveal.reveals.filter((r) => r.who === validator.address)).toHaveLength(1));
       const reveal = dev.state.commitReveal.reveals.find((r) => r.who === validator.address)!;
       expect(reveal).toMatchObject({ ok: true, revealRound: pending.revealRound });
       // At the expected block; one tempo later when the commit was included after the epoch boundary it was planned in.
@@ -106,7 +131,7 @@ describe('validator with commit-reveal on (dev chain)', () => {
         [MINER_B, 1],
       ]);
       await pastRateLimit();
-      await vi.waitFor(() => expect(dev.chain.best.number).toBeGreaterThan(dev.state.applied.at(-1)!.block + 1), { timeout: 15_000, interval: 20 });
+      await advanceUntil(() => expect(dev.chain.best.number).toBeGreaterThan(dev.state.applied.at(-1)!.block + 1));
       const plain = await svc.runOnce();
       expect(plain.tick.outcome, logs.join('\n')).toBe('applied');
       expect(plainSets()).toHaveLength(1);
@@ -145,7 +170,7 @@ describe('validator with commit-reveal on (dev chain)', () => {
     dev.state.setBalance(who.address, 1_000_000_000n);
     dev.state.addNeuron(53, { hotkey: who.address, validatorPermit: true, stakeRao: 1_000_000_000_000n });
     try {
-      await vi.waitFor(async () => expect((await client.hotkeyUids(53)).has(who.address)).toBe(true), { timeout: 15_000, interval: 50 });
+      await advanceUntil(async () => expect((await client.hotkeyUids(53)).has(who.address)).toBe(true));
       const facts = await client.commitRevealFacts(53);
       expect(facts).toMatchObject({ enabled: true, version: 4, revealPeriodEpochs: 1, tempo: 20, mechanismCall: true });
       expect(facts.beacon?.publicKey).toEqual(dev.state.commitReveal.publicKey);
@@ -160,7 +185,8 @@ describe('validator with commit-reveal on (dev chain)', () => {
       const version = await client.commitTimelockedWeights(who, 53, commit, facts.lastStoredRound + 100, 3);
       expect(version).toMatchObject({ ok: false, kind: 'dispatch', code: 'IncorrectCommitRevealVersion' });
 
-      // One lands; a second inside the rate limit is refused (pool Custom 6).
+      // One lands; a second inside the rate limit is refused (pool Custom 6): only the inclusion and finality blocks
+      // (2 < the limit of 3) pass between them, so a chain that ignored the limit would accept it.
       expect(await client.commitTimelockedWeights(who, 53, commit, facts.lastStoredRound + 100, 4)).toMatchObject({ ok: true });
       expect(await client.commitTimelockedWeights(who, 53, commit, facts.lastStoredRound + 100, 4)).toMatchObject({ ok: false, code: 'Custom:6' });
       expect((await client.timelockedCommits(53)).filter((c) => c.who === who.address)).toHaveLength(1);
