@@ -1,7 +1,7 @@
 // TEST DOUBLE: a local stand-in for the Hugging Face Hub's HTTP API, never shipped. It serves one
 // repo's file tree (`/api/models/{repo}/tree/{rev}`, `/api/models/{repo}?blobs=true`) and its files
 // (`/{repo}/resolve/{rev}/{path}`) with Range support, an optional bearer token, paginated tree
-// listings, and a knob that drops the connection part-way through a file.
+// listings, and a knob that stops part-way through a file until the test cuts the connection.
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -29,6 +29,7 @@ export class HfHubDouble {
   private readonly token: string | undefined;
   private readonly pageSize: number;
   private readonly drops = new Map<string, number>();
+  private readonly held: Array<{ path: string; socket: import('node:net').Socket }> = [];
   private server: Server | null = null;
   url = '';
 
@@ -39,9 +40,19 @@ export class HfHubDouble {
     this.pageSize = opts.pageSize ?? 1000;
   }
 
-  /** The next download of `path` sends `afterBytes` bytes of its body, then the socket is destroyed. */
+  /**
+   * The next download of `path` sends `afterBytes` bytes of its body, then stalls until `cut()` destroys the socket.
+   * The test cuts once the client holds the bytes (e.g. they are on disk): a cut on a timer raced the client's reads
+   * on a loaded machine and could land before any byte was taken.
+   */
   dropOnce(path: string, afterBytes: number): void {
     this.drops.set(path, afterBytes);
+  }
+
+  /** Destroys every stalled download's connection, as a flaky network would; throws if none is stalled. */
+  cut(): void {
+    if (this.held.length === 0) throw new Error('hf hub double: no download is stalled to cut');
+    for (const h of this.held.splice(0)) h.socket.destroy();
   }
 
   async start(): Promise<string> {
@@ -136,10 +147,8 @@ export class HfHubDouble {
     const drop = this.drops.get(path);
     if (drop !== undefined && drop < body.length) {
       this.drops.delete(path);
-      res.write(body.subarray(0, drop), () => {
-        // Give the bytes a moment to leave, then cut the connection as a flaky network would.
-        setTimeout(() => req.socket.destroy(), 20);
-      });
+      this.held.push({ path, socket: req.socket });
+      res.write(body.subarray(0, drop));
       return;
     }
     res.end(body);
