@@ -302,5 +302,6 @@ describe('download with the hf CLI (against the fake hf and the hub double)', ()
       await hub.close();
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+    // Two node processes (the fake hf's probe and its download): 25 s at load ~50 on 2 cores, near the 30 s default.
+  }, 90_000);
 });
