@@ -4,7 +4,7 @@
 // listings, and a knob that stops part-way through a file until the test cuts the connection.
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
 export interface HubRequest {
   method: string;
@@ -29,7 +29,7 @@ export class HfHubDouble {
   private readonly token: string | undefined;
   private readonly pageSize: number;
   private readonly drops = new Map<string, number>();
-  private readonly held: Array<{ path: string; socket: import('node:net').Socket }> = [];
+  private readonly held: Array<{ path: string; socket: Socket }> = [];
   private server: Server | null = null;
   url = '';
 
