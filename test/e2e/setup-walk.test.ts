@@ -30,8 +30,8 @@ const shoot = (page: Page, name: string) => pageShots(page, `setup-walk-${name}`
 // unchanged; only a walk that is stuck waits this long to fail.
 /** Playwright's own default (30 s) for every navigation, click, fill and waitFor of these walks. */
 const PAGE_WAIT_MS = 90_000;
-/** Argon2i with btcli's limits (8 passes over 512 MiB) is ~7 CPU seconds: a fair share of 2 cores at load ~30 is 1/15 of one. */
-const ARGON2_WAIT_MS = 300_000;
+/** Argon2i with btcli's limits (8 passes over 512 MiB) is ~7 CPU seconds, a fair share of 2 cores at load ~30 is 1/15 of one; the whole coldkey step took ~300 s at load ~40. */
+const ARGON2_WAIT_MS = 420_000;
 /** A beforeAll that starts the simulated network, an engine and Chromium. */
 const START_MS = 300_000;
 
@@ -152,7 +152,7 @@ describe('setup walk (a): a fresh 2x RTX 4090 rig to mining, through the UI only
     await badge('coldkey', 'current').waitFor();
   });
 
-  it('coldkey and hotkey created, each through the show-once words dialog', { timeout: 450_000 }, async () => {
+  it('coldkey and hotkey created, each through the show-once words dialog', { timeout: 600_000 }, async () => {
     await open('coldkey');
     await page.getByRole('textbox', { name: 'Coldkey wallet name' }).fill('mywallet');
     await page.getByRole('textbox', { name: 'New coldkey password' }).fill(COLD_PASSWORD);
