@@ -25,6 +25,16 @@ const COLD_PASSWORD = 'walk-coldkey-password';
 
 const shoot = (page: Page, name: string) => pageShots(page, `setup-walk-${name}`);
 
+// Sized for a 2-core box at load ~30, where a walk runs about ten times slower than idle (the first page load
+// alone passed Playwright's 30 s there). Every wait ends as soon as its condition holds, so the idle run time is
+// unchanged; only a walk that is stuck waits this long to fail.
+/** Playwright's own default (30 s) for every navigation, click, fill and waitFor of these walks. */
+const PAGE_WAIT_MS = 90_000;
+/** Argon2i with btcli's limits (8 passes over 512 MiB) is ~7 CPU seconds, a fair share of 2 cores at load ~30 is 1/15 of one; the whole coldkey step took ~300 s at load ~40. */
+const ARGON2_WAIT_MS = 420_000;
+/** A beforeAll that starts the simulated network, an engine and Chromium. */
+const START_MS = 300_000;
+
 /** The one click that starts mining (the lead inserts the pre-flight check here). */
 async function startMining(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Mine', exact: true }).click();
@@ -68,6 +78,7 @@ async function openPanel(dataDir: string, gpus: string): Promise<Panel> {
   browser ??= await launchBrowser();
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
+  page.setDefaultTimeout(PAGE_WAIT_MS);
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.goto(app.server.url);
   return { app, context, page, restore };
@@ -91,7 +102,7 @@ describe('setup walk (a): a fresh 2x RTX 4090 rig to mining, through the UI only
     blankProfile(dataDir);
     panel = await openPanel(dataDir, '2x4090');
     page = panel.page;
-  }, 120_000);
+  }, START_MS);
 
   afterAll(async () => {
     await closePanel(panel);
@@ -99,7 +110,7 @@ describe('setup walk (a): a fresh 2x RTX 4090 rig to mining, through the UI only
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('role, hardware, runtime with sglang detected, checkpoint', { timeout: 90_000 }, async () => {
+  it('role, hardware, runtime with sglang detected, checkpoint', { timeout: 300_000 }, async () => {
     await page.getByText('SIMULATED NETWORK').waitFor();
     await badge('role', 'current').waitFor();
     await shoot(page, '01-first-screen');
@@ -129,28 +140,31 @@ describe('setup walk (a): a fresh 2x RTX 4090 rig to mining, through the UI only
     await page
       .getByTestId('runtime-python')
       .getByText(/sglang 0\.5\.12\.post1 found/)
-      .waitFor({ timeout: 30_000 });
+      .waitFor();
     expect(await page.getByTestId('runtime-docker').textContent()).toMatch(/Docker/);
     await page.getByTestId('runtime-python').click();
     await page.getByTestId('folder-check').waitFor();
     await shoot(page, '03-serve-runtime');
     await page.getByRole('textbox', { name: 'Checkpoint folder' }).fill(CHECKPOINT_TINY);
     await page.getByRole('button', { name: 'Use this folder' }).click();
-    await stage('serve').getByText('checkpoint complete').waitFor({ timeout: 30_000 });
+    await stage('serve').getByText('checkpoint complete').waitFor();
     await badge('serve', 'done').waitFor();
     await badge('coldkey', 'current').waitFor();
   });
 
-  it('coldkey and hotkey created, each through the show-once words dialog', { timeout: 240_000 }, async () => {
+  it('coldkey and hotkey created, each through the show-once words dialog', { timeout: 600_000 }, async () => {
     await open('coldkey');
     await page.getByRole('textbox', { name: 'Coldkey wallet name' }).fill('mywallet');
     await page.getByRole('textbox', { name: 'New coldkey password' }).fill(COLD_PASSWORD);
     await page.getByRole('textbox', { name: 'Repeat the password' }).fill(COLD_PASSWORD);
     await shoot(page, '04-coldkey');
     await page.getByRole('button', { name: 'Create coldkey' }).click();
-    // Argon2i with btcli's real limits takes seconds (more under load).
+    // Argon2i with btcli's real limits takes seconds (minutes under load). A refusal (the step's error) ends the
+    // wait and is the failure, instead of minutes of silence.
     const dialog = page.getByTestId('secret-dialog');
-    await dialog.waitFor({ timeout: 180_000 });
+    const refused = stage('coldkey').locator('.error-box');
+    await dialog.or(refused).first().waitFor({ timeout: ARGON2_WAIT_MS });
+    expect(await refused.isVisible(), `the coldkey step said: ${await refused.textContent().catch(() => '')}`).toBe(false);
     const coldWords = (await dialog.getByTestId('mnemonic').locator('li').allTextContents()).map((t) => t.replace(/^\d+\s*/, '').trim());
     expect(coldWords).toHaveLength(12);
     const done = dialog.getByRole('button', { name: /Done/ });
@@ -183,11 +197,11 @@ describe('setup walk (a): a fresh 2x RTX 4090 rig to mining, through the UI only
     expect(await page.content()).not.toContain(coldWords.join(' '));
   });
 
-  it('registration says what it needs, live, and is paid by the new coldkey', { timeout: 240_000 }, async () => {
+  it('registration says what it needs, live, and is paid by the new coldkey', { timeout: 600_000 }, async () => {
     await badge('faucet', 'current').waitFor();
     await open('registration');
     const needs = page.getByTestId('registration-needs');
-    await needs.getByText(/not enough: send at least/).waitFor({ timeout: 60_000 });
+    await needs.getByText(/not enough: send at least/).waitFor();
     expect(await page.getByTestId('registration-cost').textContent()).toMatch(/τ \(block \d+/);
     await shoot(page, '07-registration-needs');
     // The user sends TAO to the new coldkey (outside the panel), then asks again.
@@ -195,33 +209,34 @@ describe('setup walk (a): a fresh 2x RTX 4090 rig to mining, through the UI only
     net.chain.state.setBalance(coldkey, 5n * TAO);
     await needs.getByRole('button', { name: 'Check again' }).click();
     // The ok badge exactly: the red one reads "not enough: ...".
-    await needs.locator('.badge.ok', { hasText: /^enough$/ }).waitFor({ timeout: 30_000 });
+    await needs.locator('.badge.ok', { hasText: /^enough$/ }).waitFor();
     await page.getByRole('textbox', { name: 'Coldkey password' }).fill(COLD_PASSWORD);
     await page.getByRole('button', { name: 'Register with this coldkey' }).click();
-    await badge('registration', 'done').waitFor({ timeout: 200_000 });
+    // The coldkey is unlocked (Argon2i again) to sign, then the extrinsic waits for its block.
+    await badge('registration', 'done').waitFor({ timeout: ARGON2_WAIT_MS + 100_000 });
     expect(await stage('registration').textContent()).toMatch(/uid \d+ on subnet 53/);
   });
 
-  it('the miner key is judged by the gateway: refused with its reason, then admitted', { timeout: 90_000 }, async () => {
+  it('the miner key is judged by the gateway: refused with its reason, then admitted', { timeout: 300_000 }, async () => {
     await badge('minerkey', 'current').waitFor();
     await open('minerkey');
     await page.getByRole('textbox', { name: 'Miner key' }).fill('mk-not-issued-to-anyone-9999');
     await page.getByRole('button', { name: 'Save and check' }).click();
-    await page.getByText(/The gateway says: "unknown miner key"/).waitFor({ timeout: 30_000 });
+    await page.getByText(/The gateway says: "unknown miner key"/).waitFor();
     await badge('minerkey', 'current').waitFor();
     expect(await page.content()).not.toContain('mk-not-issued-to-anyone-9999');
     await shoot(page, '08-minerkey-denied');
     await page.getByRole('textbox', { name: 'Miner key' }).fill(HONEST_KEY);
     await page.getByRole('button', { name: 'Save and check' }).click();
-    await badge('minerkey', 'done').waitFor({ timeout: 30_000 });
+    await badge('minerkey', 'done').waitFor();
     await badge('start', 'current').waitFor();
     await open('start');
     await shoot(page, '09-ready-to-start');
   });
 
-  it('starts on the Mine page and mines; Setup agrees while it runs', { timeout: 240_000 }, async () => {
+  it('starts on the Mine page and mines; Setup agrees while it runs', { timeout: 450_000 }, async () => {
     await startMining(page);
-    await page.getByTestId('miner-phase').getByText('earning').waitFor({ timeout: 200_000 });
+    await page.getByTestId('miner-phase').getByText('earning').waitFor({ timeout: 400_000 });
     await shoot(page, '10-mining');
     await page.getByRole('button', { name: 'Setup', exact: true }).click();
     await badge('start', 'done').waitFor();
@@ -239,17 +254,17 @@ describe('setup walk (b): a 1x RTX 4090 rig validates instead', () => {
   beforeAll(async () => {
     panel = await openPanel(dataDir, '1x4090');
     page = panel.page;
-  }, 120_000);
+  }, START_MS);
 
   afterAll(async () => {
     await closePanel(panel);
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('offers buttons, not text: what works, then Validate instead', { timeout: 90_000 }, async () => {
+  it('offers buttons, not text: what works, then Validate instead', { timeout: 300_000 }, async () => {
     await page.getByRole('group', { name: 'Role' }).getByRole('button', { name: /^Mine/ }).click();
     const choices = page.getByTestId('hardware-choices');
-    await choices.waitFor({ timeout: 30_000 });
+    await choices.waitFor();
     const verdict = (await page.getByTestId('verdict').textContent()) ?? '';
     if (/Cannot mine/.test(verdict)) {
       // Blocked (host RAM too small to offload): nothing after it is "current", and no download is offered.
