@@ -22,6 +22,9 @@ import { startDevChain, type RunningDevChain } from '../doubles/dev-chain/index.
 import { devKeys, SN53 } from '../doubles/dev-chain/sn53-seed.ts';
 import { KEY, startFakeServe, startGateway, until, type FakeServe } from '../integration/miner/harness.ts';
 
+/** A fake serve, a dev chain, Chromium and an engine from source: minutes of CPU on a two-core box at load ~30. */
+const HOOK_MS = 240_000;
+
 describe('a withdrawn engine on the Mine page and in /metrics (fake serve killed and restarted, Chromium)', () => {
   let engine: HeadlessChild | undefined;
   let browser: Browser | undefined;
@@ -31,6 +34,7 @@ describe('a withdrawn engine on the Mine page and in /metrics (fake serve killed
   let flow: ReturnType<typeof traffic> | undefined;
 
   beforeAll(async () => {
+    const hookEnds = Date.now() + HOOK_MS;
     serve = await startFakeServe();
     gw = startGateway({ probe: false });
     await gw.start();
@@ -70,9 +74,13 @@ describe('a withdrawn engine on the Mine page and in /metrics (fake serve killed
     writeFileSync(dataPaths(dataDir).settings, JSON.stringify(settings));
     new MinerKeyStore({ secretsDir: dataPaths(dataDir).secrets, env: {} }).set(KEY);
     const env = { ...process.env, PATH: [FAKE_NVIDIA_SMI_DIR, process.env.PATH ?? ''].join(delimiter), FAKE_NVIDIA_SMI: '2x4090' };
-    engine = await startHeadlessChild(env, [], dataDir);
     browser = await launchBrowser();
-  }, 120_000);
+    // The engine starts last, and its own wait for the URL ends 10 s before the hook's: a wait that ends
+    // there kills its child. At load ~30 the steps above and the engine's start (from source) took more than
+    // the 120 s this hook had, vitest gave up on the hook first, ran afterAll with no engine yet, and the
+    // engine that then came up outlived the file.
+    engine = await startHeadlessChild(env, [], dataDir, Math.max(1_000, hookEnds - Date.now() - 10_000));
+  }, HOOK_MS);
 
   afterAll(async () => {
     await flow?.stop().catch(() => {});
