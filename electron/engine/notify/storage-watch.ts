@@ -75,12 +75,19 @@ export function watchStorage(
   const now = o.now ?? Date.now;
   const watch = new StorageWatch(dataDir, o.quietMs);
   let loggedAt = Number.NEGATIVE_INFINITY;
+  let lineDue = false;
   const sub = db.onDidFailWrite(({ error, rows }) => {
     const t = now();
     watch.failed(error, rows, t);
-    if (t - loggedAt >= 60_000) {
+    if (t - loggedAt >= 60_000 && !lineDue) {
       loggedAt = t;
-      log.error(`history: ${watch.lost} record(s) not saved so far: ${storageCause(error)} (${error.message})`);
+      // One flush commits its queue in bounded transactions, each failing on its own: the line waits for
+      // the end of this synchronous flush so it counts every record the flush lost, not the first slice.
+      lineDue = true;
+      queueMicrotask(() => {
+        lineDue = false;
+        log.error(`history: ${watch.lost} record(s) not saved so far: ${storageCause(error)} (${error.message})`);
+      });
     }
     notifications.update('storage', watch.alerts(t));
   });
