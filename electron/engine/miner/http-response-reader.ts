@@ -106,6 +106,15 @@ export class HttpResponseReader {
     return w;
   }
 
+  /** Gives up to `remaining` body bytes (a content-length body or one chunk's data); `next` once they are all given. */
+  private counted(buf: Buffer, pos: number, end: number, next: number): number {
+    const n = Math.min(this.remaining, end - pos);
+    this.remaining -= n;
+    if (this.remaining === 0) this.state = next;
+    this.give(buf, pos, pos + n);
+    return pos + n;
+  }
+
   /** Reads buf[start, end); returns the position read to (end, or just past a slice whose sink asked to wait, or the response's end). */
   feed(buf: Buffer, start: number, end: number): number {
     let pos = start;
@@ -114,14 +123,9 @@ export class HttpResponseReader {
         case S_HEAD:
           pos = this.readHead(buf, pos, end);
           break;
-        case S_LENGTH: {
-          const n = Math.min(this.remaining, end - pos);
-          this.remaining -= n;
-          if (this.remaining === 0) this.state = S_DONE;
-          this.give(buf, pos, pos + n);
-          pos += n;
+        case S_LENGTH:
+          pos = this.counted(buf, pos, end, S_DONE);
           break;
-        }
         case S_CLOSE:
           this.give(buf, pos, end);
           pos = end;
@@ -130,14 +134,9 @@ export class HttpResponseReader {
           pos = this.readLine(buf, pos, end, MAX_CHUNK_LINE_BYTES, `the serve's chunk-size line is longer than ${MAX_CHUNK_LINE_BYTES} bytes: its answer cannot be read`);
           if (this.state === S_CHUNK_SIZE && this.lineComplete) this.chunkSize();
           break;
-        case S_CHUNK_DATA: {
-          const n = Math.min(this.remaining, end - pos);
-          this.remaining -= n;
-          if (this.remaining === 0) this.state = S_CHUNK_CRLF;
-          this.give(buf, pos, pos + n);
-          pos += n;
+        case S_CHUNK_DATA:
+          pos = this.counted(buf, pos, end, S_CHUNK_CRLF);
           break;
-        }
         case S_CHUNK_CRLF:
           pos = this.readLine(buf, pos, end, 2, CHUNK_TOO_LONG);
           if (this.lineComplete) {
