@@ -2,7 +2,7 @@
 // its own process (electron/engine-process.ts, an Electron utilityProcess) so proofs, request parsing
 // and SQLite never block this thread; electron/engine-host.ts relays the contract to it and restarts
 // it if it dies. The window's IPC is a relay (docs/architecture.md, "Processes").
-import { app, autoUpdater, BrowserWindow, dialog, ipcMain, Menu, Notification, Tray, nativeImage, powerMonitor, shell, utilityProcess } from 'electron';
+import { app, autoUpdater, BrowserWindow, dialog, ipcMain, Menu, Notification, Tray, nativeImage, type NativeImage, powerMonitor, shell, utilityProcess } from 'electron';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IPC_EVENT_CHANNEL, type SnapshotTopic } from '../shared/api.ts';
@@ -59,7 +59,7 @@ function sendToWindows(event: string, payload: unknown): void {
 
 function showWindow(): void {
   if (!win || win.isDestroyed()) {
-    const w = createMainWindow(rendererDir, preloadPath);
+    const w = createMainWindow(rendererDir, preloadPath, windowIcon());
     win = w;
     // A page that (re)loads gets every current snapshot and the engine's state first.
     w.webContents.on('did-finish-load', () => {
@@ -96,6 +96,19 @@ function trayMenu(): Menu {
       },
     },
   ]);
+}
+
+/**
+ * The window's icon on Linux (the taskbar and the window switcher show it; without it they show a
+ * generic one). Not fatal when missing, unlike the tray's: the window works without it.
+ */
+function windowIcon(): NativeImage | undefined {
+  if (process.platform !== 'linux') return undefined;
+  const iconPath = join(resourcesDir(), 'icons', 'png', '512x512.png');
+  const icon = nativeImage.createFromPath(iconPath);
+  if (!icon.isEmpty()) return icon;
+  log('warn', `the window icon ${iconPath} is missing or not a PNG: the window shows the desktop's default icon (reinstall engy panel to restore it)`);
+  return undefined;
 }
 
 function buildTray(): void {

@@ -1,4 +1,4 @@
-import { BrowserWindow, shell, session } from 'electron';
+import { BrowserWindow, shell, session, type NativeImage } from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CONTENT_SECURITY_POLICY } from './transport/headless-server.ts';
@@ -20,8 +20,11 @@ export function isTrustedRendererUrl(url: string, rendererDir: string): boolean 
   return url.startsWith(pathToFileURL(rendererDir).href + '/');
 }
 
-/** The app window with Electron's hardened defaults: isolated, sandboxed, no node, strict CSP, no navigation. */
-export function createMainWindow(rendererDir: string, preloadPath: string): BrowserWindow {
+/**
+ * The app window with Electron's hardened defaults: isolated, sandboxed, no node, strict CSP, no navigation.
+ * `icon` is for Linux, where a window has no icon of its own (Windows and macOS take the executable's).
+ */
+export function createMainWindow(rendererDir: string, preloadPath: string, icon?: NativeImage): BrowserWindow {
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
   });
@@ -34,6 +37,7 @@ export function createMainWindow(rendererDir: string, preloadPath: string): Brow
     show: false,
     backgroundColor: '#0b1020',
     title: 'engy panel',
+    ...(icon ? { icon } : {}),
     webPreferences: {
       preload: preloadPath,
       contextIsolation: true,

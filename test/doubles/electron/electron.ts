@@ -274,6 +274,8 @@ export class BrowserWindow extends EventEmitter {
   readonly id = nextWindowId++;
   readonly webContents = new WebContents();
   readonly options: BrowserWindowOptions;
+  /** The window icon (Electron takes a NativeImage or a path; a path is read as nativeImage would). */
+  readonly icon: NativeImage | null;
   private visible: boolean;
   private destroyed = false;
   private minimized = false;
@@ -281,7 +283,9 @@ export class BrowserWindow extends EventEmitter {
   constructor(options: BrowserWindowOptions = {}) {
     super();
     if (!ready) throw new Error('Cannot create BrowserWindow before app is ready');
-    this.options = structuredClone(options);
+    const { icon, ...rest } = options;
+    this.icon = icon instanceof NativeImage ? icon : typeof icon === 'string' ? nativeImage.createFromPath(icon) : null;
+    this.options = structuredClone(rest);
     this.visible = options.show !== false;
     windows.add(this);
     this.webContents.once('did-finish-load', () => setImmediate(() => !this.destroyed && this.emit('ready-to-show')));

@@ -67,7 +67,13 @@ function menuItems(items: MenuItemOptions[] | undefined): string[] {
 
 function state(): unknown {
   return {
-    windows: BrowserWindow.getAllWindows().map((w) => ({ id: w.id, options: w.options, url: w.webContents.getURL(), visible: w.isVisible() })),
+    windows: BrowserWindow.getAllWindows().map((w) => ({
+      id: w.id,
+      options: w.options,
+      icon: w.icon && { path: w.icon.sourcePath, empty: w.icon.isEmpty(), size: w.icon.getSize() },
+      url: w.webContents.getURL(),
+      visible: w.isVisible(),
+    })),
     trays: trays.map((t) => ({ iconPath: t.image.sourcePath, iconEmpty: t.image.isEmpty(), size: t.image.getSize(), tooltip: t.tooltip, menu: menuItems(t.menu?.items) })),
     ipcHandlers: [...ipcMain.handlers.keys()],
     utilityPids: utilityChildren.map((c) => c.pid ?? null),

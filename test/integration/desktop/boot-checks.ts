@@ -8,7 +8,13 @@ import { INVOKE_METHODS } from '../../../shared/api.ts';
 import type { DesktopMain } from '../../helpers/desktop-main.ts';
 
 export interface MainState {
-  windows: Array<{ id: number; options: { webPreferences?: Record<string, unknown> }; url: string; visible: boolean }>;
+  windows: Array<{
+    id: number;
+    options: { webPreferences?: Record<string, unknown> };
+    icon: { path: string | null; empty: boolean; size: { width: number; height: number } } | null;
+    url: string;
+    visible: boolean;
+  }>;
   trays: Array<{ iconPath: string | null; iconEmpty: boolean; size: { width: number; height: number }; tooltip: string; menu: string[] }>;
   ipcHandlers: string[];
   utilityPids: Array<number | null>;
@@ -61,6 +67,11 @@ export async function assertBootedApp(m: DesktopMain, expectedRendererDir: strin
   expect(st.trays).toHaveLength(1);
   expect(st.trays[0]!.iconEmpty).toBe(false);
   expect(st.trays[0]!.size.width).toBeGreaterThanOrEqual(16);
+  // The window has the app's own icon on Linux (a taskbar shows a generic one without it).
+  if (process.platform === 'linux') {
+    expect(w.icon).toMatchObject({ empty: false, size: { width: 512, height: 512 } });
+    expect(existsSync(String(w.icon?.path))).toBe(true);
+  }
 
   // Every contract method is answered by the engine behind the IPC handler: a hostile request is
   // refused by that method's own schema (bad-request), never "unknown method", and changes nothing.

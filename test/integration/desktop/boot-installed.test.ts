@@ -7,7 +7,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { desktopEnv, ensureMainBuilt, ensureRendererBuilt, startDesktopMain, type DesktopMain } from '../../helpers/desktop-main.ts';
 import { layOutInstalledApp } from '../../helpers/packaging-layout.ts';
 import { tempDirs } from '../../helpers/temp-dirs.ts';
-import { assertBootedApp, assertCloseToTrayThenQuit, POLL, type MainState } from './boot-checks.ts';
+import { assertBootedApp, assertCloseToTrayThenQuit, bootedState, POLL, type MainState } from './boot-checks.ts';
 
 const tmp = tempDirs('engy-desktop-installed-');
 const running: DesktopMain[] = [];
@@ -35,11 +35,27 @@ describe('desktop main, as the installed app runs it', () => {
     expect(st.resourcesPath).toBe(resourcesPath);
     expect(st.env.ENGY_RESOURCES_DIR).toBe(resourcesPath);
     expect(st.trays[0]!.iconPath).toBe(join(resourcesPath, 'icons', 'tray.png'));
+    if (process.platform === 'linux') expect(st.windows[0]!.icon?.path).toBe(join(resourcesPath, 'icons', 'png', '512x512.png'));
     const python = await m.call<string>('app.resolve', { module: 'dist/electron/engine/serve/trim-module.js', fn: 'trimModuleDir' });
     expect(python).toBe(join(resourcesPath, 'python'));
     const signing = await m.call<string>('app.resolve', { module: 'dist/electron/engine/wallet/browser-signing-session.js', fn: 'signingPageDir' });
     expect(signing).toBe(join(resourcesPath, 'signing'));
     await assertCloseToTrayThenQuit(m);
+  }, 300_000);
+
+  // The window icon is cosmetic: an install without it still boots, says which file is missing, and the
+  // window falls back to the desktop's default icon.
+  it('boots without the shipped window icon and says which file is missing', async () => {
+    const root = tmp();
+    const { resourcesPath, appDir } = layOutInstalledApp(join(root, 'install'));
+    const iconPath = join(resourcesPath, 'icons', 'png', '512x512.png');
+    rmSync(iconPath);
+    const m = startDesktopMain(join(appDir, 'dist', 'electron', 'main.js'), desktopEnv(root));
+    running.push(m);
+    const st = await bootedState(m);
+    expect(st.windows[0]!.icon).toBeNull();
+    if (process.platform === 'linux') expect(m.output()).toContain(`the window icon ${iconPath} is missing`);
+    expect(m.events.filter((e) => e.type === 'dialog')).toEqual([]);
   }, 300_000);
 
   // An installation missing a shipped resource (a damaged or partial install): the engine process cannot

@@ -149,7 +149,7 @@ describe('electron-builder.yml', () => {
     expect(signing.to).toBe('/res/signing');
     expect(packed(signing, [...SIGNING_BUILD, 'sign.js.map', 'index.html', 'assets/x.js', '.env']).sort()).toEqual([...SIGNING_BUILD].sort());
     const landed = extraResourceFiles('linux', '/res', true).map((f) => f.to);
-    expect(landed).toEqual(expect.arrayContaining(['/res/icons/tray.png']));
+    expect(landed).toEqual(expect.arrayContaining(['/res/icons/tray.png', '/res/icons/png/512x512.png']));
   });
 
   it("unpacks native modules from the asar and keeps only the platform's tokenizers binary", () => {
