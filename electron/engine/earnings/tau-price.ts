@@ -28,7 +28,8 @@ const Cached = v.strictObject({
 type CachedPrice = v.InferOutput<typeof Cached>;
 
 export interface TauPriceOptions {
-  config: () => { priceUrl: string; currency: Currency };
+  /** `simulated`: the settings are for the simulated network (the demo), whose price is a double's. */
+  config: () => { priceUrl: string; currency: Currency; simulated?: boolean };
   cacheFile: string;
   log: Logger;
   clock?: Clock;
@@ -43,6 +44,11 @@ function hostOf(url: string): string {
   } catch {
     return url;
   }
+}
+
+/** How the panel names a price source: its host, and on the simulated network, that it is simulated (never mistaken for a market). */
+export function priceSourceName(priceUrl: string, simulated = false): string {
+  return simulated ? `simulated market at ${hostOf(priceUrl)}` : hostOf(priceUrl);
 }
 
 /** The price in an answer shaped `{"bittensor": {"usd": 412.5}}`; null with the reason for anything else. */
@@ -84,8 +90,8 @@ export class TauPriceService {
   }
 
   snapshot(): TauPriceSnapshot {
-    const { priceUrl, currency } = this.o.config();
-    const source = hostOf(priceUrl);
+    const { priceUrl, currency, simulated } = this.o.config();
+    const source = priceSourceName(priceUrl, simulated);
     // A cached price in another currency, or from another source, is no price for this one.
     const c = this.cached && this.cached.currency === currency && this.cached.source === source ? this.cached : null;
     return { currency, perTao: c?.perTao ?? null, source, at: c?.at ?? null, error: this.error, nextAt: this.nextAt };
@@ -93,10 +99,10 @@ export class TauPriceService {
 
   /** Reads the price now; the snapshot says what came of it. */
   async refresh(): Promise<TauPriceSnapshot> {
-    const { priceUrl, currency } = this.o.config();
+    const { priceUrl, currency, simulated } = this.o.config();
     const url = `${priceUrl.replace(/\/$/, '')}${PRICE_PATH}?ids=${PRICE_COIN_ID}&vs_currencies=${currency}`;
     const got = await fetchJsonCapped(url, { maxBytes: MAX_BYTES, timeoutMs: 15_000, ...(this.o.fetch ? { fetch: this.o.fetch } : {}) });
-    const source = hostOf(priceUrl);
+    const source = priceSourceName(priceUrl, simulated);
     const price = got.ok ? readPrice(got.value, currency) : null;
     if (price?.ok) {
       this.cached = { currency, perTao: price.perTao, source, at: this.clock.now() };

@@ -14,7 +14,10 @@ export interface PriceTopicBinder {
 
 export function wirePrice(o: { settings: SettingsStore; hub: PriceTopicBinder; dataDir: string; log: Logger }): Disposable {
   const price = new TauPriceService({
-    config: () => ({ priceUrl: o.settings.get().profit.priceUrl, currency: o.settings.get().profit.currency }),
+    config: () => {
+      const s = o.settings.get();
+      return { priceUrl: s.profit.priceUrl, currency: s.profit.currency, simulated: s.network === 'simulated' };
+    },
     cacheFile: join(o.dataDir, 'tau-price.json'),
     log: o.log,
   });
@@ -23,9 +26,11 @@ export function wirePrice(o: { settings: SettingsStore; hub: PriceTopicBinder; d
     () => price.snapshot(),
     (l) => price.onDidChange(l),
   );
-  let key = JSON.stringify([o.settings.get().profit.priceUrl, o.settings.get().profit.currency]);
+  // The network is part of the source's name (a simulated market is named so): a change re-reads.
+  const keyOf = (s: ReturnType<SettingsStore['get']>) => JSON.stringify([s.profit.priceUrl, s.profit.currency, s.network]);
+  let key = keyOf(o.settings.get());
   const sub = o.settings.onDidChange((s) => {
-    const next = JSON.stringify([s.profit.priceUrl, s.profit.currency]);
+    const next = keyOf(s);
     if (next === key) return;
     key = next;
     void price.refresh().catch((e: unknown) => o.log.warn(`τ price refresh failed: ${(e as Error).message}`));

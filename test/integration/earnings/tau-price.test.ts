@@ -52,6 +52,18 @@ describe('τ price', () => {
     double.mode = 'ok';
   });
 
+  it("names the simulated network's price as simulated, and never serves a real source's cached price as it", async () => {
+    const t = manualClock();
+    const cacheFile = join(dir, 'sim.json');
+    let simulated = true;
+    const svc = new TauPriceService({ config: () => ({ priceUrl: double.url, currency: 'usd', simulated }), cacheFile, log: silentLogger, clock: t.clock });
+    const s = await svc.refresh();
+    expect(s).toMatchObject({ perTao: 412.5, source: `simulated market at ${new URL(double.url).host}`, error: null });
+    // The same URL named as a real source: the simulated reading is not its price.
+    simulated = false;
+    expect(svc.snapshot()).toMatchObject({ perTao: null, source: new URL(double.url).host });
+  });
+
   it('backs off after a failure (30 s, doubling, capped at 10 min) and returns to 10 min once it reads', async () => {
     const t = manualClock();
     double.mode = 'down';
