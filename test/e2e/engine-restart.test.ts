@@ -76,7 +76,9 @@ describe('an open page across an engine restart (Chromium)', () => {
     expect(res?.status()).toBe(401);
     expect(await stranger.locator('h1').textContent()).toContain('needs its URL with the token');
     await stranger.close();
-  }, 120_000);
+    // Two engine starts (each may take startHeadlessChild's whole 120 s wait on a loaded box) and the
+    // page: the test outlasts them, so a slow start is the start's own failure, never a child left starting.
+  }, 360_000);
 
   it('--rotate-token revokes the old URL, and an open page says so instead of retrying in silence', async () => {
     const old = engine!.token;
@@ -95,5 +97,5 @@ describe('an open page across an engine restart (Chromium)', () => {
     const stale = await fetch(`${engine.origin}/?token=${old}`);
     expect(stale.status).toBe(401);
     expect((await fetch(`${engine.origin}/metrics`, { headers: { authorization: `Bearer ${engine.token}` } })).status).toBe(200);
-  }, 90_000);
+  }, 240_000);
 });

@@ -23,7 +23,8 @@ describe('pre-flight and rig settings (Chromium, fake 2x RTX 4090)', () => {
     // A page in its own context: axe (AxeBuilder) refuses pages made by browser.newPage().
     page = await (await browser.newContext({ viewport: { width: 1280, height: 1000 } })).newPage();
     await page.goto(engine.url);
-  }, 60_000);
+    // Longer than startHeadlessChild's own 120 s wait, so a slow start fails there and kills its child.
+  }, 240_000);
   afterAll(async () => {
     await browser?.close();
     await engine?.stop();

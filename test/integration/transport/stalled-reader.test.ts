@@ -110,7 +110,8 @@ describe('a client that stops reading', () => {
     expect(peak - before).toBeLessThan(100 * MiB);
     expect(await call('app.info', null)).toMatchObject({ ok: true });
     healthy.close();
-  }, 120_000);
+    // Outlasts startHeadlessChild's 120 s wait: a slow start fails there, killing its child.
+  }, 240_000);
 
   /** An in-process engine with a 64 KiB soft budget and a client that has stopped reading, flooding it. */
   async function engineWithStalledClient(overBudgetMs: number): Promise<{ running: RunningHeadless; stalled: Socket; closed: Promise<true> }> {
