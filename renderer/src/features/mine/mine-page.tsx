@@ -206,8 +206,9 @@ export function MinePage() {
               {forecastWords(miner).text}
             </div>
           </section>
-          {serve && (serve.gpus.length > 0 || serve.gpuError) && <GpuLivePanel serve={serve} />}
+          {/* Money right under the state: a home miner's first question after "is it working?". */}
           {miner.phase !== 'stopped' && <ProfitCard />}
+          {serve && (serve.gpus.length > 0 || serve.gpuError) && <GpuLivePanel serve={serve} />}
           <Stats m={miner} />
           <div className="spread">
             <h2>Charts</h2>
