@@ -192,6 +192,7 @@ export class RequestPipeline {
               job,
               proof: d.proof,
               agent: d.agents.generate,
+              sockets: d.agents.sockets,
               timeoutMs: d.timeoutMs,
               chunkTokens: d.chunkTokens,
               now,

@@ -4,6 +4,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { postOverSocket } from './serve-socket.ts';
+import { ServeSocketPool } from './serve-socket-pool.ts';
 
 export class ServeHttpError extends Error {
   readonly status: number;
@@ -17,21 +18,25 @@ export class ServeHttpError extends Error {
 export interface ServeAgents {
   generate: http.Agent;
   abort: http.Agent;
+  /** Kept-alive connections for generation on `http:` serves (serve-socket-pool.ts). */
+  sockets: ServeSocketPool;
 }
 
 export function createServeAgents(): ServeAgents {
   return {
-    // Generation on `https:` serves: one socket per request in flight, however many the gateway routes
-    // (`http:` serves are read over serve-socket.ts, a connection of its own per call).
+    // Generation on `https:` serves: one socket per request in flight, however many the gateway routes.
     generate: new http.Agent({ keepAlive: true, maxSockets: Infinity }),
     // Aborts: a small pool of their own.
     abort: new http.Agent({ keepAlive: true, maxSockets: 8 }),
+    // Generation on `http:` serves, read over serve-socket.ts.
+    sockets: new ServeSocketPool(),
   };
 }
 
 export function destroyServeAgents(a: ServeAgents): void {
   a.generate.destroy();
   a.abort.destroy();
+  a.sockets.destroy();
 }
 
 function transport(url: URL): typeof http | typeof https {
@@ -45,16 +50,22 @@ function transport(url: URL): typeof http | typeof https {
  *
  * `onBytes` may be handed a view of a buffer that is reused for the next read: it must copy
  * whatever it keeps before it returns (or before its returned promise settles). `http:` serves
- * are read over serve-socket.ts (one reused read buffer per connection, `agent` unused);
- * `https:` serves keep Node's https client.
+ * are read over serve-socket.ts (one reused read buffer per connection, kept alive in `sockets`
+ * when given, `agent` unused); `https:` serves keep Node's https client on `agent`.
  */
-export function postGenerate(serveUrl: string, body: unknown, agent: http.Agent, onBytes: (chunk: Buffer) => void | Promise<void>, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<void> {
+export function postGenerate(
+  serveUrl: string,
+  body: unknown,
+  agent: http.Agent,
+  onBytes: (chunk: Buffer) => void | Promise<void>,
+  opts: { timeoutMs: number; signal?: AbortSignal; sockets?: ServeSocketPool },
+): Promise<void> {
   const url = new URL('/generate', serveUrl);
   const payload = Buffer.from(JSON.stringify(body), 'utf8');
   if (url.protocol === 'http:') {
     return postOverSocket(url, payload, onBytes, { ...opts, httpError: (status, text) => new ServeHttpError(status, serveErrorMessage(status, text)) });
   }
-  return postGenerateViaAgent(url, payload, agent, onBytes, opts);
+  return postGenerateViaAgent(url, payload, agent, onBytes, { timeoutMs: opts.timeoutMs, signal: opts.signal });
 }
 
 /** Node's http(s) client on a kept-alive agent: the `https:` path (and its stale-socket retry rule). */

@@ -5,14 +5,15 @@
 // buffer: every consumer copies what it keeps before returning (ParseJob into its block, the SSE
 // text scanner into its head, self-audit with Buffer.from).
 //
-// One connection per call (`connection: close`): no idle socket a serve can close under us
-// (uvicorn drops idle ones after 5 s), so no retry rule; the connect costs ~0.1 ms on the
-// loopback against a generation's seconds (docs/performance.md).
-import net from 'node:net';
+// With a ServeSocketPool the connection is kept alive for the next request to the same serve
+// (serve-socket-pool.ts says why); a request on a kept socket that the serve closed meanwhile
+// fails before any byte comes back, so the serve never saw it, and is retried once on a fresh
+// connection. Without a pool: one connection per call (`connection: close`).
 import { HttpResponseReader, type BodySink } from './http-response-reader.ts';
+import { openServeConnection, type ServeConnection, type ServeSocketPool } from './serve-socket-pool.ts';
 
-/** One read buffer per connection: large enough that a fast loopback body takes few reads. */
-export const READ_BUFFER_BYTES = 64 * 1024;
+export { READ_BUFFER_BYTES } from './serve-socket-pool.ts';
+
 /** A non-2xx answer's body is kept up to this for its message; the rest is read and dropped. */
 const ERROR_BODY_BYTES = 64 * 1024;
 
@@ -21,20 +22,47 @@ export interface SocketGenerateOptions {
   signal?: AbortSignal;
   /** What a non-2xx answer rejects with (serve-http.ts's ServeHttpError), from its status and body text. */
   httpError: (status: number, text: string) => Error;
+  /** Kept-alive connections; without it each call opens and closes its own. */
+  sockets?: ServeSocketPool;
 }
 
 function abortError(): Error {
   return Object.assign(new Error('the request to the serve was aborted'), { name: 'AbortError', code: 'ABORT_ERR' });
 }
 
+/** A kept-alive socket the serve had closed: the request never reached it. */
+class StaleConnection extends Error {}
+
+const staleCodes = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+
 /** Resolves at the end of the body; rejects on a non-2xx answer, a framing fault, the socket's error, a timeout or an abort. */
-export function postOverSocket(url: URL, payload: Buffer, onBytes: BodySink, opts: SocketGenerateOptions): Promise<void> {
+export async function postOverSocket(url: URL, payload: Buffer, onBytes: BodySink, opts: SocketGenerateOptions): Promise<void> {
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  const port = url.port === '' ? 80 : Number(url.port);
+  const key = `${host}:${port}`;
+  const kept = opts.sockets?.take(key) ?? null;
+  if (kept) {
+    try {
+      return await exchange(kept, key, url, payload, onBytes, opts);
+    } catch (e) {
+      if (!(e instanceof StaleConnection)) throw e;
+    }
+  }
+  return exchange(openServeConnection(host, port), key, url, payload, onBytes, opts);
+}
+
+/** One request and its answer on `conn`; a kept connection closed before any answer byte rejects with StaleConnection. */
+function exchange(conn: ServeConnection, key: string, url: URL, payload: Buffer, onBytes: BodySink, opts: SocketGenerateOptions): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     if (opts.signal?.aborted) {
+      conn.socket.destroy();
       reject(abortError());
       return;
     }
-    const readBuf = Buffer.allocUnsafe(READ_BUFFER_BYTES);
+    const socket = conn.socket;
+    const readBuf = conn.buffer;
+    const reused = conn.uses > 0;
+    let answered = false;
     let settled = false;
     let errBody: Buffer | null = null;
     let errLen = 0;
@@ -51,27 +79,34 @@ export function postOverSocket(url: URL, payload: Buffer, onBytes: BodySink, opt
       };
     });
 
-    const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
-    const port = url.port === '' ? 80 : Number(url.port);
-    const socket = net.connect({ host, port, onread: { buffer: readBuf, callback: (n) => drain(0, n) } });
-
-    const cleanup = (): void => {
+    const detach = (): void => {
       opts.signal?.removeEventListener('abort', onAbort);
-      socket.destroy();
+      conn.onRead = () => false;
+      conn.onEnd = conn.onClose = conn.onError = conn.onTimeout = () => undefined;
     };
     const fail = (e: unknown): void => {
       if (settled) return;
       settled = true;
-      cleanup();
-      reject(e instanceof Error ? e : new Error(String(e)));
+      detach();
+      socket.destroy();
+      const code = (e as NodeJS.ErrnoException).code ?? '';
+      const stale = reused && !answered && !opts.signal?.aborted && (e instanceof StaleConnection || staleCodes.has(code));
+      reject(stale ? (e instanceof StaleConnection ? e : new StaleConnection(`the kept-alive connection failed before any answer: ${code}`)) : e instanceof Error ? e : new Error(String(e)));
     };
-    const finish = (): void => {
-      if (settled) return;
+    // `clean`: the answer ended exactly at the end of the bytes read (nothing after it on the wire).
+    // True when the connection went back to the pool (it must keep reading there).
+    const finish = (clean: boolean): boolean => {
+      if (settled) return false;
       settled = true;
-      cleanup();
+      detach();
       const status = reader.head?.status ?? 0;
-      if (status >= 200 && status < 300) resolve();
+      const ok = status >= 200 && status < 300;
+      const keep = opts.sockets !== undefined && ok && clean && !/(^|,)\s*close\s*(,|$)/i.test(reader.head?.headers.connection ?? '');
+      if (keep) opts.sockets!.release(key, conn);
+      else socket.destroy();
+      if (ok) resolve();
       else reject(opts.httpError(status, errBody ? errBody.toString('utf8', 0, errLen) : ''));
+      return keep;
     };
     const onAbort = (): void => fail(abortError());
 
@@ -79,6 +114,7 @@ export function postOverSocket(url: URL, payload: Buffer, onBytes: BodySink, opt
     // yet (a sink asked to wait) or the response is over.
     function drain(from: number, end: number): boolean {
       if (settled) return false;
+      if (end > from) answered = true;
       let pos = from;
       try {
         while (pos < end && !reader.done) {
@@ -103,34 +139,38 @@ export function postOverSocket(url: URL, payload: Buffer, onBytes: BodySink, opt
         fail(e);
         return false;
       }
-      if (reader.done) {
-        finish();
-        return false;
-      }
+      if (reader.done) return finish(pos === end && !ended);
       return true;
     }
 
-    socket.setNoDelay(true);
-    // Idle timeout, as http.request's `timeout`: no byte either way for this long.
-    socket.setTimeout(opts.timeoutMs, () => fail(new Error(`no answer from the serve within ${Math.round(opts.timeoutMs / 1000)} s`)));
-    socket.on('error', fail);
     const onEnd = (): void => {
       if (settled) return;
       if (waiting) {
         ended = true;
         return;
       }
+      if (reused && !answered) {
+        fail(new StaleConnection('the serve closed the kept-alive connection before answering'));
+        return;
+      }
       try {
         reader.eof();
-        finish();
+        finish(false);
       } catch (e) {
         fail(e);
       }
     };
-    socket.on('end', onEnd);
-    socket.on('close', () => fail(new Error('the serve closed the connection before the end of its answer')));
+    conn.onRead = (n) => drain(0, n);
+    conn.onEnd = onEnd;
+    conn.onError = fail;
+    conn.onClose = () =>
+      fail(reused && !answered ? new StaleConnection('the serve closed the kept-alive connection before answering') : new Error('the serve closed the connection before the end of its answer'));
+    // Idle timeout, as http.request's `timeout`: no byte either way for this long.
+    conn.onTimeout = () => fail(new Error(`no answer from the serve within ${Math.round(opts.timeoutMs / 1000)} s`));
+    socket.setTimeout(opts.timeoutMs);
     opts.signal?.addEventListener('abort', onAbort, { once: true });
-    const head = `POST ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\ncontent-type: application/json\r\ncontent-length: ${payload.length}\r\nconnection: close\r\n\r\n`;
+    const close = opts.sockets ? '' : 'connection: close\r\n';
+    const head = `POST ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\ncontent-type: application/json\r\ncontent-length: ${payload.length}\r\n${close}\r\n`;
     // No end(): a half-closed request reads as a client gone to some servers (h11 cancels it).
     socket.write(Buffer.concat([Buffer.from(head, 'latin1'), payload]));
   });

@@ -1,0 +1,142 @@
+// Kept-alive connections to `http:` serves, one idle list per host:port (issue 30). On a fresh
+// connection a request's bytes wait in Node's buffer until the connect event, and in a burst of
+// routed requests the miner's thread reaches those events only after it has built every request
+// of the burst: no request reached the serve before the last one was ready (the bench measured a
+// first token 1.8x the serve's own at 64 streams). On a kept-alive socket the write goes out at once.
+//
+// An idle socket is dropped after SOCKET_IDLE_MS, below uvicorn's 5 s keep-alive (sglang's
+// server), so the serve rarely closes one under us; when it does, the request on it fails before
+// any byte comes back and serve-socket.ts retries it once on a fresh connection.
+import net from 'node:net';
+import { systemClock, type Clock } from '../lib/clock.ts';
+
+/** One read buffer per connection: large enough that a fast loopback body takes few reads. */
+export const READ_BUFFER_BYTES = 64 * 1024;
+/** Idle sockets are closed after this (uvicorn closes them at 5 s; undici's own default is 4 s). */
+export const SOCKET_IDLE_MS = 4_000;
+/** Idle sockets kept per serve; more than the miner's usual in-flight count, fewer than a leak. */
+export const MAX_IDLE_PER_SERVE = 256;
+
+/**
+ * A connection whose reads all land in `buffer` (net.connect's `onread`). Its event handlers are
+ * swapped per request, so a kept-alive socket never collects listeners.
+ */
+export interface ServeConnection {
+  readonly socket: net.Socket;
+  readonly buffer: Buffer;
+  /** Requests this connection carried before the current one (0: a fresh connection). */
+  uses: number;
+  /** The current reader of `buffer[0, n)`; false pauses the socket (the bytes are not all read yet). */
+  onRead: (n: number) => boolean;
+  onEnd: () => void;
+  onClose: () => void;
+  onError: (e: Error) => void;
+  /** No byte either way for the socket's timeout (set per request with `socket.setTimeout(ms)`). */
+  onTimeout: () => void;
+}
+
+const ignore = (): void => undefined;
+
+/** A new connection to host:port with no reader yet (the caller sets its handlers before any read). */
+export function openServeConnection(host: string, port: number): ServeConnection {
+  const buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
+  const socket = net.connect({ host, port, onread: { buffer, callback: (n) => conn.onRead(n) } });
+  const conn: ServeConnection = { socket, buffer, uses: 0, onRead: () => false, onEnd: ignore, onClose: ignore, onError: ignore, onTimeout: ignore };
+  socket.setNoDelay(true);
+  socket.on('end', () => conn.onEnd());
+  socket.on('close', () => conn.onClose());
+  socket.on('error', (e) => conn.onError(e));
+  socket.on('timeout', () => conn.onTimeout());
+  return conn;
+}
+
+interface Idle {
+  conn: ServeConnection;
+  timer: unknown;
+}
+
+export interface ServeSocketPoolOptions {
+  clock?: Clock;
+  idleMs?: number;
+  maxIdlePerServe?: number;
+}
+
+export class ServeSocketPool {
+  private readonly idle = new Map<string, Idle[]>();
+  private readonly clock: Clock;
+  private readonly idleMs: number;
+  private readonly maxIdle: number;
+  private closed = false;
+
+  constructor(o: ServeSocketPoolOptions = {}) {
+    this.clock = o.clock ?? systemClock;
+    this.idleMs = o.idleMs ?? SOCKET_IDLE_MS;
+    this.maxIdle = o.maxIdlePerServe ?? MAX_IDLE_PER_SERVE;
+  }
+
+  /** Idle connections kept for `key` (host:port). */
+  idleCount(key: string): number {
+    return this.idle.get(key)?.length ?? 0;
+  }
+
+  /** The most recently kept connection to `key` (the least likely to be closed by now), or null. */
+  take(key: string): ServeConnection | null {
+    const list = this.idle.get(key);
+    while (list && list.length > 0) {
+      const it = list.pop()!;
+      this.clock.clearTimeout(it.timer);
+      const s = it.conn.socket;
+      if (!s.destroyed && !s.readableEnded && s.writable) return it.conn;
+      s.destroy();
+    }
+    return null;
+  }
+
+  /**
+   * Keeps a connection whose last response ended cleanly (its whole body read, nothing after it,
+   * no `connection: close`) for the next request to `key`. The socket must still be reading (the
+   * caller's read callback returns true), so a close by the serve is seen while it is idle, not
+   * by the next request. The caller must not touch it again.
+   */
+  release(key: string, conn: ServeConnection): void {
+    const s = conn.socket;
+    const list = this.idle.get(key) ?? [];
+    if (this.closed || s.destroyed || s.readableEnded || !s.writable || list.length >= this.maxIdle) {
+      s.destroy();
+      return;
+    }
+    conn.uses += 1;
+    const it: Idle = { conn, timer: null };
+    const drop = (): void => {
+      const i = list.indexOf(it);
+      if (i >= 0) list.splice(i, 1);
+      this.clock.clearTimeout(it.timer);
+      s.destroy();
+    };
+    // While idle: the serve closing it, an error, or bytes nobody asked for all end it.
+    conn.onRead = () => {
+      drop();
+      return false;
+    };
+    conn.onEnd = drop;
+    conn.onClose = drop;
+    conn.onError = drop;
+    conn.onTimeout = drop;
+    s.setTimeout(0);
+    it.timer = this.clock.setTimeout(drop, this.idleMs);
+    list.push(it);
+    this.idle.set(key, list);
+  }
+
+  /** Closes every idle connection; later releases close theirs. */
+  destroy(): void {
+    this.closed = true;
+    for (const list of this.idle.values()) {
+      for (const it of list.splice(0)) {
+        this.clock.clearTimeout(it.timer);
+        it.conn.socket.destroy();
+      }
+    }
+    this.idle.clear();
+  }
+}
