@@ -2,7 +2,7 @@
 // each continuation re-sends prompt + output so far minus the last token, regenerates that
 // overlap token and drops it, so every kept row is a decode vector and the rows equal those
 // of one long call. cached_tokens comes from the first call only.
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Agent } from 'node:http';
 import { CancelledError, type Job } from './job.ts';
 import type { GenerateCallParse, ProofPort } from './proof-port.ts';
@@ -152,7 +152,8 @@ export async function generateChunked(o: GenerationOptions): Promise<GenerationR
 }
 
 async function callGenerate(o: GenerationOptions, inputIds: number[], maxNew: number, onText: ((t: string, tokens: number | null) => void) | undefined, prove: boolean): Promise<GenerateCallParse> {
-  const rid = `engy-${randomBytes(16).toString('hex')}`;
+  // A v4 UUID's 122 random bits as 32 hex digits: randomUUID draws from a cached entropy pool, randomBytes asks the OS each call.
+  const rid = `engy-${randomUUID().replace(/-/g, '')}`;
   const stream = onText !== undefined;
   const body: Record<string, unknown> = {
     input_ids: inputIds,

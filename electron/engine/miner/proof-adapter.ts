@@ -4,7 +4,7 @@
 // parses a body or builds a proof; without one (tests, tools) it runs on the calling thread.
 import { buildProofs, GenerateBodyParser, keptRowCount, NO_HIDDEN_STATES_MESSAGE, verifyProofs, type Bf16Rows, type ChunkVerification, type GenerateBody, type ProofParams } from '../proof/index.ts';
 import { threadSlices } from '../lib/thread-slices.ts';
-import type { ProofPool } from '../proof/proof-pool.ts';
+import type { ParseJob, ProofPool } from '../proof/proof-pool.ts';
 import type { BodyParseSession, GenerateCallParse, ProofPort, ProofVerifyResult } from './proof-port.ts';
 
 function flatten(rows: Uint16Array[]): Bf16Rows {
@@ -58,16 +58,24 @@ function proofParams(prove: { topk: number; batching: number } | undefined): Pro
 }
 
 function poolSession(pool: ProofPool, kind: 'json' | 'sse', expectRows?: number, proveAsParsed?: ProofParams): BodyParseSession {
-  const job = pool.openParse({ format: kind, prove: null, expectRows, proveAsParsed });
+  // Opened with the body's first bytes, not with the call: opening posts to a worker, and in a burst
+  // of requests that work would sit between each request and its write to the serve.
+  let job: ParseJob | null = null;
+  let discarded = false;
+  const open = (): ParseJob => (job ??= pool.openParse({ format: kind, prove: null, expectRows, proveAsParsed }));
   return {
     // ParseJob copies the chunk (the socket may reuse its Buffer). False past the pool's
     // high-water mark: the caller then awaits ready() before reading more (postGenerate pauses
     // the socket), so a fast localhost body cannot pile up in the worker's queue.
-    push: (chunk) => job.push(chunk),
-    ready: () => job.ready(),
-    discard: () => job.abort(),
+    push: (chunk) => open().push(chunk),
+    ready: () => (job ? job.ready() : Promise.resolve()),
+    discard: () => {
+      discarded = true;
+      job?.abort();
+    },
     end: async () => {
-      const { body } = await job.end();
+      if (discarded) throw new Error('the body parser was discarded');
+      const { body } = await open().end();
       return threadSlices.run('row views', () => fromBody(body));
     },
   };

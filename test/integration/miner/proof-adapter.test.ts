@@ -64,3 +64,50 @@ describe.each(ports)('proof adapter (%s)', (name, port) => {
     expect(got.proven?.proofs).toEqual(buildProofs({ data: b.expectedRows.slice(0, 69 * 96), rowCount: 69, hiddenSize: 96 }, MINER_PROOF_PARAMS));
   });
 });
+
+describe('proof adapter on the worker pool: the parse opens with the body', () => {
+  // Opening posts to a worker: done before the request's write, it delayed every request of a burst.
+  it('opens the worker parse at the first bytes, not at openBodyParser', async () => {
+    const own = new ProofPool({ size: 1 });
+    try {
+      const opened: unknown[] = [];
+      const openParse = own.openParse.bind(own);
+      own.openParse = (o) => {
+        opened.push(o);
+        return openParse(o);
+      };
+      const port = createProofPort(own);
+      const session = port.openBodyParser('json');
+      await session.ready();
+      expect(opened).toHaveLength(0);
+      const b = buildBody({ hidden: 32, prefillRows: 1, decodeRows: 4, prefillShape: 'trimmed', seed: 5 });
+      session.push(Buffer.from(b.json, 'utf8'));
+      expect(opened).toHaveLength(1);
+      expect((await session.end()).outputIds).toEqual(b.tokenIds);
+      expect(opened).toHaveLength(1);
+    } finally {
+      await own.dispose();
+    }
+  });
+
+  it('a body with no bytes at all is refused as the in-thread parser refuses it; a discarded one never reaches a worker', async () => {
+    const own = new ProofPool({ size: 1 });
+    try {
+      let opened = 0;
+      const openParse = own.openParse.bind(own);
+      own.openParse = (o) => {
+        opened++;
+        return openParse(o);
+      };
+      const port = createProofPort(own);
+      await expect(port.openBodyParser('sse').end()).rejects.toThrow('the stream ended with no events');
+      expect(opened).toBe(1);
+      const gone = port.openBodyParser('sse');
+      gone.discard();
+      await expect(gone.end()).rejects.toThrow('the body parser was discarded');
+      expect(opened).toBe(1);
+    } finally {
+      await own.dispose();
+    }
+  });
+});
