@@ -17,6 +17,16 @@ export interface BuiltPrompt {
   startsInReasoning: boolean;
 }
 
+/**
+ * Prompts rendered and tokenized at once; the others wait in arrival order. A burst of routed
+ * requests otherwise renders every prompt while taking the frames in, and the tokenizer's answers
+ * (from libuv's thread pool) are read only after the last frame: no request reached the serve
+ * before the whole burst was built. With a few at a time the first request leaves early and the
+ * rest follow one loop turn apart, ahead of a serve that takes them one by one anyway. Four, the
+ * size of libuv's pool: a long prompt's encode does not hold up the short ones behind it.
+ */
+export const PROMPT_CONCURRENCY = 4;
+
 interface TokenizerConfig {
   chat_template?: string | { name: string; template: string }[];
   bos_token?: string | { content: string } | null;
@@ -29,6 +39,8 @@ export class PromptBuilder {
   private readonly template: Template;
   private readonly tokenizer: Tokenizer;
   private readonly specials: Record<string, string>;
+  private building = 0;
+  private readonly waiting: (() => void)[] = [];
 
   private constructor(template: Template, tokenizer: Tokenizer, specials: Record<string, string>) {
     this.template = template;
@@ -60,9 +72,23 @@ export class PromptBuilder {
   }
 
   async build(request: ChatRequest): Promise<BuiltPrompt> {
-    const text = this.render(request);
-    const enc = await this.tokenizer.encode(text);
-    return { text, ids: enc.getIds(), startsInReasoning: text.trimEnd().endsWith('<think>') };
+    if (this.building < PROMPT_CONCURRENCY) this.building++;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      const text = this.render(request);
+      const enc = await this.tokenizer.encode(text);
+      return { text, ids: enc.getIds(), startsInReasoning: text.trimEnd().endsWith('<think>') };
+    } finally {
+      // The slot goes straight to the next in line, or back.
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.building--;
+    }
+  }
+
+  /** Builds in progress and waiting, for tests and diagnostics. */
+  get load(): { building: number; waiting: number } {
+    return { building: this.building, waiting: this.waiting.length };
   }
 
   decode(ids: number[]): Promise<string> {
