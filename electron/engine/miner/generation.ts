@@ -7,7 +7,7 @@ import type { Agent } from 'node:http';
 import { CancelledError, type Job } from './job.ts';
 import type { GenerateCallParse, ProofPort } from './proof-port.ts';
 import { postGenerate } from './serve-http.ts';
-import type { ServeSocketPool } from './serve-socket-pool.ts';
+import type { ReservedConnection, ServeSocketPool } from './serve-socket-pool.ts';
 import { threadSlices } from '../lib/thread-slices.ts';
 import { SseTextScanner } from './sse-text.ts';
 import { keptRowCount } from '../proof/stream-proof.ts';
@@ -51,6 +51,8 @@ export interface GenerationOptions {
   agent: Agent;
   /** Kept-alive connections to `http:` serves; without it each call opens its own. */
   sockets?: ServeSocketPool;
+  /** The connection set aside for this request as it arrived: the first call's. */
+  reserved?: ReservedConnection;
   timeoutMs: number;
   chunkTokens?: number;
   now?: () => number;
@@ -184,7 +186,7 @@ async function callGenerate(o: GenerationOptions, inputIds: number[], maxNew: nu
         else scanner?.push(bytes);
         if (!session.push(bytes)) return session.ready();
       },
-      { timeoutMs: o.timeoutMs, signal: o.job.controller.signal, sockets: o.sockets },
+      { timeoutMs: o.timeoutMs, signal: o.job.controller.signal, sockets: o.sockets, reserved: o.reserved },
     );
     scanner?.end();
     o.job.check();

@@ -168,6 +168,8 @@ export class RequestPipeline {
     const requestId = rec.requestId;
     let serveUrl: string | null = null;
     const coalescer = frame.stream ? new DeltaCoalescer((delta) => void sink.send(chunkFrame(wireId(frame), delta)), d.flushMs ?? 50) : null;
+    // Connected while the prompt is built (serve-socket-pool.ts says why); unused, it goes back to the pool.
+    const reserved = d.agents.sockets.reserve(d.serves.peek());
     try {
       const prompt = await d.prompt.build(req).catch((e: unknown) => {
         // The template refused the buyer's messages: their request, their 4xx.
@@ -193,6 +195,7 @@ export class RequestPipeline {
               proof: d.proof,
               agent: d.agents.generate,
               sockets: d.agents.sockets,
+              reserved: reserved ?? undefined,
               timeoutMs: d.timeoutMs,
               chunkTokens: d.chunkTokens,
               now,
@@ -241,6 +244,7 @@ export class RequestPipeline {
         sink.send(errorResponseFrame(wireId(frame), requestId, { ...responseErrorOf(e), message: rec.cause }));
       }
     } finally {
+      reserved?.giveBack();
       if (serveUrl) d.serves.release(serveUrl);
       d.onRecord(rec);
     }

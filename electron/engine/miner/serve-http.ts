@@ -4,7 +4,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { postOverSocket } from './serve-socket.ts';
-import { ServeSocketPool } from './serve-socket-pool.ts';
+import { ServeSocketPool, type ReservedConnection } from './serve-socket-pool.ts';
 
 export class ServeHttpError extends Error {
   readonly status: number;
@@ -58,7 +58,7 @@ export function postGenerate(
   body: unknown,
   agent: http.Agent,
   onBytes: (chunk: Buffer) => void | Promise<void>,
-  opts: { timeoutMs: number; signal?: AbortSignal; sockets?: ServeSocketPool },
+  opts: { timeoutMs: number; signal?: AbortSignal; sockets?: ServeSocketPool; reserved?: ReservedConnection },
 ): Promise<void> {
   const url = new URL('/generate', serveUrl);
   const payload = Buffer.from(JSON.stringify(body), 'utf8');

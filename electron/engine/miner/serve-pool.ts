@@ -30,11 +30,17 @@ export class ServePool {
   }
 
   acquire(): string {
+    const best = this.peek();
+    this.inflight.set(best, this.inflight.get(best)! + 1);
+    return best;
+  }
+
+  /** The serve acquire() would pick now, without counting a request on it. */
+  peek(): string {
     const pool = this.urls.filter((u) => !this.down.has(u));
     const candidates = pool.length > 0 ? pool : this.urls;
     let best = candidates[0]!;
     for (const u of candidates) if (this.inflight.get(u)! < this.inflight.get(best)!) best = u;
-    this.inflight.set(best, this.inflight.get(best)! + 1);
     return best;
   }
 

@@ -50,6 +50,60 @@ export function openServeConnection(host: string, port: number): ServeConnection
   return conn;
 }
 
+/** Where a `/generate` URL's socket goes, and its idle list's key; null for anything but `http:`. */
+export function socketTarget(url: URL): { host: string; port: number; key: string } | null {
+  if (url.protocol !== 'http:') return null;
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  const port = url.port === '' ? 80 : Number(url.port);
+  return { host, port, key: `${host}:${port}` };
+}
+
+/**
+ * A connection set aside for one request as its frame arrives, so that its connect is done (and
+ * the serve has accepted it) by the time the prompt is built: in a burst after an idle spell the
+ * serve otherwise meets every connection at once, mid-work. Taken once by the request's first
+ * call, or given back to the pool.
+ */
+export class ReservedConnection {
+  private conn: ServeConnection | null;
+  private readonly pool: ServeSocketPool;
+  readonly key: string;
+
+  constructor(pool: ServeSocketPool, key: string, conn: ServeConnection) {
+    this.pool = pool;
+    this.key = key;
+    this.conn = conn;
+  }
+
+  /** The connection, once, if it goes to `key`; a connection to another serve goes back to the pool. */
+  take(key: string): ServeConnection | null {
+    if (key !== this.key) {
+      this.giveBack();
+      return null;
+    }
+    const c = this.conn;
+    this.conn = null;
+    // Refused or closed while the prompt was built: the call opens its own and meets the real error.
+    if (c && !usable(c)) {
+      c.socket.destroy();
+      return null;
+    }
+    return c;
+  }
+
+  /** Unused (the request failed or ended before its call): kept for the next request. */
+  giveBack(): void {
+    const c = this.conn;
+    this.conn = null;
+    if (c) this.pool.release(this.key, c);
+  }
+}
+
+function usable(c: ServeConnection): boolean {
+  const s = c.socket;
+  return !s.destroyed && !s.readableEnded && s.writable;
+}
+
 interface Idle {
   conn: ServeConnection;
   timer: unknown;
@@ -79,15 +133,27 @@ export class ServeSocketPool {
     return this.idle.get(key)?.length ?? 0;
   }
 
+  /** A kept connection to the serve at `serveUrl`, else a new one, set aside for one request; null for `https:`. */
+  reserve(serveUrl: string): ReservedConnection | null {
+    let url: URL;
+    try {
+      url = new URL('/generate', serveUrl);
+    } catch {
+      return null; // the call itself says what is wrong with the address
+    }
+    const t = socketTarget(url);
+    if (!t || this.closed) return null;
+    return new ReservedConnection(this, t.key, this.take(t.key) ?? openServeConnection(t.host, t.port));
+  }
+
   /** The most recently kept connection to `key` (the least likely to be closed by now), or null. */
   take(key: string): ServeConnection | null {
     const list = this.idle.get(key);
     while (list && list.length > 0) {
       const it = list.pop()!;
       this.clock.clearTimeout(it.timer);
-      const s = it.conn.socket;
-      if (!s.destroyed && !s.readableEnded && s.writable) return it.conn;
-      s.destroy();
+      if (usable(it.conn)) return it.conn;
+      it.conn.socket.destroy();
     }
     return null;
   }
@@ -101,7 +167,7 @@ export class ServeSocketPool {
   release(key: string, conn: ServeConnection): void {
     const s = conn.socket;
     const list = this.idle.get(key) ?? [];
-    if (this.closed || s.destroyed || s.readableEnded || !s.writable || list.length >= this.maxIdle) {
+    if (this.closed || !usable(conn) || list.length >= this.maxIdle) {
       s.destroy();
       return;
     }

@@ -10,7 +10,7 @@
 // fails before any byte comes back, so the serve never saw it, and is retried once on a fresh
 // connection. Without a pool: one connection per call (`connection: close`).
 import { HttpResponseReader, type BodySink } from './http-response-reader.ts';
-import { openServeConnection, type ServeConnection, type ServeSocketPool } from './serve-socket-pool.ts';
+import { openServeConnection, socketTarget, type ReservedConnection, type ServeConnection, type ServeSocketPool } from './serve-socket-pool.ts';
 
 export { READ_BUFFER_BYTES } from './serve-socket-pool.ts';
 
@@ -24,6 +24,8 @@ export interface SocketGenerateOptions {
   httpError: (status: number, text: string) => Error;
   /** Kept-alive connections; without it each call opens and closes its own. */
   sockets?: ServeSocketPool;
+  /** A connection set aside for this request (serve-socket-pool.ts), used first if it goes to this serve. */
+  reserved?: ReservedConnection;
 }
 
 function abortError(): Error {
@@ -37,10 +39,8 @@ const staleCodes = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
 
 /** Resolves at the end of the body; rejects on a non-2xx answer, a framing fault, the socket's error, a timeout or an abort. */
 export async function postOverSocket(url: URL, payload: Buffer, onBytes: BodySink, opts: SocketGenerateOptions): Promise<void> {
-  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
-  const port = url.port === '' ? 80 : Number(url.port);
-  const key = `${host}:${port}`;
-  const kept = opts.sockets?.take(key) ?? null;
+  const { host, port, key } = socketTarget(url)!;
+  const kept = opts.reserved?.take(key) ?? opts.sockets?.take(key) ?? null;
   if (kept) {
     try {
       return await exchange(kept, key, url, payload, onBytes, opts);

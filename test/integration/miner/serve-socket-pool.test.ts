@@ -5,7 +5,7 @@
 import net, { type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServeAgents, destroyServeAgents, postGenerate, ServeHttpError } from '../../../electron/engine/miner/serve-http.ts';
-import { ServeSocketPool } from '../../../electron/engine/miner/serve-socket-pool.ts';
+import { ServeSocketPool, type ReservedConnection } from '../../../electron/engine/miner/serve-socket-pool.ts';
 import { ManualClock } from '../../doubles/manual-clock.ts';
 
 const OK = 'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 13\r\n\r\n{"text":"ok"}';
@@ -62,11 +62,11 @@ function pool(o: ConstructorParameters<typeof ServeSocketPool>[0] = {}): ServeSo
   return p;
 }
 
-async function generate(url: string, sockets: ServeSocketPool, signal?: AbortSignal): Promise<string> {
+async function generate(url: string, sockets: ServeSocketPool, signal?: AbortSignal, reserved?: ReservedConnection): Promise<string> {
   const agents = createServeAgents();
   const parts: Buffer[] = [];
   try {
-    await postGenerate(url, { input_ids: [1, 2, 3], rid: 'r' }, agents.generate, (c) => void parts.push(Buffer.from(c)), { timeoutMs: 20_000, signal, sockets });
+    await postGenerate(url, { input_ids: [1, 2, 3], rid: 'r' }, agents.generate, (c) => void parts.push(Buffer.from(c)), { timeoutMs: 20_000, signal, sockets, reserved });
   } finally {
     destroyServeAgents(agents);
   }
@@ -213,5 +213,57 @@ describe('kept-alive connections to an http: serve', () => {
     await generate(b.url, p);
     expect(p.idleCount(b.key)).toBe(0);
     await expect.poll(() => b.conns.every((c) => c.closed), WAIT).toBe(true);
+  });
+});
+
+describe('a connection reserved as the request arrives', () => {
+  it('is connected before the request is written, and carries it', async () => {
+    const s = await rawServe((sock) => sock.write(OK));
+    const p = pool();
+    const reserved = p.reserve(s.url)!;
+    await expect.poll(() => s.conns.length, WAIT).toBe(1);
+    expect(s.conns[0]!.requests).toHaveLength(0);
+    expect(await generate(s.url, p, undefined, reserved)).toBe('{"text":"ok"}');
+    expect(s.conns).toHaveLength(1);
+    expect(s.conns[0]!.requests).toHaveLength(1);
+    // Taken once: giving it back afterwards does nothing; the pool keeps it from the clean answer.
+    reserved.giveBack();
+    expect(p.idleCount(s.key)).toBe(1);
+    // The next reservation is that kept connection, not a new one.
+    const again = p.reserve(s.url)!;
+    expect(p.idleCount(s.key)).toBe(0);
+    again.giveBack();
+    expect(p.idleCount(s.key)).toBe(1);
+    expect(s.conns).toHaveLength(1);
+  });
+
+  it('reserved for one serve and called on another: it goes back to its own serve’s list', async () => {
+    const a = await rawServe((sock) => sock.write(OK));
+    const b = await rawServe((sock) => sock.write(OK));
+    const p = pool();
+    const reserved = p.reserve(a.url)!;
+    expect(await generate(b.url, p, undefined, reserved)).toBe('{"text":"ok"}');
+    expect(p.idleCount(a.key)).toBe(1);
+    expect(p.idleCount(b.key)).toBe(1);
+    await expect.poll(() => a.conns.length, WAIT).toBe(1);
+    expect(a.conns[0]!.requests).toHaveLength(0);
+  });
+
+  it('refused while the prompt was built: the call meets the real error, not a destroyed socket', async () => {
+    const closed = await rawServe(() => undefined);
+    const url = closed.url;
+    await closers.pop()!();
+    const p = pool();
+    const reserved = p.reserve(url)!;
+    await expect(generate(url, p, undefined, reserved)).rejects.toThrow('ECONNREFUSED');
+    expect(p.idleCount(closed.key)).toBe(0);
+  });
+
+  it('an https serve, an address that is not one, or a destroyed pool reserves nothing', () => {
+    const p = pool();
+    expect(p.reserve('https://127.0.0.1:1')).toBeNull();
+    expect(p.reserve('not a url')).toBeNull();
+    p.destroy();
+    expect(p.reserve('http://127.0.0.1:1')).toBeNull();
   });
 });
