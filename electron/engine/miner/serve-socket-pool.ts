@@ -41,7 +41,12 @@ const ignore = (): void => undefined;
 export function openServeConnection(host: string, port: number): ServeConnection {
   const buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
   const socket = net.connect({ host, port, onread: { buffer, callback: (n) => conn.onRead(n) } });
-  const conn: ServeConnection = { socket, buffer, uses: 0, onRead: () => false, onEnd: ignore, onClose: ignore, onError: ignore, onTimeout: ignore };
+  // Until a request owns it, bytes from the serve are a fault: the connection is closed, and whoever takes it next opens another.
+  const unasked = (): boolean => {
+    socket.destroy();
+    return false;
+  };
+  const conn: ServeConnection = { socket, buffer, uses: 0, onRead: unasked, onEnd: ignore, onClose: ignore, onError: ignore, onTimeout: ignore };
   socket.setNoDelay(true);
   socket.on('end', () => conn.onEnd());
   socket.on('close', () => conn.onClose());

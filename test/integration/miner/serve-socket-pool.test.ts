@@ -259,6 +259,18 @@ describe('a connection reserved as the request arrives', () => {
     expect(p.idleCount(closed.key)).toBe(0);
   });
 
+  it('a serve that talks on a reserved connection before the request loses it: the call opens another', async () => {
+    const s = await rawServe((sock) => sock.write(OK));
+    const p = pool();
+    const reserved = p.reserve(s.url)!;
+    await expect.poll(() => s.conns.length, WAIT).toBe(1);
+    s.conns[0]!.sock.write('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nno');
+    await expect.poll(() => s.conns[0]!.closed, WAIT).toBe(true);
+    expect(await generate(s.url, p, undefined, reserved)).toBe('{"text":"ok"}');
+    expect(s.conns).toHaveLength(2);
+    expect(s.conns[0]!.requests).toHaveLength(0);
+  });
+
   it('an https serve, an address that is not one, or a destroyed pool reserves nothing', () => {
     const p = pool();
     expect(p.reserve('https://127.0.0.1:1')).toBeNull();
