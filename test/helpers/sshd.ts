@@ -1,6 +1,6 @@
 // A real OpenSSH server for fleet tests: `/usr/sbin/sshd -D -f <tmp config>` on 127.0.0.1 on a free
 // port, with a throwaway host key, a throwaway user key in AuthorizedKeysFile, all in one temp dir.
-// `stop()` kills it (tests call it in afterEach/finally); the client side is an ssh_config naming the
+// `stop()` kills it and whatever ran through it (tests call it in afterEach/finally); the client side is an ssh_config naming the
 // user key, handed to the panel as its `configFile`.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,7 +19,10 @@ export interface TestSshd {
   hostKeyPub: string;
   /** Replaces the host key and restarts sshd on the same port (a reinstalled rig, or a man in the middle). */
   changeHostKey(): Promise<void>;
-  /** Kills the server and every session it forked, by pid (tunnels drop as when a rig loses its network). */
+  /**
+   * Kills the server and every session it forked, by pid (tunnels drop as when a rig loses its network),
+   * and every command its sessions started, even one its session left behind.
+   */
   stop(): Promise<void>;
   start(): Promise<void>;
   output(): string;
@@ -67,6 +70,26 @@ function descendants(pid: number): number[] {
     }
   };
   walk(pid);
+  return out;
+}
+
+/**
+ * Every process started through this sshd's sessions, orphans included: sshd gives a session's command its
+ * own session id and, when the client goes, leaves it running (no tty, so no hangup), re-parented to init
+ * where `descendants` cannot see it. They all carry the HOME this sshd sets (its temp dir), found in
+ * /proc/<pid>/environ.
+ */
+function sessionCommands(home: string): number[] {
+  const mark = `HOME=${home}`;
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${name}/environ`, 'utf8').split('\0').includes(mark)) out.push(Number(name));
+    } catch {
+      // exited while we looked, or not ours to read
+    }
+  }
   return out;
 }
 
@@ -131,18 +154,19 @@ export async function startTestSshd(): Promise<TestSshd> {
   const stop = async () => {
     const c = child;
     child = null;
-    if (!c || c.exitCode !== null) return;
-    await new Promise<void>((resolve) => {
-      c.once('exit', () => resolve());
-      for (const pid of descendants(c.pid!)) {
-        try {
-          process.kill(pid, 'SIGKILL');
-        } catch {
-          // already gone
-        }
+    const running = c !== null && c.exitCode === null;
+    // The orphans too when sshd itself is already gone.
+    const doomed = new Set([...(running ? descendants(c.pid!) : []), ...sessionCommands(dir)]);
+    const exited = running ? new Promise<void>((resolve) => c.once('exit', () => resolve())) : Promise.resolve();
+    for (const pid of doomed) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
       }
-      c.kill('SIGKILL');
-    });
+    }
+    if (running) c.kill('SIGKILL');
+    await exited;
   };
   await start();
   const sshd: TestSshd = {

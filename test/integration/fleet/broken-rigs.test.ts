@@ -8,10 +8,11 @@ import { FleetService } from '../../../electron/engine/fleet/fleet-service.ts';
 import { silentLogger } from '../../../electron/engine/lib/logger.ts';
 import { CONTRACT_VERSION } from '../../../shared/api.ts';
 import { startFakeRigEngine, type FakeRigBehaviour, type FakeRigEngine } from '../../doubles/fleet/fake-rig-engine.ts';
+import { pidRunning } from '../../helpers/pid-running.ts';
 import { startTestSshd, type TestSshd } from '../../helpers/sshd.ts';
 import { tempDirs } from '../../helpers/temp-dirs.ts';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 
 const printAccess = join(import.meta.dirname, '..', '..', 'doubles', 'fleet', 'print-access.mjs');
@@ -35,7 +36,8 @@ describe('broken rigs never touch the good one', () => {
     rmSync(knownHostsDir, { recursive: true, force: true });
   });
 
-  async function scenario(bad: { behave?: FakeRigBehaviour; contract?: number; access?: string; slowMs?: number }, check: (fleet: FleetService, badId: string) => Promise<void>) {
+  /** Runs the bad rig beside a good one; returns the bad rig's data dir (its double's pids are in D/pids). */
+  async function scenario(bad: { behave?: FakeRigBehaviour; contract?: number; access?: string; slowMs?: number }, check: (fleet: FleetService, badId: string) => Promise<void>): Promise<string> {
     const good = await startFakeRigEngine('good');
     const engines: FakeRigEngine[] = [good];
     const panelDir = temp();
@@ -47,6 +49,7 @@ describe('broken rigs never touch the good one', () => {
       tools: { configFile: sshd.clientConfig },
       limits: { maxFrameBytes: 256 * 1024, accessTimeoutMs: 45_000, invokeTimeoutMs: 20_000, backoffInitialMs: 500, backoffMaxMs: 2_000 },
     });
+    let badDir = '';
     try {
       const rigDir = (access: string, slowMs?: number) => {
         const d = temp();
@@ -62,7 +65,8 @@ describe('broken rigs never touch the good one', () => {
         engines.push(e);
         badAccess = accessFor(e, bad.contract);
       }
-      const badRig = fleet.add({ target: sshd.target, name: 'bad', command: `${process.execPath} ${printAccess}`, dataDir: rigDir(badAccess, bad.slowMs) });
+      badDir = rigDir(badAccess, bad.slowMs);
+      const badRig = fleet.add({ target: sshd.target, name: 'bad', command: `${process.execPath} ${printAccess}`, dataDir: badDir });
       const row = (id: string) => fleet.snapshot().rigs.find((r) => r.id === id)!;
       await expect.poll(() => `${row(goodRig.id).link}: ${row(goodRig.id).detail}`, poll).toMatch(/^online/);
       await check(fleet, badRig.id);
@@ -76,6 +80,7 @@ describe('broken rigs never touch the good one', () => {
       fleet.dispose();
       for (const e of engines) await e.close();
     }
+    return badDir;
   }
   const row = (f: FleetService, id: string) => f.snapshot().rigs.find((r) => r.id === id)!;
 
@@ -105,10 +110,15 @@ describe('broken rigs never touch the good one', () => {
   }, 400_000);
 
   it('a rig slow to answer over SSH is timed out, said, and retried', async () => {
-    await scenario({ access: '{}', slowMs: 300_000 }, async (fleet, id) => {
+    const badDir = await scenario({ access: '{}', slowMs: 300_000 }, async (fleet, id) => {
       await expect.poll(() => row(fleet, id).detail, poll).toMatch(/answered nothing over SSH in 45 s/);
       expect(row(fleet, id).unreachableSince).not.toBeNull();
     });
+    // Every run of the slow double (the timed-out one, the retries) ends with its ssh session, here while
+    // this sshd still runs: none sleeps out its 300 s past this test. It checks its parent every 0.2 s.
+    const pids = readFileSync(join(badDir, 'pids'), 'utf8').trim().split('\n').map(Number);
+    expect(pids.length).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => pids.filter(pidRunning), { timeout: 30_000, interval: 100 }).toEqual([]);
   }, 400_000);
 
   it('another contract version says which side to update', async () => {
