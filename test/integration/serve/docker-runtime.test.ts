@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ServePlan } from '../../../shared/hardware.ts';
 import type { ExecText } from '../../../electron/engine/lib/exec-text.ts';
 import { PINNED_DOCKER_IMAGE } from '../../../electron/engine/serve/launch-plan.ts';
+import { isPortFree } from '../../../electron/engine/serve/port-check.ts';
 import { detectRuntimes } from '../../../electron/engine/serve/runtime-detect.ts';
 import { createServeFleet, planLaunches } from '../../../electron/engine/serve/serve-setup.ts';
 import { enginePlan } from '../../fixtures/serve/engine-plan.ts';
@@ -77,6 +78,18 @@ describe('docker runtime (against the fake docker CLI)', () => {
     expect(pidAlive(back.status.pid!)).toBe(false);
     expect(pidAlive(second)).toBe(false);
     expect(existsSync(record)).toBe(false);
+  });
+
+  it('`docker rm -f` answers once the container is gone and its port is free, as real docker does', async () => {
+    const { fleet, engine, stateDir, specs } = await dockerFleet(0, []);
+    fleet.start();
+    await waitFor(engine, (s) => s.status.state === 'ready');
+    const spec = specs[0]!;
+    const container = Number(readFileSync(join(stateDir, `${spec.containerName}.pid`), 'utf8'));
+    await execWith({ FAKE_DOCKER_STATE: stateDir })(FAKE_DOCKER, ['rm', '-f', spec.containerName!], 20_000);
+    // No wait here: the supervisor's next launch checks the port right after this answer.
+    expect(pidAlive(container)).toBe(false);
+    expect(await isPortFree(spec.port, spec.host)).toBe(true);
   });
 
   it('names a stopped Docker daemon as the cause and does not restart into it', async () => {
