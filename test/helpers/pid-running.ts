@@ -3,6 +3,12 @@
 import { readFileSync } from 'node:fs';
 
 export function pidRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    // EPERM: it exists, owned by someone else.
+    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
   let stat: string;
   try {
     stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

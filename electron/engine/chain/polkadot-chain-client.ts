@@ -9,8 +9,8 @@ import { Emitter } from '../lib/emitter.ts';
 import { silentLogger, type Logger } from '../lib/logger.ts';
 import { LinkOutage, type LinkOutageLine } from '../lib/link-outage.ts';
 import { MODULE_ERROR_TEXT } from './chain-errors.ts';
-import { account, big, bigVec, bool, boolVec, num, numVec } from './codec-values.ts';
-import { earningsMath, effectiveActivityCutoff, legacyNextEpochBlock } from './derived.ts';
+import { account, big, bool, boolVec, num, numVec } from './codec-values.ts';
+import { earningsMath, effectiveActivityCutoff } from './derived.ts';
 import type {
   ChainPort,
   CommitRevealFacts,
@@ -28,6 +28,7 @@ import type {
 import { FAUCET_DRIP_METHOD, FAUCET_INFO_METHOD, readFaucetDrip, readFaucetOffer } from './dev-faucet.ts';
 import { beaconOf, commitRevealRefusal } from './commit-reveal-codec.ts';
 import { connectOnce, errorText } from './connect-api.ts';
+import { readNextEpochBlock, readSubnet, subtensorModule, type SubnetRead, type SubtensorQuery, type SubtensorTx } from './subnet-reads.ts';
 import { submitAndWait } from './submit-extrinsic.ts';
 import { describeNetworkError } from '../lib/network-words.ts';
 
@@ -51,18 +52,6 @@ export interface ChainClientOptions {
 }
 
 export type ChainConnectionEvent = { state: 'connected'; endpoint: string } | { state: 'disconnected'; endpoint: string };
-
-/** One batched read of a subnet's payout vectors (indexed by uid) and its pool reserves. */
-interface SubnetRead {
-  block: number;
-  /** Blocks per epoch, at least 1. */
-  tempo: number;
-  incentive: number[];
-  dividends: number[];
-  emissionRao: bigint[];
-  subnetTaoRao: bigint;
-  subnetAlphaInRao: bigint;
-}
 
 /** Blocks between the two timestamps of the block-time measurement. */
 const BLOCK_TIME_SPAN = 100;
@@ -449,60 +438,18 @@ export class PolkadotChainClient implements ChainPort {
     return outcome;
   }
 
-  private async nextEpochBlock(netuid: number, block: number, tempo: number): Promise<number> {
-    try {
-      const fn = this.api.call['subnetInfoRuntimeApi']?.['getNextEpochStartBlock'];
-      if (fn) {
-        const v = (await fn(netuid)).toJSON();
-        if (typeof v === 'number' || typeof v === 'string') return Number(v);
-      }
-    } catch (e) {
-      this.log.debug(`get_next_epoch_start_block unavailable (${errorMessage(e)}); using the legacy formula`);
-    }
-    return legacyNextEpochBlock(block, netuid, tempo);
+  private nextEpochBlock(netuid: number, block: number, tempo: number): Promise<number> {
+    return readNextEpochBlock(this.api, this.log, netuid, block, tempo);
   }
 
-  /**
-   * The subnet's per-uid payout vectors and pool reserves at one block, in one batched query: the miner pool
-   * and one uid's earnings both derive from this same read. Incentive and dividends stay raw u16 (0..65535).
-   */
-  private async subnetRead(netuid: number): Promise<SubnetRead> {
-    const q = this.module('query');
-    const [header, values] = await Promise.all([
-      this.api.rpc.chain.getHeader(),
-      this.api.queryMulti([
-        [q('tempo'), netuid],
-        [q('incentive'), netuid],
-        [q('dividends'), netuid],
-        [q('emission'), netuid],
-        [q('subnetTAO'), netuid],
-        [q('subnetAlphaIn'), netuid],
-      ]),
-    ]);
-    const [tempo, incentive, dividends, emission, tao, alphaIn] = values;
-    return {
-      block: header.number.toNumber(),
-      tempo: Math.max(1, num(tempo)),
-      incentive: numVec(incentive),
-      dividends: numVec(dividends),
-      emissionRao: bigVec(emission),
-      subnetTaoRao: big(tao),
-      subnetAlphaInRao: big(alphaIn),
-    };
+  private subnetRead(netuid: number): Promise<SubnetRead> {
+    return readSubnet(this.api, netuid);
   }
 
-  /** SubtensorModule storage entries or calls by name; a missing one means the node runs another runtime. */
-  private module(kind: 'query'): (name: string) => NonNullable<NonNullable<ApiPromise['query'][string]>[string]>;
-  private module(kind: 'tx'): (name: string) => NonNullable<NonNullable<ApiPromise['tx'][string]>[string]>;
+  private module(kind: 'query'): (name: string) => SubtensorQuery;
+  private module(kind: 'tx'): (name: string) => SubtensorTx;
   private module(kind: 'query' | 'tx') {
-    const section = this.api[kind]['subtensorModule'];
-    return (name: string) => {
-      const item = section?.[name];
-      if (!item) {
-        throw new AppFailure('chain-unreachable', `This node does not look like a Bittensor (subtensor) node: SubtensorModule.${name} is missing. Pick a Bittensor endpoint.`);
-      }
-      return item;
-    };
+    return kind === 'query' ? subtensorModule(this.api, 'query') : subtensorModule(this.api, 'tx');
   }
 
   private transportMessage(e: unknown): string {

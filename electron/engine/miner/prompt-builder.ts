@@ -87,7 +87,7 @@ export class PromptBuilder {
   }
 
   /** Builds in progress and waiting, for tests and diagnostics. */
-  get load(): { building: number; waiting: number } {
+  get queue(): { building: number; waiting: number } {
     return { building: this.building, waiting: this.waiting.length };
   }
 

@@ -1,6 +1,6 @@
 // Shared set-up for the serve integration tests: the fake python double, a throwaway trim dir,
 // short timings, and a wait-for-snapshot helper. Not a double itself; helpers only.
-import { mkdtempSync, writeFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EngineSnapshot } from '../../../shared/serve.ts';
@@ -61,16 +61,4 @@ export function waitFor(sup: Watchable, pred: (s: EngineSnapshot) => boolean, ms
 }
 
 /** Alive and not a zombie (an orphan's zombie lingers until init reaps it, yet runs nothing). */
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
+export { pidRunning as pidAlive } from '../../helpers/pid-running.ts';

@@ -24,14 +24,14 @@ describe('prompt builds in a burst', () => {
     const builds = Array.from({ length: 20 }, (_, i) => pb.build(ask(i)));
     // Only the first few were rendered while the burst was taken in.
     expect(rendered).toEqual([0, 1, 2, 3].slice(0, PROMPT_CONCURRENCY));
-    expect(pb.load).toEqual({ building: PROMPT_CONCURRENCY, waiting: 20 - PROMPT_CONCURRENCY });
+    expect(pb.queue).toEqual({ building: PROMPT_CONCURRENCY, waiting: 20 - PROMPT_CONCURRENCY });
     const done = await Promise.all(builds);
     expect(rendered).toEqual(Array.from({ length: 20 }, (_, i) => i));
     // Each build got its own prompt's ids.
     const alone = await pb.build(ask(7));
     expect(done[7]!.ids).toEqual(alone.ids);
     expect(done[7]!.ids).not.toEqual(done[8]!.ids);
-    expect(pb.load).toEqual({ building: 0, waiting: 0 });
+    expect(pb.queue).toEqual({ building: 0, waiting: 0 });
   });
 
   it('a prompt the template refuses gives its slot to the next one', async () => {
@@ -40,6 +40,6 @@ describe('prompt builds in a burst', () => {
     const fine = pb.build(ask(1));
     for (const r of refused) await expect(r).rejects.toThrow('messages');
     expect((await fine).ids.length).toBeGreaterThan(0);
-    expect(pb.load).toEqual({ building: 0, waiting: 0 });
+    expect(pb.queue).toEqual({ building: 0, waiting: 0 });
   });
 });
