@@ -13,8 +13,10 @@ import { setPriority } from 'node:os';
 
 interface Lane {
   name: string;
-  /** npm script names, run one after the other; the last gets this script's arguments. */
+  /** npm script names, run one after the other. */
   scripts: string[];
+  /** The last script gets this script's arguments (vitest's: `npm test -- --project unit`). */
+  takesArgs: boolean;
   /** Print as it comes (line by line) instead of whole blocks per step. */
   live: boolean;
   /** Added niceness (0 = as this process). */
@@ -22,8 +24,8 @@ interface Lane {
 }
 
 const LANES: Lane[] = [
-  { name: 'tests', scripts: ['build:main', 'build:renderer', 'test:vitest'], live: true, nice: 0 },
-  { name: 'checks', scripts: ['typecheck:no-emit', 'lint'], live: false, nice: 10 },
+  { name: 'tests', scripts: ['build:main', 'build:renderer', 'test:vitest'], takesArgs: true, live: true, nice: 0 },
+  { name: 'checks', scripts: ['typecheck:no-emit', 'lint'], takesArgs: false, live: false, nice: 10 },
 ];
 /** How long a stopped step's process group has between SIGTERM and SIGKILL. */
 const KILL_GRACE_MS = 10_000;
@@ -142,7 +144,7 @@ async function stopAll(): Promise<void> {
 async function runLane(lane: Lane): Promise<number> {
   for (const [i, script] of lane.scripts.entries()) {
     if (stopping) return 1;
-    const rc = await runStep(lane, script, i === lane.scripts.length - 1 ? extraArgs : []);
+    const rc = await runStep(lane, script, lane.takesArgs && i === lane.scripts.length - 1 ? extraArgs : []);
     if (rc !== 0) {
       if (!stopping) await stopAll();
       return rc;
