@@ -1,16 +1,16 @@
 // `npm test` (scripts/test.ts): its two lanes, a failing step stopping the other lane, Ctrl-C, and
 // no step's process outliving it. The steps are a fake `npm` (test/doubles/fake-npm) first on PATH.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pidRunning } from '../../helpers/pid-running.ts';
+import { tempDirs } from '../../helpers/temp-dirs.ts';
+import { until } from '../../helpers/until.ts';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const FAKE_NPM = join(ROOT, 'test/doubles/fake-npm');
-const dir = mkdtempSync(join(tmpdir(), 'npm-test-script-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const tempDir = tempDirs('npm-test-script-');
 
 interface Run {
   code: number | null;
@@ -18,10 +18,9 @@ interface Run {
   log: string[];
 }
 
-let runs = 0;
 /** Runs scripts/test.ts with the plan; `interruptWhen` sends SIGINT once the output holds that text. Killed past 60 s. */
 function npmTest(plan: string, args: string[] = [], interruptWhen?: string): Promise<Run> {
-  const log = join(dir, `log-${++runs}`);
+  const log = join(tempDir(), 'npm-log');
   const child = spawn(process.execPath, [join(ROOT, 'scripts/test.ts'), ...args], {
     cwd: ROOT,
     env: { ...process.env, PATH: `${FAKE_NPM}:${process.env.PATH}`, FAKE_NPM_PLAN: plan, FAKE_NPM_LOG: log, FORCE_COLOR: '0' },
@@ -55,15 +54,8 @@ function npmTest(plan: string, args: string[] = [], interruptWhen?: string): Pro
 
 const pidsOf = (log: string[]): number[] => log.map((l) => Number(/pid=(\d+)/.exec(l)?.[1])).filter((p) => p > 0);
 
-/** Waits (up to 15 s) until none of the pids is running. */
-async function gone(pids: number[]): Promise<boolean> {
-  const end = Date.now() + 15_000;
-  while (Date.now() < end) {
-    if (!pids.some(pidRunning)) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return false;
-}
+/** Resolves once none of the pids is running; throws after 15 s. */
+const gone = (pids: number[]) => until("the steps' processes to end", 15_000, () => !pids.some(pidRunning), 100);
 
 describe('npm test (scripts/test.ts)', { timeout: 90_000 }, () => {
   it('runs both lanes, each in order, passes the arguments to vitest only, and exits 0', async () => {
@@ -85,7 +77,7 @@ describe('npm test (scripts/test.ts)', { timeout: 90_000 }, () => {
     expect(r.output).toContain('npm test [checks]: lint FAILED (exit 2)');
     expect(r.output).toContain('npm test [tests]: test:vitest stopped');
     expect(r.output).toContain('npm test: FAILED');
-    expect(await gone(pidsOf(r.log))).toBe(true);
+    await gone(pidsOf(r.log));
   });
 
   it('a failing build stops the lane at once: vitest never starts', async () => {
@@ -100,7 +92,7 @@ describe('npm test (scripts/test.ts)', { timeout: 90_000 }, () => {
     expect(r.code).toBe(130);
     expect(r.output).toContain('npm test: SIGINT, stopping every step');
     expect(r.output).toContain('npm test: stopped by SIGINT');
-    expect(await gone(pidsOf(r.log))).toBe(true);
+    await gone(pidsOf(r.log));
   });
 
   it('a process a step leaves behind does not outlive the step', async () => {
@@ -108,6 +100,6 @@ describe('npm test (scripts/test.ts)', { timeout: 90_000 }, () => {
     expect(r.code).toBe(0);
     const orphan = Number(/orphan pid=(\d+)/.exec(r.log.join('\n'))?.[1]);
     expect(orphan).toBeGreaterThan(0);
-    expect(await gone([orphan])).toBe(true);
+    await gone([orphan]);
   });
 });
