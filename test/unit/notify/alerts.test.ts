@@ -85,6 +85,17 @@ describe('alerts and notifications', () => {
     expect(svc.snapshot().recent[0]!.kind).toBe('serve-crashed');
   });
 
+  it('a provider that answers 404 (no finalized epoch) is not called unreachable; one that cannot be reached is', () => {
+    const none = validatorAlerts(validator({ provider: { health: 'down', error: 'provider answered HTTP 404', at: 0 } }), 1000);
+    expect(none.map((a) => [a.key, a.title])).toEqual([['provider-outage', 'Provider has no epoch result']]);
+    expect(none[0]!.body).toMatch(/^The provider answered that it has no finalized epoch result \(provider answered HTTP 404\)\./);
+    for (const error of ['cannot reach the provider: the connection was refused', 'provider answered HTTP 503', 'provider answered HTTP 4040']) {
+      const down = validatorAlerts(validator({ provider: { health: 'down', error, at: 0 } }), 1000);
+      expect(down.map((a) => a.title)).toEqual(['Provider unreachable']);
+      expect(down[0]!.body).toContain(`(${error})`);
+    }
+  });
+
   it('validator: the activity cutoff warns at 80 % and two failed submissions alert', () => {
     const near = validatorAlerts(validator({ lastTickAt: 0, neuron: { uid: 3, validatorPermit: true, stakeRao: '1', lastUpdate: 10, blocksSinceUpdate: 4100, activityCutoff: 5000 } }), 1000);
     expect(near.map((a) => a.kind)).toEqual(['activity-cutoff-near']);
