@@ -121,7 +121,7 @@ function SelfAudits({ audits }: { audits: SelfAuditRecord[] }) {
         unit="score"
         range={[0, 1]}
         windowMs={86_400_000}
-        series={[{ label: 'score', points: [...audits].reverse().map((a) => ({ at: a.at, v: a.score })) }]}
+        series={[{ label: 'mismatch', points: [...audits].reverse().map((a) => ({ at: a.at, v: a.score })) }]}
         {...(threshold !== null ? { gate: { value: threshold, label: `cheat threshold ${threshold.toFixed(3)} (model spec)` } } : {})}
         format={(v) => v.toFixed(2)}
         note="Each point: one sampled request re-run on the serve and its sent TOPLOC proof checked, scored as the auditor does (mean top-k exponent mismatch / k)."
