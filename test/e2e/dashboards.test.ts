@@ -18,12 +18,11 @@ import { alertsCoveringControls } from '../helpers/toast-overlap.ts';
 import { startSimulatedNetwork, type SimulatedNetwork } from '../doubles/sim-network/sim-network.ts';
 import { runStory, type RunningStory } from '../doubles/sim-network/story.ts';
 
-const PAGES = ['mine', 'validate', 'earnings', 'fleet', 'history', 'notifications', 'logs', 'settings', 'setup'] as const;
+const PAGES = ['mine', 'validate', 'earnings', 'history', 'notifications', 'logs', 'settings', 'setup'] as const;
 const HEADINGS: Record<(typeof PAGES)[number], RegExp> = {
   mine: /^Mining$/,
   validate: /^Validating$/,
   earnings: /^Earnings$/,
-  fleet: /^Fleet$/,
   history: /^History$/,
   notifications: /^Alerts$/,
   logs: /^Logs$/,

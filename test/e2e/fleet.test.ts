@@ -142,6 +142,20 @@ describe('the Fleet: three rigs over a real sshd, driven from the panel in Chrom
   };
 
   it('adds the three rigs in Settings > Rigs; the host key is accepted as shown; the Fleet page shows them online', { timeout: 900_000 }, async () => {
+    // Before any rig: the empty Fleet page (its "Settings > Rigs" link once failed colour contrast) passes axe in both themes.
+    await openPage('fleet', 'Fleet');
+    await page.getByText('No rigs yet').waitFor(WAIT);
+    const empty: string[] = [];
+    for (const scheme of ['dark', 'light'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.waitForFunction((want) => document.documentElement.dataset.theme === want, scheme, { timeout: 10_000 });
+      const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+      for (const v of axe.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')) empty.push(`empty fleet ${scheme}: ${v.id} ${v.nodes[0]?.target.join(' ')}`);
+    }
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(empty).toEqual([]);
+    await page.getByRole('button', { name: 'Settings > Rigs' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor(WAIT);
     const card = page.getByTestId('rigs-card');
     for (const name of RIGS) {
       await card.getByTestId('rig-target').fill(sshd.target);
