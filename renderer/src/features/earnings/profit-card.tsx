@@ -2,7 +2,7 @@
 // figure with its unit and window, the τ price with its source and time, and what is missing when it is.
 import { measuredPowerW, profitPerDay } from '../../../../shared/profit.ts';
 import { useSnapshot } from '../../stores/engine-store.ts';
-import { ago } from '../common/format.ts';
+import { ago, tau } from '../common/format.ts';
 import { useNow } from '../common/use-now.ts';
 import { money } from './figures.ts';
 
@@ -21,7 +21,7 @@ export function ProfitCard() {
   });
   const cur = p.currency;
   const cells = [
-    { id: 'tao', k: 'Earned, estimate per day', v: p.taoPerDay === null ? '—' : `${p.taoPerDay.toFixed(4)} τ`, sub: p.basis },
+    { id: 'tao', k: 'Earned, estimate per day', v: tau(p.taoPerDay), sub: p.basis },
     {
       id: 'income',
       k: `In ${cur}, per day`,
