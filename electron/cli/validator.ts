@@ -1,6 +1,6 @@
 // `engy-panel validator check-payload [--master SS58] [--netuid N]`: verify an epoch payload read from
 // stdin exactly as the validator loop would, and print the verdict as one JSON line.
-import { decodeAddress } from '@polkadot/util-crypto';
+import { polkadot } from '../engine/lib/polkadot.ts';
 import { PINNED_MASTER_HOTKEY, SUBNET_NETUID } from '../../shared/network.ts';
 import { verifyPayload } from '../engine/validator/payload-verify.ts';
 import { existsSync } from 'node:fs';
@@ -13,6 +13,8 @@ import { readState } from '../engine/validator/state-file.ts';
 import { defineCommand, parseCommand, pickSubcommand } from './args.ts';
 import { cliCommand } from './run-command.ts';
 import { readStdin, type CliCommand, type CliIo } from './types.ts';
+
+const { decodeAddress } = polkadot('@polkadot/util-crypto');
 
 const USAGE = `usage: engy-panel validator check-payload [--master SS58] [--netuid N] < payload.json
        engy-panel validator status [--data-dir D] [--state-file F] [--limit N]

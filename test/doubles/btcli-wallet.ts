@@ -4,12 +4,14 @@ import { mkdirSync, mkdtempSync, writeFileSync, chmodSync, rmSync } from 'node:f
 import { AppFailure } from '../../shared/errors.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { u8aToHex } from '@polkadot/util';
-import { cryptoWaitReady, mnemonicToMiniSecret, sr25519PairFromSeed } from '@polkadot/util-crypto';
+import { polkadot } from '../../electron/engine/lib/polkadot.ts';
 import { serializeKeyfile, serializePublicKeyfile } from '../../electron/engine/wallet/keyfile-format.ts';
 import { naclSealOffThread } from '../../electron/engine/wallet/nacl-off-thread.ts';
 import type { KdfLimits } from '../../electron/engine/wallet/nacl-keyfile.ts';
 import { signerFromSecret } from '../../electron/engine/wallet/engine-signer.ts';
+
+const { u8aToHex } = polkadot('@polkadot/util');
+const { cryptoWaitReady, mnemonicToMiniSecret, sr25519PairFromSeed } = polkadot('@polkadot/util-crypto');
 
 /** Low Argon2 limits for tests that exercise paths other than the real KDF (the format itself fixes 8 / 512 MiB). */
 export const TEST_KDF: KdfLimits = { opslimit: 3, memlimit: 8 * 1024 * 1024 };

@@ -6,8 +6,10 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { Keyring } from '@polkadot/keyring';
-import { decodeAddress, sr25519Verify } from '@polkadot/util-crypto';
+import { polkadot } from '../../electron/engine/lib/polkadot.ts';
+
+const { Keyring } = polkadot('@polkadot/keyring');
+const { decodeAddress, sr25519Verify } = polkadot('@polkadot/util-crypto');
 
 export const DEV_MASTER_URI = '//EngyDevMaster';
 export const DEV_WRONG_KEY_URI = '//EngyDevImpostor';

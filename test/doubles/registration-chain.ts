@@ -2,10 +2,12 @@
 // (balances, Burn, burned_register / register_limit in the order subtensor checks them, CHAIN.md 3.2).
 // Every registration is signed by the given KeySigner and the signature verified, so a test proves the
 // real coldkey signed it.
-import { stringToU8a, u8aConcat, bnToU8a } from '@polkadot/util';
-import { decodeAddress, sr25519Verify } from '@polkadot/util-crypto';
+import { polkadot } from '../../electron/engine/lib/polkadot.ts';
 import type { ChainPort, KeySigner, NeuronFacts, SubmitOutcome, SubnetFacts } from '../../electron/engine/chain/ports.ts';
 import { MemoryChain, type MemoryChainOptions } from './memory-chain.ts';
+
+const { stringToU8a, u8aConcat, bnToU8a } = polkadot('@polkadot/util');
+const { decodeAddress, sr25519Verify } = polkadot('@polkadot/util-crypto');
 
 export interface RecordedRegistration {
   coldkey: string;

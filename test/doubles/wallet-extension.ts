@@ -7,10 +7,12 @@
 // popup through `answer` (approve, or reject with polkadot{.js}'s own "Cancelled").
 import type { BrowserContext } from 'playwright-core';
 import type { KeyringPair } from '@polkadot/keyring/types';
-import { TypeRegistry } from '@polkadot/types';
+import { polkadot } from '../../electron/engine/lib/polkadot.ts';
 import type { Registry, SignerPayloadJSON, SignerPayloadRaw } from '@polkadot/types/types';
-import { u8aToHex, u8aWrapBytes } from '@polkadot/util';
-import { decodeAddress, encodeAddress } from '@polkadot/util-crypto';
+
+const { TypeRegistry } = polkadot('@polkadot/types');
+const { u8aToHex, u8aWrapBytes } = polkadot('@polkadot/util');
+const { decodeAddress, encodeAddress } = polkadot('@polkadot/util-crypto');
 
 export interface ExtensionAccount {
   pair: KeyringPair;

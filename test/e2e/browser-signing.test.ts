@@ -10,9 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { Keyring } from '@polkadot/keyring';
+import { polkadot } from '../../electron/engine/lib/polkadot.ts';
 import type { KeyringPair } from '@polkadot/keyring/types';
-import { cryptoWaitReady } from '@polkadot/util-crypto';
 import { defaultSettings, type Settings } from '../../shared/settings.ts';
 import { dataPaths } from '../../electron/engine/lib/paths.ts';
 import { createHotkey } from '../../electron/engine/wallet/hotkey-create.ts';
@@ -25,6 +24,9 @@ import { ensureRendererBuilt } from '../helpers/desktop-main.ts';
 import { startHeadlessChild, type HeadlessChild } from '../helpers/headless-process.ts';
 import { openSetupStage } from '../helpers/setup-stage.ts';
 import { signerPayload } from '../helpers/signer-payload.ts';
+
+const { Keyring } = polkadot('@polkadot/keyring');
+const { cryptoWaitReady } = polkadot('@polkadot/util-crypto');
 
 const TAO = 1_000_000_000n;
 const OWNER_HOTKEY = '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY';

@@ -1,6 +1,10 @@
 // Opening one @polkadot/api connection to a subtensor node, bounded in time and leaving nothing behind on failure.
-import { ApiPromise, WsProvider } from '@polkadot/api';
+import { polkadot } from '../lib/polkadot.ts';
 import type { HexString } from '@polkadot/util/types';
+
+const { ApiPromise, WsProvider } = polkadot('@polkadot/api');
+type ApiPromise = InstanceType<typeof ApiPromise>;
+type WsProvider = InstanceType<typeof WsProvider>;
 
 export interface ConnectOptions {
   connectTimeoutMs?: number;

@@ -2,9 +2,11 @@
 import type { KeyringPair } from '@polkadot/keyring/types';
 import type { Signer, SignerResult } from '@polkadot/api/types';
 import type { Registry, SignerPayloadJSON } from '@polkadot/types/types';
-import { u8aConcat, u8aToHex } from '@polkadot/util';
-import { blake2AsU8a } from '@polkadot/util-crypto';
+import { polkadot } from '../lib/polkadot.ts';
 import type { KeySigner } from './ports.ts';
+
+const { u8aConcat, u8aToHex } = polkadot('@polkadot/util');
+const { blake2AsU8a } = polkadot('@polkadot/util-crypto');
 
 /** MultiSignature variant index of Sr25519 (Ed25519 = 0, Sr25519 = 1, Ecdsa = 2). */
 const SR25519_VARIANT = 1;

@@ -6,6 +6,7 @@ import type { CreatedColdkeyView, FaucetView, MinerKeyStatus, MinerKeyVerificati
 import { formatTao, parseTao } from '../../../shared/wallet.ts';
 import type { ChainPort, DevFaucetOffer } from '../chain/ports.ts';
 import { Emitter } from '../lib/emitter.ts';
+import { polkadot } from '../lib/polkadot.ts';
 import type { LogHub } from '../lib/logger.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
 import { loadHotkeyAddress } from '../wallet/hotkey-address.ts';
@@ -317,13 +318,13 @@ export class WalletController {
   async registerWithBrowser(mode: 'register-limit' | 'burned-register', limitTao: string | null, coldkeyAddress?: string): Promise<RegistrationSuccess> {
     const sel = this.selected();
     if (mode === 'register-limit' && !limitTao) throw new AppFailure('bad-request', 'Set the most you agree to pay (the price cap) before registering.');
-    const [{ publicKeyFromAddress }, { readColdkeyInfo }, { openSigningPage }, { signingPageColdkeySigner }, { encodeAddress }] = await Promise.all([
+    const [{ publicKeyFromAddress }, { readColdkeyInfo }, { openSigningPage }, { signingPageColdkeySigner }] = await Promise.all([
       coldkeyCreate(),
       import('../wallet/coldkey.ts'),
       import('../wallet/browser-signing-session.ts'),
       import('../wallet/browser-signer.ts'),
-      import('@polkadot/util-crypto'),
     ]);
+    const { encodeAddress } = polkadot('@polkadot/util-crypto');
     let preselect: string | null = coldkeyAddress ? encodeAddress(publicKeyFromAddress(coldkeyAddress), 42) : null;
     if (!preselect) {
       try {

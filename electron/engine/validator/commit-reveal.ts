@@ -2,7 +2,7 @@
 // vector goes on chain as a timelocked commit instead of set_weights. The tick keeps its schedule, cache, standby
 // and replay rules; this file builds and sends the commit, recognises its own commit after a restart, and checks
 // whether each reveal landed (the chain reveals silently: a dropped reveal shows only as weights that did not change).
-import { decodeAddress } from '@polkadot/util-crypto';
+import { polkadot } from '../lib/polkadot.ts';
 import type { CommitRevealView } from '../../../shared/validator.ts';
 import type { ChainPort, CommitRevealFacts, KeySigner, SubmitOutcome, TimelockedCommit } from '../chain/ports.ts';
 import { planReveal } from '../chain/tlock/reveal-round.ts';
@@ -14,6 +14,8 @@ import { BLOCK_S } from './constants.ts';
 import { readCommitStore, writeCommitStore, type CommitRecord, type CommitRevealStore } from './commit-reveal-store.ts';
 import type { ValidatorState } from './state-file.ts';
 import { errorMessage } from '../../../shared/errors.ts';
+
+const { decodeAddress } = polkadot('@polkadot/util-crypto');
 
 /** The WeightsTlockPayload layout this code builds; the chain's CommitRevealWeightsVersion must match it. */
 export const SUPPORTED_CR_VERSION = 4;

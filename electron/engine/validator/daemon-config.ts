@@ -2,10 +2,12 @@
 // (so an existing .env.validator keeps working), then the protocol defaults. Every problem is a
 // sentence for the operator; nothing is guessed for the wallet, which is the operator's own key.
 import { dirname, join } from 'node:path';
-import { decodeAddress } from '@polkadot/util-crypto';
+import { polkadot } from '../lib/polkadot.ts';
 import { defaultHeadlessDataDir } from '../lib/paths.ts';
 import { DEFAULT_POLL_S, DEFAULT_RESUBMIT_BLOCKS } from './constants.ts';
 import { CHAIN_ENDPOINTS, DEFAULT_PROVIDER_URL, PINNED_MASTER_HOTKEY, SUBNET_NETUID } from '../../../shared/network.ts';
+
+const { decodeAddress } = polkadot('@polkadot/util-crypto');
 
 export interface DaemonConfig {
   wallet: string;

@@ -1,7 +1,9 @@
 import { sha256Hex } from './digest.ts';
-import { decodeAddress, sr25519Verify } from '@polkadot/util-crypto';
+import { polkadot } from '../lib/polkadot.ts';
 import type { HotkeyWeight, PayloadRejectReason } from '../../../shared/validator.ts';
 import { U16_MAX } from './constants.ts';
+
+const { decodeAddress, sr25519Verify } = polkadot('@polkadot/util-crypto');
 
 export type PayloadVerdict =
   | {

@@ -8,10 +8,12 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { decodeAddress, encodeAddress } from '@polkadot/util-crypto';
+import { polkadot } from '../lib/polkadot.ts';
 import type { BrowserSigningView } from '../../../shared/api.ts';
 import { AppFailure } from '../../../shared/errors.ts';
 import type { SignerPayloadJSON } from '@polkadot/types/types';
+
+const { decodeAddress, encodeAddress } = polkadot('@polkadot/util-crypto');
 
 /** What @polkadot/api hands a Signer; the page passes it to the extension's `signer.signPayload` unchanged. */
 export type SigningPayload = SignerPayloadJSON;

@@ -2,7 +2,7 @@
 // writes (Argon2i off the main thread), `coldkeypub.txt` beside it; or only `coldkeypub.txt` for a
 // coldkey that lives in a browser wallet. Never replaces a file that is already there.
 import { existsSync } from 'node:fs';
-import { cryptoWaitReady, decodeAddress, encodeAddress } from '@polkadot/util-crypto';
+import { polkadot } from '../lib/polkadot.ts';
 import { AppFailure } from '../../../shared/errors.ts';
 import type { SecretRedactor } from '../lib/logger.ts';
 import { deriveKey, type KeySource } from './key-source.ts';
@@ -12,6 +12,8 @@ import { writeKeyFileExclusive } from './key-file-write.ts';
 import type { KdfLimits } from './nacl-keyfile.ts';
 import { naclSealOffThread } from './nacl-off-thread.ts';
 import { keyPaths, resolveWalletPath, type KeyPaths } from './wallet-location.ts';
+
+const { cryptoWaitReady, decodeAddress, encodeAddress } = polkadot('@polkadot/util-crypto');
 
 /** btcli refuses shorter passwords too; a coldkey guards money. */
 export const MIN_COLDKEY_PASSWORD = 8;

@@ -1,8 +1,10 @@
 // The one signer type the wallet hands to other engine services: the KeySigner port, plus the
 // keyring pair the @polkadot/api client needs for signAndSend. Never crosses the contract.
-import { Keyring } from '@polkadot/keyring';
+import { polkadot } from '../lib/polkadot.ts';
 import type { KeyringPair } from '@polkadot/keyring/types';
 import type { KeySigner } from '../chain/ports.ts';
+
+const { Keyring } = polkadot('@polkadot/keyring');
 
 export interface EngineKeySigner extends KeySigner {
   /** sr25519 pair for `tx.signAndSend(pair)`; engine-only, never serialized. */

@@ -1,8 +1,7 @@
 // Creates or imports a hotkey into a btcli wallet: same JSON fields btwallet writes, 0600 files,
 // the `<name>pub.txt` companion, never overwriting an existing key.
 import { existsSync } from 'node:fs';
-import { u8aToHex } from '@polkadot/util';
-import { cryptoWaitReady, encodeAddress } from '@polkadot/util-crypto';
+import { polkadot } from '../lib/polkadot.ts';
 import { AppFailure } from '../../../shared/errors.ts';
 import type { SecretRedactor } from '../lib/logger.ts';
 import { parseKeyfile, serializeKeyfile, serializePublicKeyfile } from './keyfile-format.ts';
@@ -10,6 +9,9 @@ import { keyfileSecrets } from './keypair-from-keyfile.ts';
 import { deriveKey, type KeySource } from './key-source.ts';
 import { writeKeyFileExclusive } from './key-file-write.ts';
 import { keyPaths, resolveWalletPath } from './wallet-location.ts';
+
+const { u8aToHex } = polkadot('@polkadot/util');
+const { cryptoWaitReady, encodeAddress } = polkadot('@polkadot/util-crypto');
 
 export type HotkeySource = KeySource;
 

@@ -1,8 +1,10 @@
 // Where a new sr25519 key comes from (fresh words, the user's words, or a 0x seed), shared by the
 // hotkey and the coldkey so both derive exactly as btwallet does (CHAIN.md 1.4).
-import { hexToU8a, isHex } from '@polkadot/util';
-import { mnemonicGenerate, mnemonicToMiniSecret, mnemonicValidate, sr25519PairFromSeed } from '@polkadot/util-crypto';
+import { polkadot } from '../lib/polkadot.ts';
 import { AppFailure } from '../../../shared/errors.ts';
+
+const { hexToU8a, isHex } = polkadot('@polkadot/util');
+const { mnemonicGenerate, mnemonicToMiniSecret, mnemonicValidate, sr25519PairFromSeed } = polkadot('@polkadot/util-crypto');
 
 export type KeySource =
   | { kind: 'generate'; words?: 12 | 15 | 18 | 21 | 24 }

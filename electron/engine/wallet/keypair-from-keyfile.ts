@@ -1,8 +1,10 @@
 // Turns keyfile JSON into sr25519 key material in btwallet's read precedence
 // (deserialize_keypair_from_keyfile_data): secretPhrase -> secretSeed -> privateKey -> public only.
-import { hexToU8a, isHex, stringToU8a, u8aEq } from '@polkadot/util';
-import { decodeAddress, keyExtractSuri, keyFromPath, mnemonicToMiniSecret, mnemonicValidate, sr25519PairFromSeed, sr25519Sign, sr25519Verify } from '@polkadot/util-crypto';
+import { polkadot } from '../lib/polkadot.ts';
 import { btwalletPrivateToPolkadot, type KeyfileData } from './keyfile-format.ts';
+
+const { hexToU8a, isHex, stringToU8a, u8aEq } = polkadot('@polkadot/util');
+const { decodeAddress, keyExtractSuri, keyFromPath, mnemonicToMiniSecret, mnemonicValidate, sr25519PairFromSeed, sr25519Sign, sr25519Verify } = polkadot('@polkadot/util-crypto');
 
 /** sp-core's default phrase for bare derivation URIs such as `//Alice` (substrate DEV_PHRASE). */
 const DEV_PHRASE = 'bottom drive obey lake curtain smoke basket hold race lonely fit walk';

@@ -1,8 +1,7 @@
 // TEST DOUBLE. The dev chain's block store, transaction pool and block production: every block applies the
 // pool in order (nonce bump, SubtensorModule rules), writes that block's System.Events and snapshots storage.
 import type { Header } from '@polkadot/types/interfaces';
-import { bnToU8a, compactToU8a, u8aConcat, u8aToHex } from '@polkadot/util';
-import { blake2AsHex } from '@polkadot/util-crypto';
+import { polkadot } from '../../../electron/engine/lib/polkadot.ts';
 import { Emitter } from '../../../electron/engine/lib/emitter.ts';
 import { runToyEpoch } from './epoch.ts';
 import { applyRegister, applySetWeights, type DispatchResult } from './dispatch.ts';
@@ -10,6 +9,9 @@ import { checkExtrinsic, type PoolTx, type RpcError } from './extrinsic-check.ts
 import type { DevRuntime } from './runtime.ts';
 import type { DevChainState } from './state.ts';
 import { projectStorage, type StorageSnapshot } from './storage.ts';
+
+const { bnToU8a, compactToU8a, u8aConcat, u8aToHex } = polkadot('@polkadot/util');
+const { blake2AsHex } = polkadot('@polkadot/util-crypto');
 
 export interface DevBlock {
   number: number;

@@ -9,14 +9,16 @@
 // schedule come due at the right block however fast the test produces blocks.
 import { bls12_381 } from '@noble/curves/bls12-381.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { u8aToHex } from '@polkadot/util';
-import { blake2AsU8a, decodeAddress, encodeAddress } from '@polkadot/util-crypto';
+import { polkadot } from '../../../electron/engine/lib/polkadot.ts';
 import { identityPoint, tlockDecrypt } from '../../../electron/engine/chain/tlock/ibe.ts';
 import { decodeWeightsPayload } from '../../../electron/engine/chain/tlock/weights-payload.ts';
 import type { DispatchResult } from './dispatch.ts';
 import { applySetWeights } from './dispatch.ts';
 import type { DevChainState } from './state.ts';
 import { errorMessage } from '../../../shared/errors.ts';
+
+const { u8aToHex } = polkadot('@polkadot/util');
+const { blake2AsU8a, decodeAddress, encodeAddress } = polkadot('@polkadot/util-crypto');
 
 export interface CommitArgs {
   netuid: number;

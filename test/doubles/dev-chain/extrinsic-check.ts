@@ -3,11 +3,13 @@
 // extensions of spec 424 included), then the SubtensorTransactionExtension pre-checks. Rejections carry the
 // JSON-RPC error a subtensor node answers with (code 1010, "Invalid Transaction", data).
 import type { Extrinsic } from '@polkadot/types/interfaces';
-import { blake2AsHex, blake2AsU8a, signatureVerify } from '@polkadot/util-crypto';
+import { polkadot } from '../../../electron/engine/lib/polkadot.ts';
 import type { DevRuntime } from './runtime.ts';
 import type { DevChainState } from './state.ts';
 import { setWeightsPoolCheck, type RegisterArgs, type SetWeightsArgs } from './dispatch.ts';
 import type { CommitArgs } from './commit-reveal.ts';
+
+const { blake2AsHex, blake2AsU8a, signatureVerify } = polkadot('@polkadot/util-crypto');
 
 export type DecodedCall =
   | { kind: 'set_weights'; args: SetWeightsArgs }

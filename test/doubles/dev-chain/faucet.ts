@@ -4,9 +4,11 @@
 //   engyDev_faucetDrip [ss58] -> { address, creditedRao, freeRao, block }     credits the account
 // One drip is the subnet's current Burn plus a fee allowance (registration's cost, with room for fees on a
 // real chain); an account already holding that much gets nothing more (no endless minting).
-import { decodeAddress, encodeAddress } from '@polkadot/util-crypto';
+import { polkadot } from '../../../electron/engine/lib/polkadot.ts';
 import type { DevChain } from './chain.ts';
 import { FAUCET_DRIP_METHOD, FAUCET_INFO_METHOD } from '../../../electron/engine/chain/dev-faucet.ts';
+
+const { decodeAddress, encodeAddress } = polkadot('@polkadot/util-crypto');
 
 export interface FaucetOptions {
   /** The subnet whose registration the drip pays for. */

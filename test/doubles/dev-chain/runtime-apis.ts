@@ -1,8 +1,10 @@
 // TEST DOUBLE. The runtime APIs (`state_call`) the dev chain answers. Inputs are decoded and outputs encoded
 // with the types the real metadata declares for each method, so @polkadot/api's `api.call.*` decodes them.
 import type { Codec } from '@polkadot/types/types';
-import { compactAddLength, hexToU8a, u8aConcat, u8aToHex } from '@polkadot/util';
+import { polkadot } from '../../../electron/engine/lib/polkadot.ts';
 import type { DevChain } from './chain.ts';
+
+const { compactAddLength, hexToU8a, u8aConcat, u8aToHex } = polkadot('@polkadot/util');
 
 /** Some(OpaqueMetadata) / OpaqueMetadata encoded by hand: createType would read the raw bytes as length-prefixed. */
 const opaqueMetadata = (chain: DevChain, option: boolean) => new Encoded(u8aConcat(option ? new Uint8Array([1]) : new Uint8Array(0), compactAddLength(chain.rt.metadataBytes)));

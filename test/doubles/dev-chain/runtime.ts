@@ -3,9 +3,13 @@
 // event encoding, so what @polkadot/api reads and writes here is byte-compatible with the live chain.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Metadata, TypeRegistry, expandMetadata } from '@polkadot/types';
+import { polkadot } from '../../../electron/engine/lib/polkadot.ts';
 import type { DecoratedMeta } from '@polkadot/types/metadata/decorate/types';
-import { compactStripLength, u8aConcat, u8aToHex } from '@polkadot/util';
+
+const { Metadata, TypeRegistry, expandMetadata } = polkadot('@polkadot/types');
+const { compactStripLength, u8aConcat, u8aToHex } = polkadot('@polkadot/util');
+type TypeRegistry = InstanceType<typeof TypeRegistry>;
+type Metadata = InstanceType<typeof Metadata>;
 
 export const METADATA_PATH = fileURLToPath(new URL('../../fixtures/chain/finney-metadata.scale', import.meta.url));
 

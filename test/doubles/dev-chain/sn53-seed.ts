@@ -1,9 +1,11 @@
 // TEST DOUBLE seed: subnet 53 with an owner, a validator (permit + stake), a validator without a permit and
 // two miners, plus funded coldkeys. Keys come from well-known dev derivations (//Alice...), never real wallets.
-import { Keyring } from '@polkadot/keyring';
+import { polkadot } from '../../../electron/engine/lib/polkadot.ts';
 import type { KeyringPair } from '@polkadot/keyring/types';
-import { cryptoWaitReady } from '@polkadot/util-crypto';
 import type { DevChainSeed } from './state.ts';
+
+const { Keyring } = polkadot('@polkadot/keyring');
+const { cryptoWaitReady } = polkadot('@polkadot/util-crypto');
 
 export interface DevKeys {
   /** SubnetOwnerHotkey: the burn recipient. uid 0. */

@@ -1,8 +1,10 @@
 // TEST DOUBLE. Projects the in-memory dev chain state onto real storage keys and SCALE values,
 // so reads go through the same keys/hashers/types as on finney. One snapshot per block.
-import { u8aToHex } from '@polkadot/util';
+import { polkadot } from '../../../electron/engine/lib/polkadot.ts';
 import type { DevRuntime } from './runtime.ts';
 import type { DevChainState } from './state.ts';
+
+const { u8aToHex } = polkadot('@polkadot/util');
 
 export type StorageSnapshot = Map<string, string>;
 

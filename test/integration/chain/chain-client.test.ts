@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Keyring } from '@polkadot/keyring';
-import { Metadata, TypeRegistry } from '@polkadot/types';
+import { polkadot } from '../../../electron/engine/lib/polkadot.ts';
 import type { RuntimeVersion } from '@polkadot/types/interfaces';
 import type { SignerPayloadJSON } from '@polkadot/types/types';
-import { blake2AsU8a, signatureVerify } from '@polkadot/util-crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { AppFailure } from '../../../shared/errors.ts';
@@ -12,6 +10,10 @@ import { MODULE_ERROR_TEXT, POOL_CUSTOM_TEXT } from '../../../electron/engine/ch
 import { PolkadotChainClient } from '../../../electron/engine/chain/polkadot-chain-client.ts';
 import { startDevChain, type RunningDevChain } from '../../doubles/dev-chain/index.ts';
 import { devKeys, sn53Seed, SN53, TAO, type DevKeys } from '../../doubles/dev-chain/sn53-seed.ts';
+
+const { Keyring } = polkadot('@polkadot/keyring');
+const { Metadata, TypeRegistry } = polkadot('@polkadot/types');
+const { blake2AsU8a, signatureVerify } = polkadot('@polkadot/util-crypto');
 
 let dev: RunningDevChain;
 let client: PolkadotChainClient;

@@ -5,13 +5,15 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Keyring } from '@polkadot/keyring';
+import { polkadot } from '../../../electron/engine/lib/polkadot.ts';
 import type { KeyringPair } from '@polkadot/keyring/types';
-import { mnemonicGenerate } from '@polkadot/util-crypto';
 import { afterAll, expect, vi } from 'vitest';
 import { startDevChain, type RunningDevChain, type SeedSubnet } from '../../doubles/dev-chain/index.ts';
 import type { ProviderDouble } from '../../doubles/provider.ts';
 import { validatorSeed } from './harness.ts';
+
+const { Keyring } = polkadot('@polkadot/keyring');
+const { mnemonicGenerate } = polkadot('@polkadot/util-crypto');
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const bin = join(root, 'bin', 'engy-panel.mjs');

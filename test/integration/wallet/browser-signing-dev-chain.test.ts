@@ -4,10 +4,9 @@
 // pool verifies the signature and registers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { Keyring } from '@polkadot/keyring';
+import { polkadot } from '../../../electron/engine/lib/polkadot.ts';
 import type { KeyringPair } from '@polkadot/keyring/types';
 import type { SignerPayloadJSON } from '@polkadot/types/types';
-import { cryptoWaitReady, signatureVerify } from '@polkadot/util-crypto';
 import { PolkadotChainClient } from '../../../electron/engine/chain/polkadot-chain-client.ts';
 import { signingMessage } from '../../../electron/engine/chain/key-signer.ts';
 import { browserColdkeySigner } from '../../../electron/engine/wallet/browser-signer.ts';
@@ -15,6 +14,9 @@ import { startDevChain, type RunningDevChain } from '../../doubles/dev-chain/ind
 import { installWalletExtension } from '../../doubles/wallet-extension.ts';
 import { launchBrowser } from '../../helpers/browser.ts';
 import { ensureRendererBuilt } from '../../helpers/desktop-main.ts';
+
+const { Keyring } = polkadot('@polkadot/keyring');
+const { cryptoWaitReady, signatureVerify } = polkadot('@polkadot/util-crypto');
 
 const TAO = 1_000_000_000n;
 let dev: RunningDevChain;

@@ -2,10 +2,7 @@
 // in Chromium with the wallet-extension double (test/doubles/wallet-extension.ts, a real sr25519 key in Node).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { Keyring } from '@polkadot/keyring';
-import { TypeRegistry } from '@polkadot/types';
-import { u8aToHex } from '@polkadot/util';
-import { cryptoWaitReady, signatureVerify } from '@polkadot/util-crypto';
+import { polkadot } from '../../../electron/engine/lib/polkadot.ts';
 import type { KeyringPair } from '@polkadot/keyring/types';
 import type { SignerPayloadJSON } from '@polkadot/types/types';
 import { openSigningPage, startBrowserSigningSession } from '../../../electron/engine/wallet/browser-signing-session.ts';
@@ -16,6 +13,11 @@ import { installWalletExtension } from '../../doubles/wallet-extension.ts';
 import { launchBrowser } from '../../helpers/browser.ts';
 import { ensureRendererBuilt } from '../../helpers/desktop-main.ts';
 import { signerPayload } from '../../helpers/signer-payload.ts';
+
+const { Keyring } = polkadot('@polkadot/keyring');
+const { TypeRegistry } = polkadot('@polkadot/types');
+const { u8aToHex } = polkadot('@polkadot/util');
+const { cryptoWaitReady, signatureVerify } = polkadot('@polkadot/util-crypto');
 
 let coldkey: KeyringPair;
 let other: KeyringPair;

@@ -2,12 +2,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sodium from 'libsodium-wrappers-sumo';
-import { hexToU8a, stringToU8a } from '@polkadot/util';
-import { decodeAddress, sr25519Verify } from '@polkadot/util-crypto';
+import { polkadot } from '../../../electron/engine/lib/polkadot.ts';
 import { readColdkeyInfo, unlockColdkey, withColdkeySigner } from '../../../electron/engine/wallet/coldkey.ts';
 import { encodePasswordForEnv, passwordEnvName } from '../../../electron/engine/wallet/read-keyfile.ts';
 import { DEV_MNEMONIC_A, DEV_MNEMONIC_B, keyfileJson, tempWalletDirs, appFailure, TEST_KDF, writeColdkey } from '../../doubles/btcli-wallet.ts';
 import { serializePublicKeyfile } from '../../../electron/engine/wallet/keyfile-format.ts';
+
+const { hexToU8a, stringToU8a } = polkadot('@polkadot/util');
+const { decodeAddress, sr25519Verify } = polkadot('@polkadot/util-crypto');
 
 const dirs = tempWalletDirs();
 const tmp = () => dirs.make();

@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { stringToU8a } from '@polkadot/util';
-import { decodeAddress, sr25519Verify } from '@polkadot/util-crypto';
+import { polkadot } from '../../../electron/engine/lib/polkadot.ts';
 import { createHotkey } from '../../../electron/engine/wallet/hotkey-create.ts';
 import { loadHotkeySigner } from '../../../electron/engine/wallet/hotkey-signer.ts';
 import { listWallets } from '../../../electron/engine/wallet/wallet-scan.ts';
@@ -10,6 +9,9 @@ import { parseKeyfile } from '../../../electron/engine/wallet/keyfile-format.ts'
 import { resolveWalletPath } from '../../../electron/engine/wallet/wallet-location.ts';
 import { naclSealOffThread } from '../../../electron/engine/wallet/nacl-off-thread.ts';
 import { DEV_MNEMONIC_A, DEV_MNEMONIC_B, keyfileJson, tempWalletDirs, appFailure, writeColdkey, writeLegacyHotkey, TEST_KDF } from '../../doubles/btcli-wallet.ts';
+
+const { stringToU8a } = polkadot('@polkadot/util');
+const { decodeAddress, sr25519Verify } = polkadot('@polkadot/util-crypto');
 
 const dirs = tempWalletDirs();
 const tmp = () => dirs.make();

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { Keyring } from '@polkadot/keyring';
-import { hexToU8a } from '@polkadot/util';
-import { blake2AsU8a, cryptoWaitReady, signatureVerify } from '@polkadot/util-crypto';
+import { polkadot } from '../../../electron/engine/lib/polkadot.ts';
 import { apiSignerFor, keySignerFromPair, signingMessage } from '../../../electron/engine/chain/key-signer.ts';
 import { loadDevRuntime } from '../../doubles/dev-chain/runtime.ts';
+
+const { Keyring } = polkadot('@polkadot/keyring');
+const { hexToU8a } = polkadot('@polkadot/util');
+const { blake2AsU8a, cryptoWaitReady, signatureVerify } = polkadot('@polkadot/util-crypto');
 
 describe('KeySigner adapter', () => {
   it('hashes payloads over 256 bytes and signs short ones as they are', () => {

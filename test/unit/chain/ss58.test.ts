@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { encodeAddress } from '@polkadot/util-crypto';
+import { polkadot } from '../../../electron/engine/lib/polkadot.ts';
 import { describe, expect, it } from 'vitest';
 import { bytesToHex, encodeSs58, hexToBytes, isHex32 } from '../../../electron/engine/chain/ss58.ts';
+
+const { encodeAddress } = polkadot('@polkadot/util-crypto');
 
 describe('SS58 without polkadot-js', () => {
   it('encodes exactly as @polkadot/util-crypto for random keys, zero-led keys and every simple prefix', () => {

@@ -1,8 +1,10 @@
 // The browser bundles' SS58 codec (shared/ss58.ts, what @polkadot/extension-dapp gets instead
 // of @polkadot/util-crypto) against util-crypto itself: same addresses, same keys, same refusals.
 import { describe, expect, it } from 'vitest';
-import { decodeAddress as refDecode, encodeAddress as refEncode } from '@polkadot/util-crypto';
+import { polkadot } from '../../../electron/engine/lib/polkadot.ts';
 import { decodeAddress, encodeAddress } from '../../../shared/ss58.ts';
+
+const { decodeAddress: refDecode, encodeAddress: refEncode } = polkadot('@polkadot/util-crypto');
 
 /** Deterministic pseudo-random keys: the test needs no RNG to be reproducible. */
 function key(seed: number, length = 32): Uint8Array {

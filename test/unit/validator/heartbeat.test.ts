@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { decodeAddress, sr25519Verify } from '@polkadot/util-crypto';
+import { polkadot } from '../../../electron/engine/lib/polkadot.ts';
 import { apiMessage, heartbeatBody, heartbeatVersion, signedHeaders } from '../../../electron/engine/validator/heartbeat.ts';
 import { sha256Hex } from '../../../electron/engine/validator/payload-verify.ts';
 import { devKey } from '../../doubles/provider.ts';
+
+const { decodeAddress, sr25519Verify } = polkadot('@polkadot/util-crypto');
 
 describe('provider heartbeat', () => {
   it('is compact JSON with synced_epoch only when known and consensus only with a digest', () => {

@@ -4,7 +4,7 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decodeAddress, sr25519Verify } from '@polkadot/util-crypto';
+import { polkadot } from '../../../electron/engine/lib/polkadot.ts';
 import { describe, expect, it, vi } from 'vitest';
 import type { Clock } from '../../../electron/engine/lib/clock.ts';
 import type { Logger } from '../../../electron/engine/lib/logger.ts';
@@ -18,6 +18,8 @@ import { resolveDaemonConfig } from '../../../electron/engine/validator/daemon-c
 import { ValidatorService } from '../../../electron/engine/validator/validator-service.ts';
 import { MemoryChain } from '../../doubles/memory-chain.ts';
 import { DEV_MASTER_URI, devKey } from '../../doubles/provider.ts';
+
+const { decodeAddress, sr25519Verify } = polkadot('@polkadot/util-crypto');
 
 const hk = devKey('//ValidatorHot');
 const silent: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {}, child: () => silent };

@@ -1,9 +1,11 @@
 import { describe, expect, it, beforeAll } from 'vitest';
-import { cryptoWaitReady, sr25519Verify } from '@polkadot/util-crypto';
-import { hexToU8a, stringToU8a, u8aToHex } from '@polkadot/util';
+import { polkadot } from '../../../electron/engine/lib/polkadot.ts';
 import { btwalletPrivateToPolkadot, detectEncryption, keyfileAddress, parseKeyfile, polkadotSecretToBtwallet, serializeKeyfile } from '../../../electron/engine/wallet/keyfile-format.ts';
 import { decodeSecretSeed, keypairFromKeyfile, keypairFromPhrase } from '../../../electron/engine/wallet/keypair-from-keyfile.ts';
 import { signerFromSecret } from '../../../electron/engine/wallet/engine-signer.ts';
+
+const { cryptoWaitReady, sr25519Verify } = polkadot('@polkadot/util-crypto');
+const { hexToU8a, stringToU8a, u8aToHex } = polkadot('@polkadot/util');
 
 // btwallet tests/test_keyfile.py (CHAIN.md 1.2).
 const VECTOR = {
