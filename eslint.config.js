@@ -59,6 +59,19 @@ const NODE_RE = `/^(node:|(${builtinModules
   .map((m) => m.replace(/[/]/g, '\\u002F'))
   .join('|')})($|\\u002F))/`;
 const nodeSyntax = (message) => [{ selector: `ImportExpression[source.value=${NODE_RE}]`, message }];
+/**
+ * @polkadot/* at runtime only through electron/engine/lib/polkadot.ts (their CommonJS builds): an ESM import beside
+ * it loads a second copy of @polkadot/util (instanceof fails across copies) and costs seconds of CPU per process.
+ * Type imports are erased, so they stay free. The renderer is exempt: Vite bundles its extension-dapp as ESM.
+ */
+const POLKADOT_MESSAGE = "Load @polkadot/* with polkadot('@polkadot/...') from electron/engine/lib/polkadot.ts (one CommonJS copy); only `import type` may name it directly.";
+const POLKADOT_PATTERN = { regex: '^@polkadot\\/', allowTypeImports: true, message: POLKADOT_MESSAGE };
+const POLKADOT_RE = '/^@polkadot\\u002F/';
+/** import('@polkadot/x') and require('@polkadot/x'): what no-restricted-imports does not see. */
+const POLKADOT_SYNTAX = [
+  { selector: `ImportExpression[source.value=${POLKADOT_RE}]`, message: POLKADOT_MESSAGE },
+  { selector: `CallExpression[callee.name='require'][arguments.0.value=${POLKADOT_RE}]`, message: POLKADOT_MESSAGE },
+];
 /** A wait on a condition states its timeout: the 1 s default lies on a loaded machine. */
 const TEST_SYNTAX = [
   {
@@ -93,8 +106,20 @@ export const layerConfig = [
     // Engine: plain Node under any shell, so electron in no form (static, subpath, dynamic, type).
     files: ['electron/engine/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [ELECTRON_PATTERN('Engine services run in plain Node: never import electron here (the desktop shell, electron/*.ts, is its only importer).')] }],
-      'no-restricted-syntax': ['error', ...electronSyntax("Engine services run in plain Node: no import('electron') either.")],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [ELECTRON_PATTERN('Engine services run in plain Node: never import electron here (the desktop shell, electron/*.ts, is its only importer).'), POLKADOT_PATTERN] },
+      ],
+      'no-restricted-syntax': ['error', ...electronSyntax("Engine services run in plain Node: no import('electron') either."), ...POLKADOT_SYNTAX],
+    },
+  },
+  {
+    // The desktop shell and the CLI (electron/*.ts, electron/cli, ...) run in Node too.
+    files: ['electron/**/*.ts', 'electron/**/*.cts'],
+    ignores: ['electron/engine/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [POLKADOT_PATTERN] }],
+      'no-restricted-syntax': ['error', ...POLKADOT_SYNTAX],
     },
   },
   {
@@ -122,8 +147,8 @@ export const layerConfig = [
     // Tests, benches and scripts run in Node; the desktop shell stays the only importer of electron.
     files: ['test/**/*.ts', 'test/**/*.tsx', 'bench/**/*.ts', 'scripts/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [ELECTRON_PATTERN('Only the desktop shell (electron/*.ts) imports electron.')] }],
-      'no-restricted-syntax': ['error', ...electronSyntax('Only the desktop shell (electron/*.ts) imports electron.'), ...TEST_SYNTAX],
+      'no-restricted-imports': ['error', { patterns: [ELECTRON_PATTERN('Only the desktop shell (electron/*.ts) imports electron.'), POLKADOT_PATTERN] }],
+      'no-restricted-syntax': ['error', ...electronSyntax('Only the desktop shell (electron/*.ts) imports electron.'), ...TEST_SYNTAX, ...POLKADOT_SYNTAX],
     },
   },
   {

@@ -102,6 +102,26 @@ describe('layers by path', { timeout: 60_000 }, () => {
     expect(await fired('scripts/probe.ts', "export const load = () => import('electron');\n")).toContain('no-restricted-syntax');
   });
 
+  it('@polkadot/* loads at runtime only through electron/engine/lib/polkadot.ts (one CommonJS copy); type imports stay free', async () => {
+    const valueImport = "import { decodeAddress } from '@polkadot/util-crypto';\nexport const d = decodeAddress;\n";
+    for (const path of ['electron/engine/chain/probe.ts', 'electron/cli/probe.ts', 'electron/probe.ts', 'test/unit/probe.test.ts', 'test/doubles/probe.ts', 'bench/probe.ts', 'scripts/probe.ts']) {
+      expect(await fired(path, valueImport), path).toContain('no-restricted-imports');
+    }
+    expect(await fired('electron/engine/chain/probe.ts', "import '@polkadot/api-augment';\n")).toContain('no-restricted-imports');
+    expect(await fired('electron/engine/chain/probe.ts', "export const load = () => import('@polkadot/api');\n")).toContain('no-restricted-syntax');
+    expect(await fired('test/integration/probe.test.ts', "export const load = () => import('@polkadot/keyring');\n")).toContain('no-restricted-syntax');
+    expect(await fired('electron/cli/probe.ts', "declare const require: (id: string) => unknown;\nexport const u = require('@polkadot/util');\n")).toContain('no-restricted-syntax');
+    expect(
+      await fired(
+        'electron/engine/chain/probe.ts',
+        "import type { ApiPromise } from '@polkadot/api';\nimport { polkadot } from '../lib/polkadot.ts';\nexport const create: typeof ApiPromise.create = polkadot('@polkadot/api').ApiPromise.create;\n",
+      ),
+    ).toEqual([]);
+    expect(await fired('test/unit/probe.test.ts', "import type { KeyringPair } from '@polkadot/keyring/types';\nexport type P = KeyringPair;\n")).toEqual([]);
+    // The renderer is a browser bundle: Vite takes extension-dapp as ESM there.
+    expect(await fired('renderer/src/probe.ts', "export const dapp = () => import('@polkadot/extension-dapp');\n")).toEqual([]);
+  });
+
   it('tests state the timeout of every expect.poll', async () => {
     const poll = (opts: string) => `import { expect } from 'vitest';\nawait expect.poll(() => 1${opts}).toBe(1);\n`;
     expect(await fired('test/unit/probe.test.ts', poll(''))).toContain('no-restricted-syntax');
