@@ -25,6 +25,8 @@ export interface HeadlessOptions {
   limits?: Partial<TransportLimits>;
   /** 'demo' for `engy-panel demo`'s engine on its simulated network (compose/profiles.ts); default 'headless'. */
   profile?: 'headless' | 'demo';
+  /** Tests: the rig's free disk bytes at a path (composeEngine's diskFreeBytes). */
+  diskFreeBytes?: (path: string) => number;
 }
 
 export interface RunningHeadless {
@@ -45,6 +47,7 @@ export async function startHeadless(opts: HeadlessOptions): Promise<RunningHeadl
     shell: 'headless',
     ...(opts.network ? { network: opts.network } : {}),
     ...(opts.echo ? { echo: opts.echo } : {}),
+    ...(opts.diskFreeBytes ? { diskFreeBytes: opts.diskFreeBytes } : {}),
   });
   const log = engine.logs.logger('headless');
   const transport = new WsTransport(engine.table, engine.hub, {

@@ -15,7 +15,7 @@ export interface ModelPlace {
   space(dir?: string): ReturnType<typeof checkFolderSpace>;
 }
 
-export function modelPlace(settings: SettingsStore, paths: DataPaths): ModelPlace {
+export function modelPlace(settings: SettingsStore, paths: DataPaths, freeBytes?: (path: string) => number): ModelPlace {
   const spec = minerModel(settings.get().mining.modelId);
   const defaultDir = () => defaultCheckpointDir(paths.checkpoints, spec.checkpoint);
   const dir = () => settings.get().mining.checkpointDir ?? defaultDir();
@@ -24,6 +24,6 @@ export function modelPlace(settings: SettingsStore, paths: DataPaths): ModelPlac
     spec,
     dir,
     defaultDir,
-    space: (d) => checkFolderSpace({ dir: d ?? dir(), needBytes: fullDownloadBytes, filesBytes: spec.memory.downloadGB * 1e9 }),
+    space: (d) => checkFolderSpace({ dir: d ?? dir(), needBytes: fullDownloadBytes, filesBytes: spec.memory.downloadGB * 1e9, ...(freeBytes ? { freeBytes } : {}) }),
   };
 }

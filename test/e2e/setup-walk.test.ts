@@ -74,7 +74,8 @@ afterAll(async () => {
 /** The panel on a faked rig, opened in Chromium at 1280 px, dark. */
 async function openPanel(dataDir: string, gpus: string): Promise<Panel> {
   const restore = fakeRig(gpus);
-  const app = await startHeadless({ host: '127.0.0.1', port: 0, dataDir });
+  // The rig's disk has room for the checkpoint (the catalog asks 80 GiB): the machine running the test may not.
+  const app = await startHeadless({ host: '127.0.0.1', port: 0, dataDir, diskFreeBytes: () => 500 * 1024 ** 3 });
   browser ??= await launchBrowser();
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
