@@ -3,6 +3,7 @@
 // speaking the contract), driven over IPC. Each push answers with the moment it was sent (epoch ms,
 // sub-ms, comparable with the bench process's clock on the same machine). Exits with its parent.
 import { startFakeRigEngine, type FakeRigEngine } from '../test/doubles/fleet/fake-rig-engine.ts';
+import { absNow } from './report.ts';
 
 export type RigsCommand =
   { cmd: 'start'; count: number } | { cmd: 'push'; rig: number; tps: number } | { cmd: 'busy'; everyMs: number } | { cmd: 'idle' } | { cmd: 'flood'; perRig: number; base: number } | { cmd: 'stop' };
@@ -15,7 +16,6 @@ export type RigsReport =
   | { flooded: { sent: number; startedAt: number; endedAt: number } }
   | { stopped: true };
 
-const absNow = (): number => performance.timeOrigin + performance.now();
 const engines: FakeRigEngine[] = [];
 const tell = (r: RigsReport) => process.send!(r);
 

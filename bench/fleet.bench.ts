@@ -26,7 +26,7 @@ import { defaultSettings, type Role } from '../shared/settings.ts';
 import { startHeadlessChild, type HeadlessChild } from '../test/helpers/headless-process.ts';
 import { startTestSshd, type TestSshd } from '../test/helpers/sshd.ts';
 import type { RigsCommand, RigsReport } from './fleet-rigs-child.ts';
-import { goal, ms, pct } from './report.ts';
+import { absNow, goal, ms, pct } from './report.ts';
 
 const RIGS = 20;
 /**
@@ -51,7 +51,6 @@ const LIMITS = { accessTimeoutMs: 180_000, tunnelTimeoutMs: 60_000, invokeTimeou
 
 const bin = join(import.meta.dirname, '..', 'bin', 'engy-panel.mjs');
 const printAccess = join(import.meta.dirname, '..', 'test', 'doubles', 'fleet', 'print-access.mjs');
-const absNow = (): number => performance.timeOrigin + performance.now();
 const sleep = (msec: number) => new Promise((r) => setTimeout(r, msec));
 const mb = (kb: number) => kb / 1024;
 

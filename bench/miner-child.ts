@@ -13,7 +13,7 @@ import { createProofPort } from '../electron/engine/miner/proof-adapter.ts';
 import { ProofPool } from '../electron/engine/proof/proof-pool.ts';
 import { queryRequestHistory } from '../electron/engine/store/request-history.ts';
 import { startMiner, waitFor } from '../test/integration/miner/harness.ts';
-import { schedDelta, schedStat, type SchedStat } from './report.ts';
+import { absNow, schedDelta, schedStat, type SchedStat } from './report.ts';
 
 export type ChildCommand = { cmd: 'mark' } | { cmd: 'report' } | { cmd: 'stop' } | { cmd: 'stages'; on: boolean };
 
@@ -34,9 +34,6 @@ export interface ChildReport {
   sched: SchedStat | null;
   rssMb: number;
 }
-
-/** Epoch ms with sub-ms precision, comparable with the bench process's clock on the same machine. */
-export const absNow = (): number => performance.timeOrigin + performance.now();
 
 const stages: Record<string, StageTime> = {};
 // Two thread-CPU reads per timed call cost about 0.9 ms of this thread per request: off during the

@@ -20,7 +20,8 @@ import { ProofPool } from '../electron/engine/proof/proof-pool.ts';
 import { CHECKPOINT, startFakeServe, startGateway } from '../test/integration/miner/harness.ts';
 import type { ChildCommand, ChildReport } from './miner-child.ts';
 import { newWay } from './engine-thread.bench.ts';
-import { goal, goals, ms, pct, schedDelta, schedStat, type SchedStat } from './report.ts';
+import { absNow, goal, goals, ms, pct, schedDelta, schedStat, type SchedStat } from './report.ts';
+import { printServePhases, readServeTimings, servePhases, type BenchPath, type Round } from './serve-timing.ts';
 import { printStalls, StallFinder, worstSliceP99 } from './thread-stalls.ts';
 
 const STREAMS = 64;
@@ -132,7 +133,9 @@ const cpuMs = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1000;
 const row = (label: string, d: string, m: string, o: string) => console.log(`  ${label.padEnd(24)}${d.padEnd(16)}${m.padEnd(16)}${o}`);
 
 export async function bench(): Promise<void> {
-  const serve = await startFakeServe(['--tokens-per-s', String(TOKENS_PER_S), '--ttft-ms', '20']);
+  const timingDir = mkdtempSync(join(tmpdir(), 'engy-bench-serve-'));
+  const timingLog = join(timingDir, 'timing.tsv');
+  const serve = await startFakeServe(['--tokens-per-s', String(TOKENS_PER_S), '--ttft-ms', '20', '--timing-log', timingLog]);
   const gw = startGateway({ probe: false, auditor: undefined, workers: LEGS });
   await gw.start();
   const child = fork(join(import.meta.dirname, 'miner-child.ts'), [gw.url, serve.url], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -169,7 +172,18 @@ export async function bench(): Promise<void> {
     };
     let seq = 0;
     const failures: string[] = [];
-    const runDirect = async (n: number) => {
+    // The measured rounds' windows, for the serve's own timestamps (bench/serve-timing.ts).
+    const rounds: Round[] = [];
+    let measuring = false;
+    const round = async <T>(path: BenchPath, run: () => Promise<T>): Promise<T> => {
+      const start = absNow();
+      const out = await run();
+      if (measuring) rounds.push({ path, start, end: absNow() });
+      return out;
+    };
+    const runDirect = (n: number) => round('direct', () => runDirectRound(n));
+    const runMiner = (n: number) => round('miner', () => runMinerRound(n));
+    const runDirectRound = async (n: number) => {
       const c0 = process.cpuUsage();
       const [s0, b0] = [schedStat(serve.proc.pid), schedStat(process.pid)];
       const out = await Promise.all(ids.slice(0, n).map((x) => direct(serve.url, x, TOKENS, `bench-${++seq}`)));
@@ -178,7 +192,7 @@ export async function bench(): Promise<void> {
       add('benchDirect', schedDelta(b0, schedStat(process.pid)));
       return out;
     };
-    const runMiner = async (n: number) => {
+    const runMinerRound = async (n: number) => {
       const c0 = process.cpuUsage();
       const [s0, b0] = [schedStat(serve.proc.pid), schedStat(process.pid)];
       const out = await Promise.all(
@@ -206,6 +220,7 @@ export async function bench(): Promise<void> {
     Object.assign(cpu, { direct: 0, miner: 0 });
     Object.assign(sched, { serveDirect: null, serveMiner: null, benchDirect: null, benchMiner: null });
     await ask(child, { cmd: 'mark' }, 'marked');
+    measuring = true;
     for (let r = 0; r < ROUNDS; r++) {
       if (r % 2 === 0) {
         d.push(...(await runDirect(STREAMS)));
@@ -215,6 +230,7 @@ export async function bench(): Promise<void> {
         d.push(...(await runDirect(STREAMS)));
       }
     }
+    measuring = false;
     const rep = (await ask(child, { cmd: 'report' }, 'report')).report as ChildReport;
     // Where the miner's thread CPU goes by stage, timed in one more round of its own (the timing's
     // own cost stays out of the measured rounds).
@@ -326,6 +342,7 @@ export async function bench(): Promise<void> {
     console.log(`    gateway frame out -> miner pipeline starts   ${ms(pct(hop, 0.5), 2)} / ${ms(pct(hop, 0.99), 2)}  (socket hop, frame parse, waiting for the miner's thread)`);
     console.log(`    pipeline start -> first token at the miner   ${ms(pct(toFirst, 0.5), 2)} / ${ms(pct(toFirst, 0.99), 2)}  (prompt build, serve call, the serve's TTFT)`);
     console.log(`    first token at the miner -> at the gateway   ${ms(pct(out, 0.5), 2)} / ${ms(pct(out, 0.99), 2)}  (splitter, delta frame, socket hop)`);
+    printServePhases(servePhases(readServeTimings(timingLog), rounds, (rid) => (/^bench-\d+$/.test(rid) ? 'direct' : rid.startsWith('engy-') ? 'miner' : null)));
     const per = (x: number) => ms(x / n, 2);
     console.log(
       `  CPU per request: miner process ${per(rep.cpuMs)} (${((rep.cpuMs / rep.wallMs) * 100).toFixed(0)}% of one core over the run), bench process direct ${per(cpu.direct)} / via gateway double ${per(cpu.miner)}`,
@@ -372,6 +389,7 @@ export async function bench(): Promise<void> {
     }
     await gw.stop();
     await serve.stop();
+    rmSync(timingDir, { recursive: true, force: true });
   }
   await longBodiesInChild();
 }

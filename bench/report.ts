@@ -9,6 +9,8 @@ export function pct(xs: readonly number[], p: number): number {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))]!;
 }
 
+/** Epoch ms with sub-ms precision: comparable across the bench's processes on one machine. */
+export const absNow = (): number => performance.timeOrigin + performance.now();
 export const ms = (x: number, digits = 1): string => `${x.toFixed(digits)} ms`;
 
 /** Every goal is printed with its measured value and whether it is met; the run ends with the list. */

@@ -42,6 +42,7 @@ export interface FakeServeArgs {
   warmupGate: string | null;
   /** Comma-separated absolute positions where the output is forced to spell 中 in its three byte tokens. */
   splitCharAt: string | null;
+  timingLog: string | null;
 }
 
 type Kind = 'str' | 'int' | 'float' | 'bool';
@@ -115,6 +116,7 @@ const FLAGS: Record<string, FlagSpec> = {
   '--hidden-size': { kind: 'int', key: 'hiddenSize' },
   '--warmup-gate': { kind: 'str', key: 'warmupGate' },
   '--split-char-at': { kind: 'str', key: 'splitCharAt' },
+  '--timing-log': { kind: 'str', key: 'timingLog' },
 };
 
 export function defaultArgs(): FakeServeArgs {
@@ -150,6 +152,7 @@ export function defaultArgs(): FakeServeArgs {
     hiddenSize: null,
     warmupGate: null,
     splitCharAt: null,
+    timingLog: null,
   };
 }
 

@@ -3,7 +3,7 @@
 // /work/shared/SGLANG.md), backed by a tiny deterministic model instead of a GPU.
 // Run: node test/doubles/fake-sglang/main.ts --model-path test/fixtures/checkpoint-tiny --port 0 ...
 import { createServer } from 'node:http';
-import { readFileSync } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Tokenizer } from 'tokenizers';
 import { ArgError, parseArgs, USAGE, type FakeServeArgs } from './args.ts';
@@ -24,6 +24,17 @@ function parseOrExit(argv: string[]): FakeServeArgs {
     raw(`${USAGE}\nlaunch_server.py: error: ${e.message}`);
     process.exit(2);
   }
+}
+
+/**
+ * `--timing-log FILE`: appends a line per streamed /generate through an async stream, so the
+ * serve's loop never waits on the disk for it (the bench reads it after its rounds).
+ */
+function timingLog(path: string | null): ((line: string) => void) | null {
+  if (path === null) return null;
+  const out = createWriteStream(path, { flags: 'a' });
+  out.on('error', (e) => log(`timing log ${path}: ${e.message}`));
+  return (line) => void out.write(line);
 }
 
 async function main(): Promise<void> {
@@ -60,6 +71,7 @@ async function main(): Promise<void> {
     decode: (ids) => detok.decode(ids, false),
     modelType: config.model_type ?? 'qwen3_5_moe',
     architectures: config.architectures ?? [],
+    timing: timingLog(args.timingLog),
   };
   const server = createServer((req, res) => void route(state, req, res));
   server.keepAliveTimeout = 5000;

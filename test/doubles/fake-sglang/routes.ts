@@ -24,7 +24,12 @@ export interface ServeState {
   decode: (ids: number[]) => string;
   modelType: string;
   architectures: string[];
+  /** `--timing-log`: one line per streamed /generate, written as it ends (bench diagnostics). */
+  timing: ((line: string) => void) | null;
 }
+
+/** Epoch ms with sub-ms precision: comparable with other processes' on the same machine. */
+const absNow = (): number => performance.timeOrigin + performance.now();
 
 const STATUS_TEXT: Record<number, string> = { 200: 'OK', 400: 'Bad Request', 404: 'Not Found', 500: 'Internal Server Error', 503: 'Service Unavailable' };
 
@@ -108,7 +113,9 @@ async function toRequest(s: ServeState, body: Record<string, unknown>): Promise<
 }
 
 async function generate(s: ServeState, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const receivedAt = s.timing ? absNow() : 0;
   const r = await toRequest(s, await readJson(req));
+  const readAt = s.timing ? absNow() : 0;
   const hidden: HiddenMode = !r.returnHiddenStates ? 'omit' : s.trimActive ? 'trimmed' : 'full';
   const opts = { returnLogprob: r.returnLogprob, hidden };
   log(
@@ -128,7 +135,9 @@ async function generate(s: ServeState, req: IncomingMessage, res: ServerResponse
   res.on('close', () => {
     if (!res.writableFinished) s.engine.abort(r.rid);
   });
+  let firstEventAt = 0;
   const onEvent = async (p: ReqProgress): Promise<void> => {
+    if (firstEventAt === 0 && s.timing) firstEventAt = absNow();
     await sink.write('data: ');
     await writeGenerateObject(sink, p, opts);
     await sink.write('\n\n');
@@ -138,6 +147,8 @@ async function generate(s: ServeState, req: IncomingMessage, res: ServerResponse
   if (p.finish?.type === 'abort' && p.outputIds.length === 0) await onEvent(p);
   await sink.write('data: [DONE]\n\n');
   res.end();
+  // rid, then when the handler began (headers read), the body was parsed, the first event was written, the last.
+  s.timing?.(`${r.rid}\t${receivedAt.toFixed(3)}\t${readAt.toFixed(3)}\t${firstEventAt.toFixed(3)}\t${absNow().toFixed(3)}\n`);
 }
 
 function serverInfo(s: ServeState): Record<string, unknown> {

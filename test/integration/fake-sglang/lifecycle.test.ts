@@ -1,9 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startFakeSglang } from '../../doubles/fake-sglang/spawn.ts';
+
+const WAIT = { timeout: 20_000, interval: 20 };
 
 describe('fake sglang serve lifecycle', () => {
   it('/health and /health_generate answer 200 only once the ready line is out', async () => {
@@ -20,6 +22,33 @@ describe('fake sglang serve lifecycle', () => {
       await serve.waitForLine(/The server is fired up and ready to roll!/);
       expect((await fetch(`${url}/health_generate`)).status).toBe(200);
       expect((await fetch(`${url}/health`)).status).toBe(200);
+    } finally {
+      await serve.stop();
+    }
+  });
+
+  it('--timing-log appends a line per streamed /generate: its rid and four instants in order', async () => {
+    const log = join(mkdtempSync(join(tmpdir(), 'fake-sglang-')), 'timing.tsv');
+    const serve = startFakeSglang(['--timing-log', log, '--tokens-per-s', '2000']);
+    try {
+      const url = await serve.ready();
+      const before = performance.timeOrigin + performance.now();
+      for (const [rid, stream] of [
+        ['timed-1', true],
+        ['untimed', false],
+      ] as const) {
+        const res = await fetch(`${url}/generate`, { method: 'POST', body: JSON.stringify({ rid, input_ids: [5, 6, 7], sampling_params: { max_new_tokens: 3, ignore_eos: true }, stream }) });
+        await res.text();
+      }
+      await expect.poll(() => (existsSync(log) ? readFileSync(log, 'utf8') : ''), WAIT).toMatch(/\n$/);
+      const lines = readFileSync(log, 'utf8').trim().split('\n');
+      expect(lines).toHaveLength(1);
+      const [rid, ...times] = lines[0]!.split('\t');
+      expect(rid).toBe('timed-1');
+      const t = times.map(Number);
+      expect(t).toHaveLength(4);
+      expect(t[0]).toBeGreaterThanOrEqual(before);
+      expect([...t].sort((a, b) => a - b)).toEqual(t);
     } finally {
       await serve.stop();
     }

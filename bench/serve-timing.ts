@@ -1,0 +1,65 @@
+// The serve's own view of the bench's requests (issue 30): the fake serve's `--timing-log` gives, per
+// streamed /generate, when its handler began, when the body was parsed and when the first event was
+// written. Lined up with each round's start on the same clock (epoch ms on one machine), it splits a
+// first token into "reaching the serve" and "the serve's pace", for the direct and the via-miner rounds.
+import { readFileSync } from 'node:fs';
+import { ms, pct } from './report.ts';
+
+export type BenchPath = 'direct' | 'miner';
+
+export interface ServeTiming {
+  rid: string;
+  receivedAt: number;
+  readAt: number;
+  firstEventAt: number;
+}
+
+export interface Round {
+  path: BenchPath;
+  /** Epoch ms (performance.timeOrigin + performance.now()) when the round's first request was sent. */
+  start: number;
+  end: number;
+}
+
+/** The log's lines; a torn or foreign line is skipped (the serve writes whole lines, but a killed one may not). */
+export function readServeTimings(path: string): ServeTiming[] {
+  const out: ServeTiming[] = [];
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    const f = line.split('\t');
+    if (f.length !== 5) continue;
+    const [receivedAt, readAt, firstEventAt] = f.slice(1, 4).map(Number) as [number, number, number];
+    if (![receivedAt, readAt, firstEventAt].every((x) => Number.isFinite(x) && x > 0)) continue;
+    out.push({ rid: f[0]!, receivedAt, readAt, firstEventAt });
+  }
+  return out;
+}
+
+export interface Phases {
+  arrival: number[];
+  read: number[];
+  pace: number[];
+}
+
+/** Per path: round start -> handler began, handler -> body parsed, body parsed -> first event written. */
+export function servePhases(timings: readonly ServeTiming[], rounds: readonly Round[], pathOf: (rid: string) => BenchPath | null): Record<BenchPath, Phases> {
+  const out: Record<BenchPath, Phases> = { direct: { arrival: [], read: [], pace: [] }, miner: { arrival: [], read: [], pace: [] } };
+  for (const t of timings) {
+    const path = pathOf(t.rid);
+    if (path === null) continue;
+    const round = rounds.find((r) => r.path === path && t.receivedAt >= r.start && t.receivedAt <= r.end);
+    if (!round) continue; // warm-up or the timed-stages round
+    out[path].arrival.push(t.receivedAt - round.start);
+    out[path].read.push(t.readAt - t.receivedAt);
+    out[path].pace.push(t.firstEventAt - t.readAt);
+  }
+  return out;
+}
+
+export function printServePhases(p: Record<BenchPath, Phases>): void {
+  const q = (xs: number[]) => (xs.length === 0 ? 'n/a' : `${ms(pct(xs, 0.5), 2)} / ${ms(pct(xs, 0.99), 2)}`);
+  console.log(`  at the serve, from its own timestamps (p50 / p99; ${p.direct.arrival.length} direct, ${p.miner.arrival.length} via the miner):`);
+  const line = (label: string, key: keyof Phases) => console.log(`    ${label.padEnd(44)}direct ${q(p.direct[key]).padEnd(22)}via miner ${q(p.miner[key])}`);
+  line('round start -> request at the serve', 'arrival');
+  line('request at the serve -> body parsed', 'read');
+  line('body parsed -> first event written', 'pace');
+}
