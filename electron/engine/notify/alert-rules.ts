@@ -155,17 +155,13 @@ export function startupAlerts(warnings: readonly { title: string; body: string }
 // Outages share their key across sources (the validator and the earnings poll see the same provider),
 // so one outage is one notification. The kinds reuse the mutable ones the settings page lists.
 function providerOutage(error: string | null, page: 'validate' | 'earnings'): Alert {
-  // A 404 on /epoch/latest is the provider answering that it has no finalized epoch (a network before its
-  // first epoch ends, as the simulated one at start): reached, so not "unreachable".
-  const none = /\bHTTP 404\b/.test(error ?? '');
+  // A provider that answers 404 (no epoch result published yet) is reached: neither source reports it down.
   return {
     key: 'provider-outage',
     kind: 'validator-stalled',
     severity: 'warn',
-    title: none ? 'Provider has no epoch result' : 'Provider unreachable',
-    body: none
-      ? `The provider answered that it has no finalized epoch result (${error}). On a network whose first epoch has not ended yet this clears by itself when it ends; otherwise the provider's API has changed. Validators resubmit their cached weights meanwhile; new epochs and earnings wait for a result.`
-      : `The provider's epoch results cannot be read${error ? ` (${error})` : ''}. Validators resubmit their cached weights meanwhile; new epochs and earnings wait until it is back.`,
+    title: 'Provider unreachable',
+    body: `The provider's epoch results cannot be read${error ? ` (${error})` : ''}. Validators resubmit their cached weights meanwhile; new epochs and earnings wait until it is back.`,
     action: { page, label: page === 'validate' ? 'Open Validate' : 'Open Earnings' },
   };
 }

@@ -134,9 +134,13 @@ export async function runTick(cfg: TickConfig, deps: TickDeps): Promise<TickRepo
     timeoutMs: cfg.fetchTimeoutMs ?? 30_000,
   });
   if (!fetched.ok) {
-    failure = { outcome: 'fetch-failed', why: fetched.error.message };
-    report.provider = { ok: false, error: fetched.error.message };
-    log.warn(`[sync] fetch failed: ${fetched.error.message}`);
+    // A 404 is the provider answering that it has published no epoch result yet (a network before its first
+    // epoch ends, as the simulated one at start): reached, so not an outage, as the earnings poll counts it.
+    const none = fetched.error.kind === 'http' && fetched.error.status === 404;
+    const why = none ? `the provider has not published an epoch result yet (${fetched.error.message})` : fetched.error.message;
+    failure = { outcome: 'fetch-failed', why };
+    report.provider = none ? { ok: true, error: null } : { ok: false, error: fetched.error.message };
+    log.warn(`[sync] fetch failed: ${why}`);
   } else {
     report.provider = { ok: true, error: null };
     const v = verifyPayload(fetched.value, { masterHotkey: cfg.masterHotkey, netuid: cfg.netuid });

@@ -85,13 +85,10 @@ describe('alerts and notifications', () => {
     expect(svc.snapshot().recent[0]!.kind).toBe('serve-crashed');
   });
 
-  it('a provider that answers 404 (no finalized epoch) is not called unreachable; one that cannot be reached is', () => {
-    const none = validatorAlerts(validator({ provider: { health: 'down', error: 'provider answered HTTP 404', at: 0 } }), 1000);
-    expect(none.map((a) => [a.key, a.title])).toEqual([['provider-outage', 'Provider has no epoch result']]);
-    expect(none[0]!.body).toMatch(/^The provider answered that it has no finalized epoch result \(provider answered HTTP 404\)\./);
-    for (const error of ['cannot reach the provider: the connection was refused', 'provider answered HTTP 503', 'provider answered HTTP 4040']) {
+  it('a provider the validator or the earnings poll reports down is one outage, named with its cause', () => {
+    for (const error of ['cannot reach the provider: the connection was refused', 'provider answered HTTP 503']) {
       const down = validatorAlerts(validator({ provider: { health: 'down', error, at: 0 } }), 1000);
-      expect(down.map((a) => a.title)).toEqual(['Provider unreachable']);
+      expect(down.map((a) => [a.key, a.title])).toEqual([['provider-outage', 'Provider unreachable']]);
       expect(down[0]!.body).toContain(`(${error})`);
     }
   });

@@ -121,6 +121,17 @@ describe('tick edges (upstream test_validator.py / test_sync.py)', () => {
     }
   });
 
+  it('a 404 (no epoch result published yet) is a fetch failure from a provider that was reached, not an outage', async () => {
+    const r = rig();
+    r.answer = () => new Response('{"detail":"Not Found"}', { status: 404 });
+    const rep = await r.tick();
+    expect(rep.tick).toMatchObject({ outcome: 'fetch-failed', detail: expect.stringMatching(/^the provider has not published an epoch result yet \(provider answered HTTP 404\)/) });
+    expect(rep.provider).toEqual({ ok: true, error: null });
+    r.answer = () => new Response('busy', { status: 503 });
+    expect((await r.tick()).provider).toEqual({ ok: false, error: 'provider answered HTTP 503' });
+    expect(r.chain.submissions).toEqual([]);
+  });
+
   it('an HTTP error and a body that is not JSON are contained as fetch failures', async () => {
     const r = rig();
     r.answer = () => new Response('busy', { status: 503 });
