@@ -33,6 +33,8 @@ export interface ChildReport {
   /** The miner's main thread over the run; null off Linux. */
   sched: SchedStat | null;
   rssMb: number;
+  /** Per request since the mark: ms from the prompt build's call (the pipeline's start) to its ids, queue included. */
+  promptWaits: number[];
 }
 
 const stages: Record<string, StageTime> = {};
@@ -59,6 +61,26 @@ function timeMethod(proto: object, name: string, label: string): void {
 }
 
 timeMethod(PromptBuilder.prototype, 'build', 'prompt template + tokenize (sync part)');
+
+// The wall time from a prompt's build call (the pipeline's start) to its ids, queue included: one
+// slot per request in a buffer made once (instrumentation must not allocate per event).
+const promptWaits = new Float64Array(8192);
+let promptWaitCount = 0;
+{
+  const proto = PromptBuilder.prototype as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
+  const build = proto.build!;
+  proto.build = function (this: unknown, ...args: unknown[]) {
+    const t = performance.now();
+    const p = build.apply(this, args);
+    void p.then(
+      () => {
+        if (promptWaitCount < promptWaits.length) promptWaits[promptWaitCount++] = performance.now() - t;
+      },
+      () => undefined,
+    );
+    return p;
+  };
+}
 timeMethod(SseTextScanner.prototype, 'push', 'SSE text scan');
 timeMethod(OutputSplitter.prototype, 'push', 'reasoning/tool splitter');
 timeMethod(DeltaCoalescer.prototype, 'flush', 'delta frames: merge + JSON + ws send');
@@ -90,6 +112,7 @@ process.on('message', (m: ChildCommand) => {
     wall0 = performance.now();
     sched0 = schedStat(process.pid);
     lag.reset();
+    promptWaitCount = 0;
     for (const s of Object.values(stages)) {
       s.calls = 0;
       s.ms = 0;
@@ -112,6 +135,7 @@ process.on('message', (m: ChildCommand) => {
       stages,
       sched: schedDelta(sched0, schedStat(process.pid)),
       rssMb: process.memoryUsage().rss / 2 ** 20,
+      promptWaits: Array.from(promptWaits.subarray(0, promptWaitCount)),
     };
     process.send!({ report });
   } else if (m.cmd === 'stop') {

@@ -10,7 +10,7 @@ import { Agent } from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LoopLagProbe } from '../electron/engine/miner/loop-lag.ts';
-import { PromptBuilder } from '../electron/engine/miner/prompt-builder.ts';
+import { PROMPT_CONCURRENCY, PromptBuilder } from '../electron/engine/miner/prompt-builder.ts';
 import { createProofPort } from '../electron/engine/miner/proof-adapter.ts';
 import { postGenerate } from '../electron/engine/miner/serve-http.ts';
 import { threadSlices } from '../electron/engine/lib/thread-slices.ts';
@@ -341,6 +341,9 @@ export async function bench(): Promise<void> {
     console.log(`  first token, where the time goes (p50 / p99 over ${hop.length} requests; ${ms(pct(dT, 0.5))} / ${ms(pct(dT, 0.99))} of it is the serve's own, as measured direct):`);
     console.log(`    gateway frame out -> miner pipeline starts   ${ms(pct(hop, 0.5), 2)} / ${ms(pct(hop, 0.99), 2)}  (socket hop, frame parse, waiting for the miner's thread)`);
     console.log(`    pipeline start -> first token at the miner   ${ms(pct(toFirst, 0.5), 2)} / ${ms(pct(toFirst, 0.99), 2)}  (prompt build, serve call, the serve's TTFT)`);
+    console.log(
+      `      of which pipeline start -> prompt built    ${ms(pct(rep.promptWaits, 0.5), 2)} / ${ms(pct(rep.promptWaits, 0.99), 2)}  (template render and tokenize, ${PROMPT_CONCURRENCY} at a time, queue included)`,
+    );
     console.log(`    first token at the miner -> at the gateway   ${ms(pct(out, 0.5), 2)} / ${ms(pct(out, 0.99), 2)}  (splitter, delta frame, socket hop)`);
     printServePhases(servePhases(readServeTimings(timingLog), rounds, (rid) => (/^bench-\d+$/.test(rid) ? 'direct' : rid.startsWith('engy-') ? 'miner' : null)));
     const per = (x: number) => ms(x / n, 2);
