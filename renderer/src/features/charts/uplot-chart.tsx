@@ -150,7 +150,8 @@ export function UplotChart({ title, unit, series, windowMs, range, log, gate, he
       ),
     [series, from, now],
   );
-  const shape = `${series.map((s) => s.label).join('|')}|${log ? 'log' : 'lin'}|${range?.join(',') ?? 'auto'}|${gate?.value ?? ''}|${height}`;
+  // The window too: the x scale's range is fixed when the plot is built, and a chart may change its window.
+  const shape = `${series.map((s) => s.label).join('|')}|${log ? 'log' : 'lin'}|${range?.join(',') ?? 'auto'}|${gate?.value ?? ''}|${height}|${windowMs}`;
   const hasData = data.slice(1).some((y) => (y as Array<number | null>).some((v) => v !== null));
 
   // (Re)build when the shape or the theme changes; data updates go through setData below.

@@ -10,6 +10,7 @@ import { RequestTable } from '../common/request-table.tsx';
 import { useNow } from '../common/use-now.ts';
 import { ActionError, useAction } from '../common/use-action.tsx';
 import { downloadText, toCsv } from './csv.ts';
+import { auditWindowMs } from './audit-window.ts';
 import { verdictHeadline, verdictSentences } from './verdict.ts';
 import { epochFigures } from '../earnings/figures.ts';
 
@@ -111,6 +112,7 @@ function SelfAudits({ audits }: { audits: SelfAuditRecord[] }) {
   const miner = useSnapshot('miners')?.[0] ?? null;
   const threshold = miner?.audit.threshold ?? null;
   const skipped = audits.filter((a) => a.score === null);
+  const now = useNow(10_000);
   return (
     <section className="stack" aria-labelledby="audit-h">
       <h2 id="audit-h">
@@ -120,7 +122,10 @@ function SelfAudits({ audits }: { audits: SelfAuditRecord[] }) {
         title="Self-audit mismatch score (lower is better)"
         unit="score"
         range={[0, 1]}
-        windowMs={86_400_000}
+        windowMs={auditWindowMs(
+          audits.map((a) => a.at),
+          now,
+        )}
         series={[{ label: 'mismatch', points: [...audits].reverse().map((a) => ({ at: a.at, v: a.score })) }]}
         {...(threshold !== null ? { gate: { value: threshold, label: `cheat threshold ${threshold.toFixed(3)} (model spec)` } } : {})}
         format={(v) => v.toFixed(2)}
