@@ -15,7 +15,15 @@ export function wireCheckpoint(w: Wiring, settings: SettingsStore, hardware: Har
   const checkpoint = w.add(
     new CheckpointFollower(
       place.dir(),
-      (dir) => new CheckpointService({ repo: spec.checkpoint, dir, publishedRoot: spec.modelRoot, downloadBytes: spec.memory.downloadGB * 1e9, logger: logs.logger('checkpoint') }),
+      (dir) =>
+        new CheckpointService({
+          repo: spec.checkpoint,
+          dir,
+          publishedRoot: spec.modelRoot,
+          downloadBytes: spec.memory.downloadGB * 1e9,
+          freeBytes: async (d) => place.freeBytes(d),
+          logger: logs.logger('checkpoint'),
+        }),
       logs.logger('app'),
     ),
   );

@@ -14,7 +14,7 @@ export function wireHardware(w: Wiring, settings: SettingsStore, place: ModelPla
   const { paths, logs } = w.rt;
   const log = logs.logger('app');
   const hardware = new HardwareService(
-    () => ({ dataDir: paths.root, modelId: settings.get().mining.modelId, allowedGpus: settings.get().mining.gpus }),
+    () => ({ dataDir: paths.root, modelId: settings.get().mining.modelId, allowedGpus: settings.get().mining.gpus, freeBytes: place.freeBytes }),
     logs.logger('hardware'),
     undefined,
     () => place.space(),

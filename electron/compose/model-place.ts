@@ -6,6 +6,7 @@ import type { MinerModelSpec } from '../../shared/models.ts';
 import { defaultCheckpointDir } from '../engine/serve/checkpoint/checkpoint-folder.ts';
 import { checkFolderSpace } from '../engine/serve/checkpoint/folder-space.ts';
 import type { SettingsStore } from '../engine/settings/settings-store.ts';
+import { freeBytesAt, type FreeBytesAt } from '../engine/lib/disk-free.ts';
 
 export interface ModelPlace {
   spec: MinerModelSpec;
@@ -13,9 +14,11 @@ export interface ModelPlace {
   dir(): string;
   defaultDir(): string;
   space(dir?: string): ReturnType<typeof checkFolderSpace>;
+  /** How free space is read, for everything that reports on this disk (the hardware report too). */
+  freeBytes: FreeBytesAt;
 }
 
-export function modelPlace(settings: SettingsStore, paths: DataPaths, freeBytes?: (path: string) => number): ModelPlace {
+export function modelPlace(settings: SettingsStore, paths: DataPaths, freeBytes: FreeBytesAt = freeBytesAt): ModelPlace {
   const spec = minerModel(settings.get().mining.modelId);
   const defaultDir = () => defaultCheckpointDir(paths.checkpoints, spec.checkpoint);
   const dir = () => settings.get().mining.checkpointDir ?? defaultDir();
@@ -24,6 +27,7 @@ export function modelPlace(settings: SettingsStore, paths: DataPaths, freeBytes?
     spec,
     dir,
     defaultDir,
-    space: (d) => checkFolderSpace({ dir: d ?? dir(), needBytes: fullDownloadBytes, filesBytes: spec.memory.downloadGB * 1e9, ...(freeBytes ? { freeBytes } : {}) }),
+    space: (d) => checkFolderSpace({ dir: d ?? dir(), needBytes: fullDownloadBytes, filesBytes: spec.memory.downloadGB * 1e9, freeBytes }),
+    freeBytes,
   };
 }

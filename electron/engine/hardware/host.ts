@@ -1,22 +1,17 @@
 import { hostname, cpus, totalmem, platform, release } from 'node:os';
-import { statfs } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { GpuInfo, HostInfo } from '../../../shared/hardware.ts';
+import { freeBytesAt, type FreeBytesAt } from '../lib/disk-free.ts';
 
-async function freeGiBAt(path: string): Promise<number | null> {
-  let p = path;
-  while (!existsSync(p) && dirname(p) !== p) p = dirname(p);
+function freeGiBAt(path: string, freeBytes: FreeBytesAt): number | null {
   try {
-    const s = await statfs(p);
-    return (s.bavail * s.bsize) / 1024 ** 3;
+    return freeBytes(path) / 1024 ** 3;
   } catch {
     return null;
   }
 }
 
 /** Host facts from systeminformation, with Node's own os module when it cannot answer. */
-export async function readHost(dataDir: string): Promise<HostInfo> {
+export async function readHost(dataDir: string, freeBytes: FreeBytesAt = freeBytesAt): Promise<HostInfo> {
   let osName = `${platform()} ${release()}`;
   let cpuModel = cpus()[0]?.model ?? 'unknown CPU';
   let cpuCount = cpus().length;
@@ -35,7 +30,7 @@ export async function readHost(dataDir: string): Promise<HostInfo> {
     cpuModel,
     cpus: cpuCount,
     ramGiB: totalmem() / 1024 ** 3,
-    diskFreeGiB: await freeGiBAt(dataDir),
+    diskFreeGiB: freeGiBAt(dataDir, freeBytes),
     diskPath: dataDir,
   };
 }

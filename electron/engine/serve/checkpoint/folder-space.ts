@@ -1,10 +1,11 @@
 // Can the checkpoint go here? The folder must exist or be creatable, be writable, and have room for
 // what is still to download; a complete checkpoint needs no room. Answers with a sentence either way.
-import { accessSync, constants, statSync, statfsSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { CheckpointFolderVerdict } from '../../../../shared/sglang-setup.ts';
 import { checkCheckpointFolder, readManifest } from './checkpoint-folder.ts';
 import { INCOMPLETE_SUFFIX } from './hub-download.ts';
+import { freeBytesAt, type FreeBytesAt } from '../../lib/disk-free.ts';
 
 const GiB = 1024 ** 3;
 
@@ -14,8 +15,8 @@ export interface FolderSpaceOptions {
   needBytes: number;
   /** The files themselves (the catalog's downloadGB): named beside the larger free-space ask, so the two never read as a contradiction. */
   filesBytes?: number;
-  /** Tests: the free bytes at a path. */
-  freeBytes?: (path: string) => number;
+  /** The free bytes at a path (default: the disk's; tests give the rig's). */
+  freeBytes?: FreeBytesAt;
 }
 
 function existingAncestor(p: string): string {
@@ -109,12 +110,7 @@ export function checkFolderSpace(o: FolderSpaceOptions): CheckpointFolderVerdict
   }
   let free: number;
   try {
-    free = o.freeBytes
-      ? o.freeBytes(base)
-      : (() => {
-          const s = statfsSync(base);
-          return s.bavail * s.bsize;
-        })();
+    free = (o.freeBytes ?? freeBytesAt)(base);
   } catch {
     return { ok: false, usable: false, exists, complete, freeBytes: null, needBytes: still, sentence: `The free space at ${base} could not be read: check that the disk is mounted.` };
   }

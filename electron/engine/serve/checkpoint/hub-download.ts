@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, stat, statfs, truncate } from 'node:fs/promises';
+import { mkdir, rename, stat, truncate } from 'node:fs/promises';
 import { dirname, join, normalize, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -9,6 +9,7 @@ import { writeFileAtomic } from '../../lib/atomic-file.ts';
 import { defaultFetch, type FetchFn } from '../../lib/fetch.ts';
 import { authHeaders, HubError, hubErrorFor, listHubFiles, resolveUrl, type HubFile, type HubLocation } from './hub-files.ts';
 import { ProgressMeter } from './progress-meter.ts';
+import { freeBytesAt } from '../../lib/disk-free.ts';
 
 export const MANIFEST_NAME = '.engy-manifest.json';
 export const INCOMPLETE_SUFFIX = '.incomplete';
@@ -52,11 +53,6 @@ async function sizeOf(path: string): Promise<number | null> {
 /** The listing, kept in the folder so it can be verified later without the network. */
 export function writeManifest(dir: string, loc: HubLocation, files: HubFile[]): void {
   writeFileAtomic(join(dir, MANIFEST_NAME), JSON.stringify({ repo: loc.repo, revision: loc.revision, files }, null, 1));
-}
-
-export async function diskFreeBytes(dir: string): Promise<number> {
-  const s = await statfs(dir);
-  return s.bavail * s.bsize;
 }
 
 /** Refuses paths that would escape the checkpoint folder (a hostile listing must not write elsewhere). */
@@ -105,7 +101,7 @@ export async function downloadFromHub(opts: HubDownloadOptions): Promise<HubFile
     pending.push({ file, target, partial });
   }
   const total = files.reduce((n, f) => n + f.size, 0);
-  const free = await (opts.freeBytes ?? diskFreeBytes)(opts.dir);
+  const free = opts.freeBytes ? await opts.freeBytes(opts.dir) : freeBytesAt(opts.dir);
   if (free < total - have + DISK_MARGIN_BYTES) throw new DiskFullError(total - have + DISK_MARGIN_BYTES, free);
 
   const meter = new ProgressMeter(total, files.length, have, files.length - pending.length, opts.now ?? Date.now);
