@@ -5,6 +5,7 @@
 import type { AppInfo } from '../shared/api.ts';
 import type { NetworkProfile } from '../shared/settings.ts';
 import type { LogLevel } from '../shared/logs.ts';
+import type { FreeBytesAt } from './engine/lib/disk-free.ts';
 import { errorMessage } from '../shared/errors.ts';
 import { SnapshotHub } from './contract/snapshot-hub.ts';
 import type { HandlerTable } from './contract/handler-table.ts';
@@ -68,7 +69,7 @@ export interface ComposeOptions {
    * The free bytes at a path, for the checkpoint's room (default: the file system's own answer). Tests that
    * walk a rig pass the rig's disk, so their verdict does not follow the free space of the machine running them.
    */
-  diskFreeBytes?: (path: string) => number;
+  diskFreeBytes?: FreeBytesAt;
 }
 
 export interface Engine {

@@ -1,6 +1,7 @@
 // The headless shell: the same services as the desktop app, in plain Node, served to a browser.
 import { dirname, join } from 'node:path';
 import { composeEngine, type Engine } from './compose.ts';
+import type { FreeBytesAt } from './engine/lib/disk-free.ts';
 import { startHeadlessServer, isLoopback, type HeadlessServer } from './transport/headless-server.ts';
 import { WsTransport, type TransportLimits } from './transport/ws-transport.ts';
 import { loadOrCreateToken } from './transport/token-file.ts';
@@ -26,7 +27,7 @@ export interface HeadlessOptions {
   /** 'demo' for `engy-panel demo`'s engine on its simulated network (compose/profiles.ts); default 'headless'. */
   profile?: 'headless' | 'demo';
   /** Tests: the rig's free disk bytes at a path (composeEngine's diskFreeBytes). */
-  diskFreeBytes?: (path: string) => number;
+  diskFreeBytes?: FreeBytesAt;
 }
 
 export interface RunningHeadless {

@@ -21,7 +21,7 @@ export function wireCheckpoint(w: Wiring, settings: SettingsStore, hardware: Har
           dir,
           publishedRoot: spec.modelRoot,
           downloadBytes: spec.memory.downloadGB * 1e9,
-          freeBytes: async (d) => place.freeBytes(d),
+          freeBytes: place.freeBytes,
           logger: logs.logger('checkpoint'),
         }),
       logs.logger('app'),

@@ -22,7 +22,7 @@ const FILES = {
   'extra/notes.txt': 'hello',
 };
 const BIG = 300_000 + 200_000;
-const plenty = async () => 1e15;
+const plenty = () => 1e15;
 
 /** PROTOCOL section 3, written out again here so the code under test is checked against an independent reading. */
 function identityOf(files: Record<string, Uint8Array | string>): string {
@@ -119,7 +119,7 @@ describe('checkpoint download from the Hub (against the hub double)', () => {
   });
 
   it('checks the disk before fetching and says how much is needed', async () => {
-    const err = await downloadFromHub({ location: location(), dir, freeBytes: async () => 1000 }).catch((e: unknown) => e);
+    const err = await downloadFromHub({ location: location(), dir, freeBytes: () => 1000 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DiskFullError);
     expect((err as Error).message).toMatch(/GiB more/);
     expect(hub.requests.some((r) => r.path.includes('/resolve/'))).toBe(false);

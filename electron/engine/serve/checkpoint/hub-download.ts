@@ -9,7 +9,7 @@ import { writeFileAtomic } from '../../lib/atomic-file.ts';
 import { defaultFetch, type FetchFn } from '../../lib/fetch.ts';
 import { authHeaders, HubError, hubErrorFor, listHubFiles, resolveUrl, type HubFile, type HubLocation } from './hub-files.ts';
 import { ProgressMeter } from './progress-meter.ts';
-import { freeBytesAt } from '../../lib/disk-free.ts';
+import { freeBytesAt, type FreeBytesAt } from '../../lib/disk-free.ts';
 
 export const MANIFEST_NAME = '.engy-manifest.json';
 export const INCOMPLETE_SUFFIX = '.incomplete';
@@ -25,8 +25,8 @@ export interface HubDownloadOptions {
   /** Retries per file after a dropped connection; each resumes where the bytes on disk end. */
   retries?: number;
   retryDelayMs?: { initialMs: number; maxMs: number };
-  /** Free bytes on the disk holding `dir`; injectable for tests. */
-  freeBytes?: (dir: string) => Promise<number>;
+  /** Free bytes on the disk holding `dir` (default: the disk's; the engine passes its one reading). */
+  freeBytes?: FreeBytesAt;
   now?: () => number;
 }
 
@@ -101,7 +101,7 @@ export async function downloadFromHub(opts: HubDownloadOptions): Promise<HubFile
     pending.push({ file, target, partial });
   }
   const total = files.reduce((n, f) => n + f.size, 0);
-  const free = opts.freeBytes ? await opts.freeBytes(opts.dir) : freeBytesAt(opts.dir);
+  const free = (opts.freeBytes ?? freeBytesAt)(opts.dir);
   if (free < total - have + DISK_MARGIN_BYTES) throw new DiskFullError(total - have + DISK_MARGIN_BYTES, free);
 
   const meter = new ProgressMeter(total, files.length, have, files.length - pending.length, opts.now ?? Date.now);
