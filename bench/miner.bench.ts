@@ -1,11 +1,12 @@
 // The miner in a buyer's latency, as the goal states it: 64 concurrent streamed requests through
 // gateway double -> miner -> fake serve, against the same 64 (same token ids) sent to the serve
-// directly, in alternating rounds of one run. The miner runs in its own process (miner-child.ts)
+// directly, and through a bare relay (bare-relay-child.ts: the hops alone, the least any miner
+// adds on this machine), in rotating rounds of one run. The miner runs in its own process (miner-child.ts)
 // as in production; the buyer and the gateway double share this one, and the double's own work
 // per request is timed and subtracted. Then the miner's event-loop lag while 4096-token bodies
 // are parsed and proven.
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,8 +18,9 @@ import { threadSlices } from '../electron/engine/lib/thread-slices.ts';
 import { SseTextScanner } from '../electron/engine/miner/sse-text.ts';
 import { ReferenceSseTextScanner } from './reference-sse-text.ts';
 import { ProofPool } from '../electron/engine/proof/proof-pool.ts';
-import { CHECKPOINT, startFakeServe, startGateway } from '../test/integration/miner/harness.ts';
+import { CHECKPOINT, KEY, startFakeServe, startGateway } from '../test/integration/miner/harness.ts';
 import type { ChildCommand, ChildReport } from './miner-child.ts';
+import type { RelayCommand, RelayReport } from './bare-relay-child.ts';
 import { newWay } from './engine-thread.bench.ts';
 import { absNow, goal, goals, ms, pct, schedDelta, schedStat, type SchedStat } from './report.ts';
 import { printServePhases, readServeTimings, servePhases, type BenchPath, type Round } from './serve-timing.ts';
@@ -123,7 +125,16 @@ function reply(child: ChildProcess, key: string): Promise<Record<string, unknown
   });
 }
 
-function ask(child: ChildProcess, cmd: ChildCommand, key: string): Promise<Record<string, unknown>> {
+/** Asks a child to stop; killed if it has not exited within 10 s. */
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.send({ cmd: 'stop' } satisfies ChildCommand);
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+  if (child.exitCode === null && child.signalCode === null) child.kill();
+}
+
+function ask(child: ChildProcess, cmd: ChildCommand | RelayCommand, key: string): Promise<Record<string, unknown>> {
   const answer = reply(child, key);
   child.send(cmd);
   return answer;
@@ -137,13 +148,18 @@ export async function bench(): Promise<void> {
   const timingLog = join(timingDir, 'timing.tsv');
   const serve = await startFakeServe(['--tokens-per-s', String(TOKENS_PER_S), '--ttft-ms', '20', '--timing-log', timingLog]);
   const gw = startGateway({ probe: false, auditor: undefined, workers: LEGS });
+  const relayGw = startGateway({ probe: false, auditor: undefined, workers: LEGS });
   await gw.start();
+  await relayGw.start();
+  const prompts = await PromptBuilder.load(CHECKPOINT);
+  const messages = Array.from({ length: STREAMS }, (_, i) => [{ role: 'user', content: `Question ${i}: explain, step by step, how a river carves a valley over ${i + 2} thousand years.` }]);
+  const ids = await Promise.all(messages.map(async (m) => (await prompts.build({ messages: m })).ids));
+  const idsFile = join(timingDir, 'relay-ids.json');
+  writeFileSync(idsFile, JSON.stringify(messages.map((m, i) => [m[0]!.content, ids[i]])));
   const child = fork(join(import.meta.dirname, 'miner-child.ts'), [gw.url, serve.url], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const relay = fork(join(import.meta.dirname, 'bare-relay-child.ts'), [relayGw.url, serve.url, idsFile, KEY, String(LEGS)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   try {
-    await reply(child, 'ready');
-    const prompts = await PromptBuilder.load(CHECKPOINT);
-    const messages = Array.from({ length: STREAMS }, (_, i) => [{ role: 'user', content: `Question ${i}: explain, step by step, how a river carves a valley over ${i + 2} thousand years.` }]);
-    const ids = await Promise.all(messages.map(async (m) => (await prompts.build({ messages: m })).ids));
+    await Promise.all([reply(child, 'ready'), reply(relay, 'ready')]);
     await sseScan(serve.url, ids[0]!);
 
     // The gateway double's own thread time per request: the serve frame out, then every frame in.
@@ -163,8 +179,9 @@ export async function bench(): Promise<void> {
     };
 
     const d: Sample[] = [];
+    const b: Sample[] = [];
     const m: (Sample & { corrId: string; sentAt: number; firstAt: number; gw: { send: number; first: number; all: number } })[] = [];
-    const cpu = { direct: 0, miner: 0 };
+    const cpu = { direct: 0, miner: 0, relay: 0 };
     const sched: Record<'serveDirect' | 'serveMiner' | 'benchDirect' | 'benchMiner', SchedStat | null> = { serveDirect: null, serveMiner: null, benchDirect: null, benchMiner: null };
     const add = (k: keyof typeof sched, d: SchedStat | null) => {
       const c = sched[k];
@@ -183,6 +200,7 @@ export async function bench(): Promise<void> {
     };
     const runDirect = (n: number) => round('direct', () => runDirectRound(n));
     const runMiner = (n: number) => round('miner', () => runMinerRound(n));
+    const runRelay = (n: number) => round('relay', () => runRelayRound(n));
     const runDirectRound = async (n: number) => {
       const c0 = process.cpuUsage();
       const [s0, b0] = [schedStat(serve.proc.pid), schedStat(process.pid)];
@@ -214,24 +232,40 @@ export async function bench(): Promise<void> {
       add('benchMiner', schedDelta(b0, schedStat(process.pid)));
       return out;
     };
-    // Warm both paths (JIT, sockets, the serve's caches alike), then reset the miner's counters.
+    // The relay's answers carry no commitment: its first token and end are what it is here for.
+    const runRelayRound = async (n: number) => {
+      const c0 = process.cpuUsage();
+      const out = await Promise.all(
+        messages.slice(0, n).map(async (msg, i) => {
+          const res = await relayGw.serve({ messages: msg, max_tokens: TOKENS }, { stream: true, leg: i % LEGS }).done;
+          if (res.response === null || res.response.error || res.chunks.length === 0) {
+            failures.push(`${res.corrId} (bare relay): ${res.response?.error?.message ?? 'no response'}`);
+            return null;
+          }
+          return { ttft: res.ttftMs, e2e: res.e2eMs };
+        }),
+      ).then((xs) => xs.filter((x) => x !== null));
+      cpu.relay += cpuMs(process.cpuUsage(c0));
+      return out;
+    };
+    // Warm every path (JIT, sockets, the serve's caches alike), then reset the children's counters.
     await runDirect(LEGS);
     await runMiner(LEGS);
-    Object.assign(cpu, { direct: 0, miner: 0 });
+    await runRelay(LEGS);
+    Object.assign(cpu, { direct: 0, miner: 0, relay: 0 });
     Object.assign(sched, { serveDirect: null, serveMiner: null, benchDirect: null, benchMiner: null });
     await ask(child, { cmd: 'mark' }, 'marked');
+    await ask(relay, { cmd: 'mark' }, 'marked');
     measuring = true;
+    // Each path goes first, second and third in turn: a round's position (after which other path,
+    // after how long idle) weighs on all three alike.
+    const paths = [() => runDirect(STREAMS).then((x) => d.push(...x)), () => runMiner(STREAMS).then((x) => m.push(...x)), () => runRelay(STREAMS).then((x) => b.push(...x))];
     for (let r = 0; r < ROUNDS; r++) {
-      if (r % 2 === 0) {
-        d.push(...(await runDirect(STREAMS)));
-        m.push(...(await runMiner(STREAMS)));
-      } else {
-        m.push(...(await runMiner(STREAMS)));
-        d.push(...(await runDirect(STREAMS)));
-      }
+      for (let k = 0; k < paths.length; k++) await paths[(r + k) % paths.length]!();
     }
     measuring = false;
     const rep = (await ask(child, { cmd: 'report' }, 'report')).report as ChildReport;
+    const relayRep = (await ask(relay, { cmd: 'report' }, 'report')).report as RelayReport;
     // Where the miner's thread CPU goes by stage, timed in one more round of its own (the timing's
     // own cost stays out of the measured rounds).
     await ask(child, { cmd: 'stages', on: true }, 'staged');
@@ -245,10 +279,11 @@ export async function bench(): Promise<void> {
     cpu.miner = measured.cpu;
     Object.assign(sched, measured.sched);
     const n = ROUNDS * STREAMS;
-    if (failures.length > 0) console.log(`  ${failures.length} of ${n} requests through the miner failed (left out below): ${[...new Set(failures.map((f) => f.replace(/^[^:]+: /, '')))].join('; ')}`);
+    if (failures.length > 0)
+      console.log(`  ${failures.length} of ${2 * n} requests through the miner and the bare relay failed (left out below): ${[...new Set(failures.map((f) => f.replace(/^[^:]+: /, '')))].join('; ')}`);
 
     console.log(
-      `${STREAMS} concurrent streamed requests x ${ROUNDS} rounds (${n} each way), ${TOKENS} new tokens at ${TOKENS_PER_S} tok/s, serve TTFT 20 ms; miner in its own process; both paths ask for hidden states`,
+      `${STREAMS} concurrent streamed requests x ${ROUNDS} rounds (${n} each way), ${TOKENS} new tokens at ${TOKENS_PER_S} tok/s, serve TTFT 20 ms; miner in its own process; every path asks for hidden states`,
     );
     row('', 'direct', 'via miner', 'overhead');
     const net = m.map((x) => ({ ttft: x.ttft - x.gw.send - x.gw.first, e2e: x.e2e - x.gw.send - x.gw.all }));
@@ -284,6 +319,16 @@ export async function bench(): Promise<void> {
       m.map((x) => x.gw.all),
       0.5,
     );
+    // The bare relay: the same gateway double and serve, the hops alone (bare-relay-child.ts).
+    for (const [label, p] of QUANTILES) {
+      const [dt, bt, mt] = [d, b, m].map((xs) =>
+        pct(
+          xs.map((x) => x.ttft),
+          p,
+        ),
+      ) as [number, number, number];
+      console.log(`  first token ${label}, bare relay ${ms(bt)} (${(bt / dt).toFixed(2)}x direct): the least a relay adds here; the miner is ${(mt / bt).toFixed(2)}x the relay (${ms(mt - bt)})`);
+    }
     console.log(`  gateway double's own thread time per request (median): serve frame out ${ms(gwSend, 3)}, first chunk in ${ms(gwFirst, 3)}, every frame in ${ms(gwAll, 3)} (subtracted above)`);
     const ttftOver =
       pct(
@@ -321,7 +366,16 @@ export async function bench(): Promise<void> {
         d.map((x) => x.ttft),
         0.5,
       );
-    goal('first token p50 via the miner / direct at 64 streams', ttftRatio, 'x', '<=', 1.05, 'direct serve measured in the same run', overloaded);
+    const relayRatio =
+      pct(
+        b.map((x) => x.ttft),
+        0.5,
+      ) /
+      pct(
+        d.map((x) => x.ttft),
+        0.5,
+      );
+    goal('first token p50 via the miner / direct at 64 streams', ttftRatio, 'x', '<=', 1.05, `direct serve measured in the same run; a bare relay ${relayRatio.toFixed(2)}x`, overloaded);
     const ttftMet = goal('first-token overhead p99 at 64 streams', ttftOver, 'ms', '<', 5, 'net of the gateway double', overloaded);
     goal('end-to-end overhead p50 at 64 streams', e2eOver, '%', '<', 5, 'net of the gateway double', overloaded);
 
@@ -345,10 +399,10 @@ export async function bench(): Promise<void> {
       `      of which pipeline start -> prompt built    ${ms(pct(rep.promptWaits, 0.5), 2)} / ${ms(pct(rep.promptWaits, 0.99), 2)}  (template render and tokenize, ${PROMPT_CONCURRENCY} at a time, queue included)`,
     );
     console.log(`    first token at the miner -> at the gateway   ${ms(pct(out, 0.5), 2)} / ${ms(pct(out, 0.99), 2)}  (splitter, delta frame, socket hop)`);
-    printServePhases(servePhases(readServeTimings(timingLog), rounds, (rid) => (/^bench-\d+$/.test(rid) ? 'direct' : rid.startsWith('engy-') ? 'miner' : null)));
+    printServePhases(servePhases(readServeTimings(timingLog), rounds, (rid) => (/^bench-\d+$/.test(rid) ? 'direct' : rid.startsWith('engy-') ? 'miner' : rid.startsWith('relay-') ? 'relay' : null)));
     const per = (x: number) => ms(x / n, 2);
     console.log(
-      `  CPU per request: miner process ${per(rep.cpuMs)} (${((rep.cpuMs / rep.wallMs) * 100).toFixed(0)}% of one core over the run), bench process direct ${per(cpu.direct)} / via gateway double ${per(cpu.miner)}`,
+      `  CPU per request: miner process ${per(rep.cpuMs)} (${((rep.cpuMs / rep.wallMs) * 100).toFixed(0)}% of one core over the run), bare relay ${per(relayRep.cpuMs)}, bench process direct ${per(cpu.direct)} / via gateway double ${per(cpu.miner)} / relay rounds ${per(cpu.relay)}`,
     );
     console.log(
       `  miner thread CPU per request by stage (one more round of ${stageRequests}, timed): ${Object.entries(stages)
@@ -377,20 +431,20 @@ export async function bench(): Promise<void> {
       // serve's response head, its first event): each costs a wait for a core on this box.
       const onThread = ['prompt template + tokenize (sync part)', 'reasoning/tool splitter'].reduce((a, k) => a + (stages[k]?.ms ?? 0), 0) / stageRequests;
       const wake = rep.sched.waitMs / Math.max(1, rep.sched.slices);
+      const relayP99 = pct(
+        b.map((x) => x.ttft),
+        0.99,
+      );
       console.log(
         `  first-token goal not shown on this box: the miner's own CPU on the first token's path is about ${ms(onThread + (stages['SSE text scan']?.ms ?? 0) / stageRequests / TOKENS + (stages['delta frames: merge + JSON + ws send']?.ms ?? 0) / stageRequests / TOKENS, 2)}` +
           ` (prompt, one SSE event, splitter, one frame), while each of its >= 3 wake-ups on that path waits ${ms(wake, 2)} for a core on average` +
-          ` (>= ${ms(3 * wake)}), and 64 frames arriving together queue behind each other's prompt builds: the rest of the p99 is the machine's run queue and the serve's own queueing, which the direct column shows.`,
+          ` (>= ${ms(3 * wake)}), and 64 frames arriving together queue behind each other's prompt builds. The bare relay's p99 is ${ms(relayP99)} against direct's ${ms(pct(dT, 0.99))}: what the hops and the run queue cost any relay here; the rest is the miner's own.`,
       );
     }
   } finally {
-    if (child.exitCode === null) {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.send({ cmd: 'stop' } satisfies ChildCommand);
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-      if (child.exitCode === null) child.kill();
-    }
+    await Promise.all([stopChild(child), stopChild(relay)]);
     await gw.stop();
+    await relayGw.stop();
     await serve.stop();
     rmSync(timingDir, { recursive: true, force: true });
   }

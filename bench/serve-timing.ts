@@ -1,11 +1,12 @@
 // The serve's own view of the bench's requests (issue 30): the fake serve's `--timing-log` gives, per
 // streamed /generate, when its handler began, when the body was parsed and when the first event was
 // written. Lined up with each round's start on the same clock (epoch ms on one machine), it splits a
-// first token into "reaching the serve" and "the serve's pace", for the direct and the via-miner rounds.
+// first token into "reaching the serve" and "the serve's pace", for the direct, via-miner and bare-relay rounds.
 import { readFileSync } from 'node:fs';
 import { ms, pct } from './report.ts';
 
-export type BenchPath = 'direct' | 'miner';
+export type BenchPath = 'direct' | 'miner' | 'relay';
+const PATHS: readonly BenchPath[] = ['direct', 'miner', 'relay'];
 
 export interface ServeTiming {
   rid: string;
@@ -42,7 +43,7 @@ export interface Phases {
 
 /** Per path: round start -> handler began, handler -> body parsed, body parsed -> first event written. */
 export function servePhases(timings: readonly ServeTiming[], rounds: readonly Round[], pathOf: (rid: string) => BenchPath | null): Record<BenchPath, Phases> {
-  const out: Record<BenchPath, Phases> = { direct: { arrival: [], read: [], pace: [] }, miner: { arrival: [], read: [], pace: [] } };
+  const out = Object.fromEntries(PATHS.map((p) => [p, { arrival: [], read: [], pace: [] }])) as unknown as Record<BenchPath, Phases>;
   for (const t of timings) {
     const path = pathOf(t.rid);
     if (path === null) continue;
@@ -57,8 +58,8 @@ export function servePhases(timings: readonly ServeTiming[], rounds: readonly Ro
 
 export function printServePhases(p: Record<BenchPath, Phases>): void {
   const q = (xs: number[]) => (xs.length === 0 ? 'n/a' : `${ms(pct(xs, 0.5), 2)} / ${ms(pct(xs, 0.99), 2)}`);
-  console.log(`  at the serve, from its own timestamps (p50 / p99; ${p.direct.arrival.length} direct, ${p.miner.arrival.length} via the miner):`);
-  const line = (label: string, key: keyof Phases) => console.log(`    ${label.padEnd(44)}direct ${q(p.direct[key]).padEnd(22)}via miner ${q(p.miner[key])}`);
+  console.log(`  at the serve, from its own timestamps (p50 / p99; ${p.direct.arrival.length} direct, ${p.miner.arrival.length} via the miner, ${p.relay.arrival.length} via the bare relay):`);
+  const line = (label: string, key: keyof Phases) => console.log(`    ${label.padEnd(40)}direct ${q(p.direct[key]).padEnd(22)}via miner ${q(p.miner[key]).padEnd(22)}bare relay ${q(p.relay[key])}`);
   line('round start -> request at the serve', 'arrival');
   line('request at the serve -> body parsed', 'read');
   line('body parsed -> first event written', 'pace');

@@ -19,7 +19,7 @@ function log(text: string): string {
   return p;
 }
 
-const pathOf = (rid: string): BenchPath | null => (/^bench-\d+$/.test(rid) ? 'direct' : rid.startsWith('engy-') ? 'miner' : null);
+const pathOf = (rid: string): BenchPath | null => (/^bench-\d+$/.test(rid) ? 'direct' : rid.startsWith('engy-') ? 'miner' : rid.startsWith('relay-') ? 'relay' : null);
 
 describe('the serve timing log', () => {
   it('skips torn, foreign and non-numeric lines', () => {
@@ -45,6 +45,8 @@ describe('the serve timing log', () => {
         'bench-1\t1010\t1011\t1050\t2000', // direct round 1
         'engy-a\t1012\t1013\t1040\t2000', // in the direct round's window: not a miner round, left out
         'engy-b\t3020\t3021\t3060\t4000', // miner round
+        'relay-c\t5030\t5032\t5070\t6000', // bare-relay round
+        'relay-d\t3030\t3031\t3070\t4000', // in the miner round's window: left out
         'bench-9\t500\t501\t530\t600', // warm-up: before any measured round
         '__proto__\t3020\t3021\t3060\t4000', // neither path
       ].join('\n'),
@@ -54,10 +56,12 @@ describe('the serve timing log', () => {
       [
         { path: 'direct', start: 1000, end: 2500 },
         { path: 'miner', start: 3000, end: 4500 },
+        { path: 'relay', start: 5000, end: 5500 },
       ],
       pathOf,
     );
     expect(phases.direct).toEqual({ arrival: [10], read: [1], pace: [39] });
     expect(phases.miner).toEqual({ arrival: [20], read: [1], pace: [39] });
+    expect(phases.relay).toEqual({ arrival: [30], read: [2], pace: [38] });
   });
 });
