@@ -144,18 +144,20 @@ const cpuMs = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1000;
 const row = (label: string, d: string, m: string, o: string) => console.log(`  ${label.padEnd(24)}${d.padEnd(16)}${m.padEnd(16)}${o}`);
 
 export async function bench(): Promise<void> {
+  // The prompts first: nothing is started yet that a failure here would leave running.
+  const prompts = await PromptBuilder.load(CHECKPOINT);
+  const messages = Array.from({ length: STREAMS }, (_, i) => [{ role: 'user', content: `Question ${i}: explain, step by step, how a river carves a valley over ${i + 2} thousand years.` }]);
+  const ids = await Promise.all(messages.map(async (m) => (await prompts.build({ messages: m })).ids));
   const timingDir = mkdtempSync(join(tmpdir(), 'engy-bench-serve-'));
   const timingLog = join(timingDir, 'timing.tsv');
+  // The bare relay's table: each bench prompt's first message text -> its ids.
+  const idsFile = join(timingDir, 'relay-ids.json');
+  writeFileSync(idsFile, JSON.stringify(messages.map((m, i) => [m[0]!.content, ids[i]])));
   const serve = await startFakeServe(['--tokens-per-s', String(TOKENS_PER_S), '--ttft-ms', '20', '--timing-log', timingLog]);
   const gw = startGateway({ probe: false, auditor: undefined, workers: LEGS });
   const relayGw = startGateway({ probe: false, auditor: undefined, workers: LEGS });
   await gw.start();
   await relayGw.start();
-  const prompts = await PromptBuilder.load(CHECKPOINT);
-  const messages = Array.from({ length: STREAMS }, (_, i) => [{ role: 'user', content: `Question ${i}: explain, step by step, how a river carves a valley over ${i + 2} thousand years.` }]);
-  const ids = await Promise.all(messages.map(async (m) => (await prompts.build({ messages: m })).ids));
-  const idsFile = join(timingDir, 'relay-ids.json');
-  writeFileSync(idsFile, JSON.stringify(messages.map((m, i) => [m[0]!.content, ids[i]])));
   const child = fork(join(import.meta.dirname, 'miner-child.ts'), [gw.url, serve.url], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const relay = fork(join(import.meta.dirname, 'bare-relay-child.ts'), [relayGw.url, serve.url, idsFile, KEY, String(LEGS)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   try {
