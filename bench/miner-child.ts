@@ -60,7 +60,8 @@ function timeMethod(proto: object, name: string, label: string): void {
   };
 }
 
-timeMethod(PromptBuilder.prototype, 'build', 'prompt template + tokenize (sync part)');
+timeMethod(PromptBuilder.prototype, 'build', 'prompt build up to its queue or encode (sync part)');
+timeMethod(PromptBuilder.prototype, 'render', 'template render');
 
 // The wall time from a prompt's build call (the pipeline's start) to its ids, queue included: one
 // slot per request in a buffer made once (instrumentation must not allocate per event).

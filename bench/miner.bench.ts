@@ -431,7 +431,7 @@ export async function bench(): Promise<void> {
     if (!ttftMet && rep.sched) {
       // The first token crosses the miner's thread at least three times (the serve frame, the
       // serve's response head, its first event): each costs a wait for a core on this box.
-      const onThread = ['prompt template + tokenize (sync part)', 'reasoning/tool splitter'].reduce((a, k) => a + (stages[k]?.ms ?? 0), 0) / stageRequests;
+      const onThread = ['template render', 'reasoning/tool splitter'].reduce((a, k) => a + (stages[k]?.ms ?? 0), 0) / stageRequests;
       const wake = rep.sched.waitMs / Math.max(1, rep.sched.slices);
       const relayP99 = pct(
         b.map((x) => x.ttft),
