@@ -37,8 +37,23 @@ function timingLog(path: string | null): ((line: string) => void) | null {
   return (line) => void out.write(line);
 }
 
+/**
+ * `--exit-with-stdin`: the end of stdin means the process holding its pipe (the test or bench that
+ * started this serve) is gone, however it went; a serve left behind would hold its port and CPU.
+ */
+function exitWithStdin(): void {
+  const gone = (): void => {
+    log('stdin closed: the process that started this fake serve is gone; exiting.');
+    process.exit(0);
+  };
+  process.stdin.on('end', gone);
+  process.stdin.on('error', gone);
+  process.stdin.resume();
+}
+
 async function main(): Promise<void> {
   const args = parseOrExit(process.argv.slice(2));
+  if (args.exitWithStdin) exitWithStdin();
   const spec = loadCheckpointSpec(args.modelPath);
   const config = JSON.parse(readFileSync(join(args.modelPath, 'config.json'), 'utf8')) as { model_type?: string; architectures?: string[]; text_config?: { max_position_embeddings?: number } };
   const contextLength = args.contextLength ?? config.text_config?.max_position_embeddings ?? 262144;

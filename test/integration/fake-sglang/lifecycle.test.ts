@@ -3,7 +3,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
 import { startFakeSglang } from '../../doubles/fake-sglang/spawn.ts';
+import { pidRunning } from '../../helpers/pid-running.ts';
 
 const WAIT = { timeout: 20_000, interval: 20 };
 
@@ -117,5 +119,35 @@ describe('fake sglang serve lifecycle', () => {
     expect(res.status).toBe(200);
     expect(((await res.json()) as { meta_info: { completion_tokens: number } }).meta_info.completion_tokens).toBe(25);
     expect(await serve.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it('a serve started with --exit-with-stdin goes when its spawner is killed outright', async () => {
+    // The spawner is a real process that starts the serve as every test helper does, then is
+    // SIGKILLed: no exit handler of its own runs, only the kernel closes its end of the pipe.
+    const spawnTs = join(import.meta.dirname, '..', '..', 'doubles', 'fake-sglang', 'spawn.ts');
+    const script = `const { startFakeSglang } = await import(${JSON.stringify(spawnTs)}); const s = startFakeSglang(); await s.ready(); console.log('serve pid ' + s.proc.pid); setInterval(() => {}, 60_000);`;
+    const spawner = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let servePid = 0;
+    try {
+      servePid = await new Promise<number>((resolve, reject) => {
+        const t = setTimeout(() => reject(new Error('the spawner did not report its serve within 30 s')), 30_000);
+        let out = '';
+        spawner.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          const m = /serve pid (\d+)/.exec(out);
+          if (m) {
+            clearTimeout(t);
+            resolve(Number(m[1]));
+          }
+        });
+        spawner.on('exit', (code) => reject(new Error(`the spawner exited (${code}) before its serve was up: ${out}`)));
+      });
+      expect(pidRunning(servePid)).toBe(true);
+      spawner.kill('SIGKILL');
+      await expect.poll(() => pidRunning(servePid), WAIT).toBe(false);
+    } finally {
+      if (spawner.exitCode === null && spawner.signalCode === null) spawner.kill('SIGKILL');
+      if (servePid > 0 && pidRunning(servePid)) process.kill(-servePid, 'SIGKILL');
+    }
   });
 });

@@ -9,7 +9,7 @@ import type { Disposable } from '../../../electron/engine/lib/disposable.ts';
 
 export const ROOT = join(import.meta.dirname, '..', '..', '..');
 export const FAKE_PYTHON = join(ROOT, 'test', 'doubles', 'fake-python', 'python');
-export const FAKE_SGLANG = join(ROOT, 'test', 'doubles', 'fake-sglang', 'main.ts');
+export { FAKE_SGLANG_MAIN as FAKE_SGLANG, EXIT_WITH_SPAWNER } from '../../doubles/fake-sglang/spawn.ts';
 export const CHECKPOINT = join(ROOT, 'test', 'fixtures', 'checkpoint-tiny');
 
 export const FAST: Partial<EngineTimings> = {
