@@ -107,6 +107,17 @@ await waitFor(miner, (s) => s.legsLive === s.legsPlanned && s.legsPlanned > 0 &&
 lag.enable();
 process.send!({ ready: true });
 
+let stopping = false;
+function stop(): void {
+  if (stopping) return;
+  stopping = true;
+  void miner.stop().finally(async () => {
+    await pool.dispose();
+    db.close();
+    process.exit(0);
+  });
+}
+
 process.on('message', (m: ChildCommand) => {
   if (m.cmd === 'mark') {
     cpu0 = process.cpuUsage();
@@ -139,11 +150,7 @@ process.on('message', (m: ChildCommand) => {
       promptWaits: Array.from(promptWaits.subarray(0, promptWaitCount)),
     };
     process.send!({ report });
-  } else if (m.cmd === 'stop') {
-    void miner.stop().finally(async () => {
-      await pool.dispose();
-      db.close();
-      process.exit(0);
-    });
-  }
+  } else if (m.cmd === 'stop') stop();
 });
+// The bench gone without a word (killed, crashed): the channel closes, and this child goes too.
+process.on('disconnect', stop);
