@@ -60,7 +60,7 @@ function timeMethod(proto: object, name: string, label: string): void {
   };
 }
 
-timeMethod(PromptBuilder.prototype, 'build', 'prompt build up to its queue or encode (sync part)');
+timeMethod(PromptBuilder.prototype, 'build', 'prompt build up to its batch (sync part, render included)');
 timeMethod(PromptBuilder.prototype, 'render', 'template render');
 
 // The wall time from a prompt's build call (the pipeline's start) to its ids, queue included: one

@@ -11,7 +11,7 @@ import { Agent } from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LoopLagProbe } from '../electron/engine/miner/loop-lag.ts';
-import { PROMPT_CONCURRENCY, PromptBuilder } from '../electron/engine/miner/prompt-builder.ts';
+import { PromptBuilder } from '../electron/engine/miner/prompt-builder.ts';
 import { createProofPort } from '../electron/engine/miner/proof-adapter.ts';
 import { postGenerate } from '../electron/engine/miner/serve-http.ts';
 import { threadSlices } from '../electron/engine/lib/thread-slices.ts';
@@ -387,7 +387,7 @@ export async function bench(): Promise<void> {
     console.log(`    gateway frame out -> miner pipeline starts   ${ms(pct(hop, 0.5), 2)} / ${ms(pct(hop, 0.99), 2)}  (socket hop, frame parse, waiting for the miner's thread)`);
     console.log(`    pipeline start -> first token at the miner   ${ms(pct(toFirst, 0.5), 2)} / ${ms(pct(toFirst, 0.99), 2)}  (prompt build, serve call, the serve's TTFT)`);
     console.log(
-      `      of which pipeline start -> prompt built    ${ms(pct(rep.promptWaits, 0.5), 2)} / ${ms(pct(rep.promptWaits, 0.99), 2)}  (template render and tokenize, ${PROMPT_CONCURRENCY} at a time, queue included)`,
+      `      of which pipeline start -> prompt built    ${ms(pct(rep.promptWaits, 0.5), 2)} / ${ms(pct(rep.promptWaits, 0.99), 2)}  (template render, then tokenize with the turn's other prompts as one batch)`,
     );
     console.log(`    first token at the miner -> at the gateway   ${ms(pct(out, 0.5), 2)} / ${ms(pct(out, 0.99), 2)}  (splitter, delta frame, socket hop)`);
     printServePhases(servePhases(readServeTimings(timingLog), rounds, (rid) => (/^bench-\d+$/.test(rid) ? 'direct' : rid.startsWith('engy-') ? 'miner' : rid.startsWith('relay-') ? 'relay' : null)));
@@ -429,7 +429,7 @@ export async function bench(): Promise<void> {
       console.log(
         `  first-token goal not shown on this box: the miner's own CPU on the first token's path is about ${ms(onThread + (stages['SSE text scan']?.ms ?? 0) / stageRequests / TOKENS + (stages['delta frames: merge + JSON + ws send']?.ms ?? 0) / stageRequests / TOKENS, 2)}` +
           ` (prompt, one SSE event, splitter, one frame), while each of its >= 3 wake-ups on that path waits ${ms(wake, 2)} for a core on average` +
-          ` (>= ${ms(3 * wake)}), and 64 frames arriving together queue behind each other's prompt builds. The bare relay's p99 is ${ms(relayP99)} against direct's ${ms(pct(dT, 0.99))}: what the hops and the run queue cost any relay here; the rest is the miner's own.`,
+          ` (>= ${ms(3 * wake)}), and 64 frames arriving together wait for one another and for their prompts' batch. The bare relay's p99 is ${ms(relayP99)} against direct's ${ms(pct(dT, 0.99))}: what the hops and the run queue cost any relay here; the rest is the miner's own.`,
       );
     }
   } finally {

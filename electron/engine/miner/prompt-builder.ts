@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Template } from '@huggingface/jinja';
 import { Tokenizer } from 'tokenizers';
+import { EncodeBatcher } from './encode-batcher.ts';
 import { installPythonStringMethods } from './jinja-python-strings.ts';
 import { pyJsonLoads, type PyValue } from './py-json.ts';
 
@@ -17,16 +18,6 @@ export interface BuiltPrompt {
   startsInReasoning: boolean;
 }
 
-/**
- * Prompts rendered and tokenized at once; the others wait in arrival order. A burst of routed
- * requests otherwise renders every prompt while taking the frames in, and the tokenizer's answers
- * (from libuv's thread pool) are read only after the last frame: no request reached the serve
- * before the whole burst was built. With a few at a time the first request leaves early and the
- * rest follow one loop turn apart, ahead of a serve that takes them one by one anyway. Four, the
- * size of libuv's pool: a long prompt's encode does not hold up the short ones behind it.
- */
-export const PROMPT_CONCURRENCY = 4;
-
 interface TokenizerConfig {
   chat_template?: string | { name: string; template: string }[];
   bos_token?: string | { content: string } | null;
@@ -39,13 +30,13 @@ export class PromptBuilder {
   private readonly template: Template;
   private readonly tokenizer: Tokenizer;
   private readonly specials: Record<string, string>;
-  private building = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly encoder: EncodeBatcher;
 
   private constructor(template: Template, tokenizer: Tokenizer, specials: Record<string, string>) {
     this.template = template;
     this.tokenizer = tokenizer;
     this.specials = specials;
+    this.encoder = new EncodeBatcher(tokenizer);
   }
 
   static async load(checkpointDir: string): Promise<PromptBuilder> {
@@ -71,24 +62,19 @@ export class PromptBuilder {
     return renderChatTemplate(this.template, this.specials, request);
   }
 
+  /**
+   * Renders now, in the caller's turn (a template that refuses the request rejects at once), and
+   * tokenizes with the other prompts this turn takes in (encode-batcher.ts says why).
+   */
   async build(request: ChatRequest): Promise<BuiltPrompt> {
-    if (this.building < PROMPT_CONCURRENCY) this.building++;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve));
-    try {
-      const text = this.render(request);
-      const enc = await this.tokenizer.encode(text);
-      return { text, ids: enc.getIds(), startsInReasoning: text.trimEnd().endsWith('<think>') };
-    } finally {
-      // The slot goes straight to the next in line, or back.
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.building--;
-    }
+    const text = this.render(request);
+    const ids = await this.encoder.encode(text);
+    return { text, ids, startsInReasoning: text.trimEnd().endsWith('<think>') };
   }
 
-  /** Builds in progress and waiting, for tests and diagnostics. */
-  get queue(): { building: number; waiting: number } {
-    return { building: this.building, waiting: this.waiting.length };
+  /** Prompts waiting for their turn's batch and prompts being tokenized, for tests and diagnostics. */
+  get queue(): { queued: number; encoding: number } {
+    return this.encoder.pending;
   }
 
   decode(ids: number[]): Promise<string> {

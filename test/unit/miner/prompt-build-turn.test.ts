@@ -1,8 +1,8 @@
-// PromptBuilder.build takes PROMPT_CONCURRENCY prompts at a time, the rest in arrival order
-// (prompt-builder.ts says why: a burst's first request must not wait for the whole burst).
+// PromptBuilder.build renders in the caller's turn and tokenizes with the rest of that turn's prompts
+// (encode-batcher.ts says why: a burst's requests leave together, after one tokenizer round trip).
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PROMPT_CONCURRENCY, PromptBuilder } from '../../../electron/engine/miner/prompt-builder.ts';
+import { PromptBuilder } from '../../../electron/engine/miner/prompt-builder.ts';
 
 const CHECKPOINT = join(import.meta.dirname, '..', '..', 'fixtures', 'checkpoint-tiny');
 const ask = (i: number) => ({ messages: [{ role: 'user', content: `Question ${i}: how does a river carve a valley?` }] });
@@ -19,27 +19,27 @@ async function builder(): Promise<{ pb: PromptBuilder; rendered: number[] }> {
 }
 
 describe('prompt builds in a burst', () => {
-  it(`renders ${PROMPT_CONCURRENCY} at once and the rest in arrival order as slots free`, async () => {
+  it("renders every prompt in the caller's turn and tokenizes them together", async () => {
     const { pb, rendered } = await builder();
     const builds = Array.from({ length: 20 }, (_, i) => pb.build(ask(i)));
-    // Only the first few were rendered while the burst was taken in.
-    expect(rendered).toEqual([0, 1, 2, 3].slice(0, PROMPT_CONCURRENCY));
-    expect(pb.queue).toEqual({ building: PROMPT_CONCURRENCY, waiting: 20 - PROMPT_CONCURRENCY });
-    const done = await Promise.all(builds);
     expect(rendered).toEqual(Array.from({ length: 20 }, (_, i) => i));
-    // Each build got its own prompt's ids.
-    const alone = await pb.build(ask(7));
-    expect(done[7]!.ids).toEqual(alone.ids);
+    expect(pb.queue).toEqual({ queued: 20, encoding: 0 });
+    const done = await Promise.all(builds);
+    // Each build got its own prompt's ids, as a build on its own gives them.
+    const lone = await pb.build(ask(7));
+    expect(done[7]!.ids).toEqual(lone.ids);
+    expect(done[7]!.text).toBe(lone.text);
     expect(done[7]!.ids).not.toEqual(done[8]!.ids);
-    expect(pb.queue).toEqual({ building: 0, waiting: 0 });
+    expect(pb.queue).toEqual({ queued: 0, encoding: 0 });
   });
 
-  it('a prompt the template refuses gives its slot to the next one', async () => {
+  it('a prompt the template refuses is refused at once; the rest of its turn are built', async () => {
     const pb = await PromptBuilder.load(CHECKPOINT);
-    const refused = Array.from({ length: PROMPT_CONCURRENCY + 2 }, () => pb.build({ messages: 'not a list' as unknown as unknown[] }));
+    const refused = Array.from({ length: 6 }, () => pb.build({ messages: 'not a list' as unknown as unknown[] }));
     const fine = pb.build(ask(1));
+    expect(pb.queue).toEqual({ queued: 1, encoding: 0 });
     for (const r of refused) await expect(r).rejects.toThrow('messages');
     expect((await fine).ids.length).toBeGreaterThan(0);
-    expect(pb.queue).toEqual({ building: 0, waiting: 0 });
+    expect(pb.queue).toEqual({ queued: 0, encoding: 0 });
   });
 });

@@ -1,0 +1,95 @@
+// The prompts one turn of the event loop takes in, tokenized as one batch.
+//
+// The native tokenizer encodes on libuv's thread pool and answers through the event loop. A burst of
+// routed requests used to be encoded a few at a time, and each wave waited for a pool thread, then for
+// the miner's thread, on a box whose cores the serve and the proof work already keep busy: a burst's
+// last prompt was ready 20-25 ms after its frame (docs/performance.md, round 10). One batch per turn
+// makes that one round trip for the whole burst, and every request of it leaves in the same turn.
+
+export interface BatchTokenizer {
+  encode(text: string): Promise<{ getIds(): number[] }>;
+  encodeBatch(texts: string[]): Promise<{ getIds(): number[] }[]>;
+}
+
+/** Texts per native batch call: a larger burst is split, each part encoded in parallel on the pool. */
+export const ENCODE_BATCH_MAX = 64;
+
+/**
+ * A text longer than this is encoded by itself at once: a batch answers when its last text is done,
+ * and one long prompt (tens of thousands of tokens) would hold every short one taken in beside it.
+ */
+export const ENCODE_ALONE_CHARS = 16_384;
+
+interface Queued {
+  text: string;
+  resolve(ids: number[]): void;
+  reject(e: unknown): void;
+}
+
+export class EncodeBatcher {
+  private readonly tokenizer: BatchTokenizer;
+  private readonly defer: (fn: () => void) => void;
+  private queued: Queued[] = [];
+  private scheduled = false;
+  private encoding = 0;
+
+  /** `defer` runs the flush after the current turn's I/O callbacks (setImmediate; a test may step it). */
+  constructor(tokenizer: BatchTokenizer, defer: (fn: () => void) => void = setImmediate) {
+    this.tokenizer = tokenizer;
+    this.defer = defer;
+  }
+
+  encode(text: string): Promise<number[]> {
+    if (text.length > ENCODE_ALONE_CHARS) return this.alone(text);
+    return new Promise<number[]>((resolve, reject) => {
+      this.queued.push({ text, resolve, reject });
+      if (this.scheduled) return;
+      this.scheduled = true;
+      this.defer(() => this.flush());
+    });
+  }
+
+  /** Texts waiting for the turn's batch, and texts the tokenizer has not answered yet. */
+  get pending(): { queued: number; encoding: number } {
+    return { queued: this.queued.length, encoding: this.encoding };
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    const all = this.queued;
+    this.queued = [];
+    for (let i = 0; i < all.length; i += ENCODE_BATCH_MAX) this.send(all.slice(i, i + ENCODE_BATCH_MAX));
+  }
+
+  private send(items: Queued[]): void {
+    this.encoding += items.length;
+    const answered = (): void => {
+      this.encoding -= items.length;
+    };
+    this.tokenizer.encodeBatch(items.map((q) => q.text)).then(
+      (encodings) => {
+        answered();
+        if (encodings.length !== items.length) return this.oneByOne(items);
+        for (let k = 0; k < items.length; k++) items[k]!.resolve(encodings[k]!.getIds());
+      },
+      () => {
+        answered();
+        this.oneByOne(items);
+      },
+    );
+  }
+
+  /** A batch that failed: each text again by itself, so one text the tokenizer refuses fails alone. */
+  private oneByOne(items: Queued[]): void {
+    for (const q of items) this.alone(q.text).then(q.resolve, q.reject);
+  }
+
+  private async alone(text: string): Promise<number[]> {
+    this.encoding++;
+    try {
+      return (await this.tokenizer.encode(text)).getIds();
+    } finally {
+      this.encoding--;
+    }
+  }
+}

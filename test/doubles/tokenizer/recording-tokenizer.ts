@@ -1,0 +1,39 @@
+// TEST DOUBLE: wraps a real tokenizer (the fixture checkpoint's) for EncodeBatcher's tests. It records
+// every call the batcher makes and, when told, refuses a batch or a text, as a native tokenizer that
+// failed would. The ids it answers are the real tokenizer's.
+import type { BatchTokenizer } from '../../../electron/engine/miner/encode-batcher.ts';
+
+export type TokenizerCall = { kind: 'batch'; texts: string[] } | { kind: 'single'; text: string };
+
+export interface RecordingOptions {
+  /** Every batch call fails. */
+  failBatches?: boolean;
+  /** A batch call answers with one encoding fewer than it was given. */
+  shortBatches?: boolean;
+  /** A single encode of a text holding this marker fails. */
+  refuseMarker?: string;
+}
+
+export class RecordingTokenizer implements BatchTokenizer {
+  readonly calls: TokenizerCall[] = [];
+  private readonly real: BatchTokenizer;
+  private readonly o: RecordingOptions;
+
+  constructor(real: BatchTokenizer, o: RecordingOptions = {}) {
+    this.real = real;
+    this.o = o;
+  }
+
+  encode(text: string): Promise<{ getIds(): number[] }> {
+    this.calls.push({ kind: 'single', text });
+    if (this.o.refuseMarker !== undefined && text.includes(this.o.refuseMarker)) return Promise.reject(new Error('recording tokenizer: refused this text'));
+    return this.real.encode(text);
+  }
+
+  async encodeBatch(texts: string[]): Promise<{ getIds(): number[] }[]> {
+    this.calls.push({ kind: 'batch', texts: [...texts] });
+    if (this.o.failBatches) throw new Error('recording tokenizer: the batch failed');
+    const out = await this.real.encodeBatch(texts);
+    return this.o.shortBatches ? out.slice(0, -1) : out;
+  }
+}

@@ -1,0 +1,93 @@
+// EncodeBatcher: the prompts one turn takes in go to the tokenizer as one batch (encode-batcher.ts
+// says why); each gets its own ids, exactly as a lone encode gives them; a long text and a failed
+// batch are handled one by one. The turn is stepped by hand (the batcher's `defer`).
+import { join } from 'node:path';
+import { Tokenizer } from 'tokenizers';
+import { describe, expect, it } from 'vitest';
+import { ENCODE_ALONE_CHARS, ENCODE_BATCH_MAX, EncodeBatcher } from '../../../electron/engine/miner/encode-batcher.ts';
+import { RecordingTokenizer, type RecordingOptions } from '../../doubles/tokenizer/recording-tokenizer.ts';
+
+const real = Tokenizer.fromFile(join(import.meta.dirname, '..', '..', 'fixtures', 'checkpoint-tiny', 'tokenizer.json'));
+const alone = async (text: string): Promise<number[]> => (await real.encode(text)).getIds();
+const text = (i: number): string => `<|im_start|>user\nQuestion ${i}: how does a river carve a valley?<|im_end|>\n<|im_start|>assistant\n`;
+
+function setup(o: RecordingOptions = {}): { batcher: EncodeBatcher; tok: RecordingTokenizer; turnEnds: () => void } {
+  const tok = new RecordingTokenizer(real, o);
+  const deferred: (() => void)[] = [];
+  const batcher = new EncodeBatcher(tok, (fn) => deferred.push(fn));
+  return { batcher, tok, turnEnds: () => deferred.splice(0).forEach((fn) => fn()) };
+}
+
+describe('EncodeBatcher', () => {
+  it("encodes the prompts one turn takes in as one batch, each with a lone encode's ids", async () => {
+    const { batcher, tok, turnEnds } = setup();
+    // Hostile texts ride along: empty, a prototype name, control bytes.
+    const texts = [...Array.from({ length: 20 }, (_, i) => text(i)), '', '__proto__', 'constructor\u0000\u001b[0m'];
+    const results = texts.map((t) => batcher.encode(t));
+    expect(tok.calls).toEqual([]);
+    expect(batcher.pending).toEqual({ queued: texts.length, encoding: 0 });
+    turnEnds();
+    expect(tok.calls).toEqual([{ kind: 'batch', texts }]);
+    expect(batcher.pending).toEqual({ queued: 0, encoding: texts.length });
+    const ids = await Promise.all(results);
+    for (let i = 0; i < texts.length; i++) expect(ids[i]).toEqual(await alone(texts[i]!));
+    expect(ids[3]).not.toEqual(ids[4]);
+    expect(batcher.pending).toEqual({ queued: 0, encoding: 0 });
+  });
+
+  it(`splits a turn of more than ${ENCODE_BATCH_MAX} prompts into batches of at most ${ENCODE_BATCH_MAX}`, async () => {
+    const { batcher, tok, turnEnds } = setup();
+    const texts = Array.from({ length: ENCODE_BATCH_MAX + 6 }, (_, i) => text(i));
+    const results = Promise.all(texts.map((t) => batcher.encode(t)));
+    turnEnds();
+    expect(tok.calls.map((c) => (c.kind === 'batch' ? c.texts.length : 'single'))).toEqual([ENCODE_BATCH_MAX, 6]);
+    expect((await results)[ENCODE_BATCH_MAX + 5]).toEqual(await alone(texts[ENCODE_BATCH_MAX + 5]!));
+  });
+
+  it('a turn after the batch went out starts a batch of its own', async () => {
+    const { batcher, tok, turnEnds } = setup();
+    const first = batcher.encode(text(1));
+    turnEnds();
+    const second = batcher.encode(text(2));
+    turnEnds();
+    expect(tok.calls).toEqual([
+      { kind: 'batch', texts: [text(1)] },
+      { kind: 'batch', texts: [text(2)] },
+    ]);
+    expect(await second).toEqual(await alone(text(2)));
+    expect(await first).toEqual(await alone(text(1)));
+  });
+
+  it('encodes a long text by itself at once instead of holding the short ones of its turn', async () => {
+    const { batcher, tok, turnEnds } = setup();
+    const long = 'the river carves the valley '.repeat(Math.ceil(ENCODE_ALONE_CHARS / 28) + 1);
+    expect(long.length).toBeGreaterThan(ENCODE_ALONE_CHARS);
+    const short = batcher.encode(text(1));
+    const big = batcher.encode(long);
+    expect(tok.calls).toEqual([{ kind: 'single', text: long }]);
+    turnEnds();
+    expect(tok.calls[1]).toEqual({ kind: 'batch', texts: [text(1)] });
+    expect(await big).toEqual(await alone(long));
+    expect(await short).toEqual(await alone(text(1)));
+    expect(batcher.pending).toEqual({ queued: 0, encoding: 0 });
+  });
+
+  it('a failed batch is encoded again one by one: only the text the tokenizer refuses fails', async () => {
+    const { batcher, tok, turnEnds } = setup({ failBatches: true, refuseMarker: 'POISON' });
+    const results = [text(1), 'POISON', text(2)].map((t) => batcher.encode(t));
+    turnEnds();
+    await expect(results[1]).rejects.toThrow('refused this text');
+    expect(await results[0]).toEqual(await alone(text(1)));
+    expect(await results[2]).toEqual(await alone(text(2)));
+    expect(tok.calls.map((c) => c.kind)).toEqual(['batch', 'single', 'single', 'single']);
+    expect(batcher.pending).toEqual({ queued: 0, encoding: 0 });
+  });
+
+  it('does not trust a batch that answers with the wrong number of encodings', async () => {
+    const { batcher, tok, turnEnds } = setup({ shortBatches: true });
+    const results = Promise.all([text(1), text(2)].map((t) => batcher.encode(t)));
+    turnEnds();
+    expect(await results).toEqual([await alone(text(1)), await alone(text(2))]);
+    expect(tok.calls.map((c) => c.kind)).toEqual(['batch', 'single', 'single']);
+  });
+});
