@@ -387,7 +387,7 @@ export async function bench(): Promise<void> {
     console.log(`    gateway frame out -> miner pipeline starts   ${ms(pct(hop, 0.5), 2)} / ${ms(pct(hop, 0.99), 2)}  (socket hop, frame parse, waiting for the miner's thread)`);
     console.log(`    pipeline start -> first token at the miner   ${ms(pct(toFirst, 0.5), 2)} / ${ms(pct(toFirst, 0.99), 2)}  (prompt build, serve call, the serve's TTFT)`);
     console.log(
-      `      of which pipeline start -> prompt built    ${ms(pct(rep.promptWaits, 0.5), 2)} / ${ms(pct(rep.promptWaits, 0.99), 2)}  (template render, then tokenize with the turn's other prompts as one batch)`,
+      `      of which pipeline start -> prompt built    ${ms(pct(rep.promptWaits, 0.5), 2)} / ${ms(pct(rep.promptWaits, 0.99), 2)}  (template render, then tokenize with the other prompts of its read as one batch)`,
     );
     console.log(`    first token at the miner -> at the gateway   ${ms(pct(out, 0.5), 2)} / ${ms(pct(out, 0.99), 2)}  (splitter, delta frame, socket hop)`);
     printServePhases(servePhases(readServeTimings(timingLog), rounds, (rid) => (/^bench-\d+$/.test(rid) ? 'direct' : rid.startsWith('engy-') ? 'miner' : rid.startsWith('relay-') ? 'relay' : null)));

@@ -1,10 +1,14 @@
-// The prompts one turn of the event loop takes in, tokenized as one batch.
+// The prompts one callback takes in (every frame of one read of a gateway leg: ws hands them over
+// together), tokenized as one batch.
 //
 // The native tokenizer encodes on libuv's thread pool and answers through the event loop. A burst of
 // routed requests used to be encoded a few at a time, and each wave waited for a pool thread, then for
 // the miner's thread, on a box whose cores the serve and the proof work already keep busy: a burst's
-// last prompt was ready 20-25 ms after its frame (docs/performance.md, round 10). One batch per turn
-// makes that one round trip for the whole burst, and every request of it leaves in the same turn.
+// last prompt was ready 20-25 ms after its frame (docs/performance.md, round 10). One batch per read
+// makes that one round trip for the frames of a read, and their requests leave together. The batch
+// goes at the end of the callback (a microtask), not at the end of the loop turn (setImmediate): the
+// first leg's requests then leave while the other legs' frames are still being read (measured: 1.24x
+// against 1.32x direct over six alternated pairs).
 
 export interface BatchTokenizer {
   encode(text: string): Promise<{ getIds(): number[] }>;
@@ -33,8 +37,8 @@ export class EncodeBatcher {
   private scheduled = false;
   private encoding = 0;
 
-  /** `defer` runs the flush after the current turn's I/O callbacks (setImmediate; a test may step it). */
-  constructor(tokenizer: BatchTokenizer, defer: (fn: () => void) => void = setImmediate) {
+  /** `defer` runs the flush once the current callback's own code is done (a test may step it by hand). */
+  constructor(tokenizer: BatchTokenizer, defer: (fn: () => void) => void = queueMicrotask) {
     this.tokenizer = tokenizer;
     this.defer = defer;
   }
@@ -49,7 +53,7 @@ export class EncodeBatcher {
     });
   }
 
-  /** Texts waiting for the turn's batch, and texts the tokenizer has not answered yet. */
+  /** Texts waiting for their batch to go, and texts the tokenizer has not answered yet. */
   get pending(): { queued: number; encoding: number } {
     return { queued: this.queued.length, encoding: this.encoding };
   }
@@ -66,7 +70,14 @@ export class EncodeBatcher {
     const answered = (): void => {
       this.encoding -= items.length;
     };
-    this.tokenizer.encodeBatch(items.map((q) => q.text)).then(
+    let batch: Promise<{ getIds(): number[] }[]>;
+    try {
+      batch = this.tokenizer.encodeBatch(items.map((q) => q.text));
+    } catch (e) {
+      // Thrown, not rejected (a native binding refusing its arguments): the same as a failed batch.
+      batch = Promise.reject(e);
+    }
+    batch.then(
       (encodings) => {
         answered();
         if (encodings.length !== items.length) return this.oneByOne(items);

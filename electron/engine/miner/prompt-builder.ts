@@ -63,8 +63,8 @@ export class PromptBuilder {
   }
 
   /**
-   * Renders now, in the caller's turn (a template that refuses the request rejects at once), and
-   * tokenizes with the other prompts this turn takes in (encode-batcher.ts says why).
+   * Renders now, in the caller's own call (a template that refuses the request rejects at once), and
+   * tokenizes with the other prompts the same callback takes in (encode-batcher.ts says why).
    */
   async build(request: ChatRequest): Promise<BuiltPrompt> {
     const text = this.render(request);
@@ -72,7 +72,7 @@ export class PromptBuilder {
     return { text, ids, startsInReasoning: text.trimEnd().endsWith('<think>') };
   }
 
-  /** Prompts waiting for their turn's batch and prompts being tokenized, for tests and diagnostics. */
+  /** Prompts waiting for their batch to go and prompts being tokenized, for tests and diagnostics. */
   get queue(): { queued: number; encoding: number } {
     return this.encoder.pending;
   }

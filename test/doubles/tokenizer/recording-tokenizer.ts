@@ -8,6 +8,8 @@ export type TokenizerCall = { kind: 'batch'; texts: string[] } | { kind: 'single
 export interface RecordingOptions {
   /** Every batch call fails. */
   failBatches?: boolean;
+  /** Every batch call throws before returning a promise, as a native binding refusing its arguments does. */
+  throwBatches?: boolean;
   /** A batch call answers with one encoding fewer than it was given. */
   shortBatches?: boolean;
   /** A single encode of a text holding this marker fails. */
@@ -30,10 +32,10 @@ export class RecordingTokenizer implements BatchTokenizer {
     return this.real.encode(text);
   }
 
-  async encodeBatch(texts: string[]): Promise<{ getIds(): number[] }[]> {
+  encodeBatch(texts: string[]): Promise<{ getIds(): number[] }[]> {
     this.calls.push({ kind: 'batch', texts: [...texts] });
-    if (this.o.failBatches) throw new Error('recording tokenizer: the batch failed');
-    const out = await this.real.encodeBatch(texts);
-    return this.o.shortBatches ? out.slice(0, -1) : out;
+    if (this.o.throwBatches) throw new TypeError('recording tokenizer: the batch call threw');
+    if (this.o.failBatches) return Promise.reject(new Error('recording tokenizer: the batch failed'));
+    return this.real.encodeBatch(texts).then((out) => (this.o.shortBatches ? out.slice(0, -1) : out));
   }
 }

@@ -1,5 +1,6 @@
-// PromptBuilder.build renders in the caller's turn and tokenizes with the rest of that turn's prompts
-// (encode-batcher.ts says why: a burst's requests leave together, after one tokenizer round trip).
+// PromptBuilder.build renders in the caller's own call and tokenizes with the other prompts the same
+// callback takes in (encode-batcher.ts says why: a read's requests leave together, after one tokenizer
+// round trip).
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PromptBuilder } from '../../../electron/engine/miner/prompt-builder.ts';
@@ -19,7 +20,7 @@ async function builder(): Promise<{ pb: PromptBuilder; rendered: number[] }> {
 }
 
 describe('prompt builds in a burst', () => {
-  it("renders every prompt in the caller's turn and tokenizes them together", async () => {
+  it("renders every prompt in the caller's own call and tokenizes them together", async () => {
     const { pb, rendered } = await builder();
     const builds = Array.from({ length: 20 }, (_, i) => pb.build(ask(i)));
     expect(rendered).toEqual(Array.from({ length: 20 }, (_, i) => i));
@@ -33,7 +34,7 @@ describe('prompt builds in a burst', () => {
     expect(pb.queue).toEqual({ queued: 0, encoding: 0 });
   });
 
-  it('a prompt the template refuses is refused at once; the rest of its turn are built', async () => {
+  it('a prompt the template refuses is refused at once; the others taken in with it are built', async () => {
     const pb = await PromptBuilder.load(CHECKPOINT);
     const refused = Array.from({ length: 6 }, () => pb.build({ messages: 'not a list' as unknown as unknown[] }));
     const fine = pb.build(ask(1));
