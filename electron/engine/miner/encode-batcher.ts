@@ -80,8 +80,16 @@ export class EncodeBatcher {
     batch.then(
       (encodings) => {
         answered();
-        if (encodings.length !== items.length) return this.oneByOne(items);
-        for (let k = 0; k < items.length; k++) items[k]!.resolve(encodings[k]!.getIds());
+        // Read every answer before settling any: an answer that cannot be read (or one missing) sends the
+        // whole batch one by one instead of rejecting nobody's promise.
+        let ids: number[][];
+        try {
+          if (encodings.length !== items.length) throw new Error('the batch answered for a different number of texts');
+          ids = encodings.map((e) => e.getIds());
+        } catch {
+          return this.oneByOne(items);
+        }
+        for (let k = 0; k < items.length; k++) items[k]!.resolve(ids[k]!);
       },
       () => {
         answered();

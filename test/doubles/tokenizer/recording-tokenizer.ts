@@ -12,6 +12,8 @@ export interface RecordingOptions {
   throwBatches?: boolean;
   /** A batch call answers with one encoding fewer than it was given. */
   shortBatches?: boolean;
+  /** A batch call answers with encodings whose ids cannot be read (getIds throws). */
+  unreadableBatches?: boolean;
   /** A single encode of a text holding this marker fails. */
   refuseMarker?: string;
 }
@@ -36,6 +38,14 @@ export class RecordingTokenizer implements BatchTokenizer {
     this.calls.push({ kind: 'batch', texts: [...texts] });
     if (this.o.throwBatches) throw new TypeError('recording tokenizer: the batch call threw');
     if (this.o.failBatches) return Promise.reject(new Error('recording tokenizer: the batch failed'));
-    return this.real.encodeBatch(texts).then((out) => (this.o.shortBatches ? out.slice(0, -1) : out));
+    return this.real.encodeBatch(texts).then((out) => {
+      if (this.o.unreadableBatches)
+        return out.map(() => ({
+          getIds: (): number[] => {
+            throw new Error('recording tokenizer: these ids cannot be read');
+          },
+        }));
+      return this.o.shortBatches ? out.slice(0, -1) : out;
+    });
   }
 }

@@ -92,11 +92,16 @@ describe('EncodeBatcher', () => {
     expect(batcher.pending).toEqual({ queued: 0, encoding: 0 });
   });
 
-  it('does not trust a batch that answers with the wrong number of encodings', async () => {
-    const { batcher, tok, callbackEnds } = setup({ shortBatches: true });
-    const results = Promise.all([text(1), text(2)].map((t) => batcher.encode(t)));
-    callbackEnds();
-    expect(await results).toEqual([await alone(text(1)), await alone(text(2))]);
-    expect(tok.calls.map((c) => c.kind)).toEqual(['batch', 'single', 'single']);
-  });
+  for (const [what, o] of [
+    ['the wrong number of encodings', { shortBatches: true }],
+    ['encodings whose ids cannot be read', { unreadableBatches: true }],
+  ] as const)
+    it(`does not trust a batch that answers with ${what}`, async () => {
+      const { batcher, tok, callbackEnds } = setup(o);
+      const results = Promise.all([text(1), text(2)].map((t) => batcher.encode(t)));
+      callbackEnds();
+      expect(await results).toEqual([await alone(text(1)), await alone(text(2))]);
+      expect(tok.calls.map((c) => c.kind)).toEqual(['batch', 'single', 'single']);
+      expect(batcher.pending).toEqual({ queued: 0, encoding: 0 });
+    });
 });
