@@ -51,9 +51,24 @@ function exitWithStdin(): void {
   process.stdin.resume();
 }
 
+/**
+ * `FAKE_SGLANG_EXIT_WITH_PARENT=1` (environment, for serves the app's own supervisor starts in tests:
+ * it gives a serve no stdin to watch): exit once this process has a new parent, i.e. the process that
+ * started it (the test's own process, the supervisor running in it) is gone.
+ */
+function exitWithParent(): void {
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid === parent) return;
+    log('the process that started this fake serve is gone; exiting.');
+    process.exit(0);
+  }, 500).unref();
+}
+
 async function main(): Promise<void> {
   const args = parseOrExit(process.argv.slice(2));
   if (args.exitWithStdin) exitWithStdin();
+  if (process.env.FAKE_SGLANG_EXIT_WITH_PARENT === '1') exitWithParent();
   const spec = loadCheckpointSpec(args.modelPath);
   const config = JSON.parse(readFileSync(join(args.modelPath, 'config.json'), 'utf8')) as { model_type?: string; architectures?: string[]; text_config?: { max_position_embeddings?: number } };
   const contextLength = args.contextLength ?? config.text_config?.max_position_embeddings ?? 262144;

@@ -121,33 +121,41 @@ describe('fake sglang serve lifecycle', () => {
     expect(await serve.exited).toEqual({ code: 0, signal: null });
   });
 
-  it('a serve started with --exit-with-stdin goes when its spawner is killed outright', async () => {
-    // The spawner is a real process that starts the serve as every test helper does, then is
-    // SIGKILLed: no exit handler of its own runs, only the kernel closes its end of the pipe.
-    const spawnTs = join(import.meta.dirname, '..', '..', 'doubles', 'fake-sglang', 'spawn.ts');
-    const script = `const { startFakeSglang } = await import(${JSON.stringify(spawnTs)}); const s = startFakeSglang(); await s.ready(); console.log('serve pid ' + s.proc.pid); setInterval(() => {}, 60_000);`;
-    const spawner = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let servePid = 0;
-    try {
-      servePid = await new Promise<number>((resolve, reject) => {
-        const t = setTimeout(() => reject(new Error('the spawner did not report its serve within 30 s')), 30_000);
-        let out = '';
-        spawner.stdout.on('data', (d: Buffer) => {
-          out += d.toString();
-          const m = /serve pid (\d+)/.exec(out);
-          if (m) {
-            clearTimeout(t);
-            resolve(Number(m[1]));
-          }
+  // The spawner is a real process that starts the serve, then is SIGKILLed: no exit handler of its own
+  // runs. One way per kind of spawner: the test helpers' (a stdin pipe and --exit-with-stdin), and the
+  // app's supervisor's in tests (stdin ignored, FAKE_SGLANG_EXIT_WITH_PARENT=1 in the environment).
+  const spawnTs = join(import.meta.dirname, '..', '..', 'doubles', 'fake-sglang', 'spawn.ts');
+  const ways = {
+    '--exit-with-stdin': `const { startFakeSglang } = await import(${JSON.stringify(spawnTs)}); const s = startFakeSglang(); await s.ready(); console.log('serve pid ' + s.proc.pid);`,
+    FAKE_SGLANG_EXIT_WITH_PARENT: `const { spawn } = await import('node:child_process'); const { FAKE_SGLANG_MAIN, CHECKPOINT_TINY } = await import(${JSON.stringify(spawnTs)});
+      const p = spawn(process.execPath, [FAKE_SGLANG_MAIN, '--model-path', CHECKPOINT_TINY, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, FAKE_SGLANG_EXIT_WITH_PARENT: '1' } });
+      let out = ''; for (const s of [p.stdout, p.stderr]) s.on('data', (d) => { out += d; if (out.includes('fired up')) { console.log('serve pid ' + p.pid); out = ''; } });`,
+  };
+  for (const [way, start] of Object.entries(ways))
+    it(`a serve started with ${way} goes when its spawner is killed outright`, async () => {
+      const script = `${start} setInterval(() => {}, 60_000);`;
+      const spawner = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let servePid = 0;
+      try {
+        servePid = await new Promise<number>((resolve, reject) => {
+          const t = setTimeout(() => reject(new Error('the spawner did not report its serve within 30 s')), 30_000);
+          let out = '';
+          spawner.stdout.on('data', (d: Buffer) => {
+            out += d.toString();
+            const m = /serve pid (\d+)/.exec(out);
+            if (m) {
+              clearTimeout(t);
+              resolve(Number(m[1]));
+            }
+          });
+          spawner.on('exit', (code) => reject(new Error(`the spawner exited (${code}) before its serve was up: ${out}`)));
         });
-        spawner.on('exit', (code) => reject(new Error(`the spawner exited (${code}) before its serve was up: ${out}`)));
-      });
-      expect(pidRunning(servePid)).toBe(true);
-      spawner.kill('SIGKILL');
-      await expect.poll(() => pidRunning(servePid), WAIT).toBe(false);
-    } finally {
-      if (spawner.exitCode === null && spawner.signalCode === null) spawner.kill('SIGKILL');
-      if (servePid > 0 && pidRunning(servePid)) process.kill(-servePid, 'SIGKILL');
-    }
-  });
+        expect(pidRunning(servePid)).toBe(true);
+        spawner.kill('SIGKILL');
+        await expect.poll(() => pidRunning(servePid), WAIT).toBe(false);
+      } finally {
+        if (spawner.exitCode === null && spawner.signalCode === null) spawner.kill('SIGKILL');
+        if (servePid > 0 && pidRunning(servePid)) process.kill(-servePid, 'SIGKILL');
+      }
+    });
 });

@@ -33,8 +33,9 @@ export function fakeTrimDir(): string {
   return dir;
 }
 
+/** The supervisor's serves here go with the test process if it is killed (fake-sglang/README.md). */
 export function fakeEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { ...process.env, FAKE_PYTHON_NODE: process.execPath, ...extra };
+  return { ...process.env, FAKE_PYTHON_NODE: process.execPath, FAKE_SGLANG_EXIT_WITH_PARENT: '1', ...extra };
 }
 
 interface Watchable {
