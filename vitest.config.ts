@@ -16,12 +16,11 @@ export default defineConfig({
     hookTimeout: 180_000,
     // Fails a file whose child processes outlive it (and kills them).
     setupFiles: ['test/setup/children.ts'],
-    // Four files at once on two cores (here and in CI): an integration or e2e file mostly waits on
+    // Three files at once on two cores (here and in CI): an integration or e2e file mostly waits on
     // simulated time it cannot hurry (blocks, epochs, a serve's health interval), using a fifth to
-    // three quarters of one core (CPU seconds over its idle run time, docs/testing.md). The run is
-    // bound by the sum of the files' durations over the workers, not by the order they start in;
-    // docs/testing.md has the figures for two, three and four.
-    maxWorkers: 4,
+    // three quarters of one core (CPU seconds over its idle run time, docs/testing.md); two workers left
+    // about half the machine idle. Four would saturate the cores during the Chromium/axe passes.
+    maxWorkers: 3,
     projects: [
       {
         extends: true,
