@@ -43,11 +43,6 @@ export interface FakeServeArgs {
   /** Comma-separated absolute positions where the output is forced to spell 中 in its three byte tokens. */
   splitCharAt: string | null;
   timingLog: string | null;
-  /**
-   * Exit when stdin reaches its end: the spawner holds the pipe's other end, so the serve goes with
-   * it even when the spawner is killed outright (a test runner killed before its cleanup ran).
-   */
-  exitWithStdin: boolean;
 }
 
 type Kind = 'str' | 'int' | 'float' | 'bool';
@@ -122,7 +117,6 @@ const FLAGS: Record<string, FlagSpec> = {
   '--warmup-gate': { kind: 'str', key: 'warmupGate' },
   '--split-char-at': { kind: 'str', key: 'splitCharAt' },
   '--timing-log': { kind: 'str', key: 'timingLog' },
-  '--exit-with-stdin': { kind: 'bool', key: 'exitWithStdin' },
 };
 
 export function defaultArgs(): FakeServeArgs {
@@ -159,7 +153,6 @@ export function defaultArgs(): FakeServeArgs {
     warmupGate: null,
     splitCharAt: null,
     timingLog: null,
-    exitWithStdin: false,
   };
 }
 

@@ -38,23 +38,10 @@ function timingLog(path: string | null): ((line: string) => void) | null {
 }
 
 /**
- * `--exit-with-stdin`: the end of stdin means the process holding its pipe (the test or bench that
- * started this serve) is gone, however it went; a serve left behind would hold its port and CPU.
- */
-function exitWithStdin(): void {
-  const gone = (): void => {
-    log('stdin closed: the process that started this fake serve is gone; exiting.');
-    process.exit(0);
-  };
-  process.stdin.on('end', gone);
-  process.stdin.on('error', gone);
-  process.stdin.resume();
-}
-
-/**
- * `FAKE_SGLANG_EXIT_WITH_PARENT=1` (environment, for serves the app's own supervisor starts in tests:
- * it gives a serve no stdin to watch): exit once this process has a new parent, i.e. the process that
- * started it (the test's own process, the supervisor running in it) is gone.
+ * `FAKE_SGLANG_EXIT_WITH_PARENT=1` (environment; every test and bench spawner sets it): exit once this
+ * process has a new parent, i.e. the process that started it (a test, a bench, the app's supervisor
+ * running in a test) is gone however it went, even killed before its cleanup ran. Not on by default: a
+ * real sglang outlives a crashed panel, and the serve registry's reaping of it is tested as such.
  */
 function exitWithParent(): void {
   const parent = process.ppid;
@@ -67,7 +54,6 @@ function exitWithParent(): void {
 
 async function main(): Promise<void> {
   const args = parseOrExit(process.argv.slice(2));
-  if (args.exitWithStdin) exitWithStdin();
   if (process.env.FAKE_SGLANG_EXIT_WITH_PARENT === '1') exitWithParent();
   const spec = loadCheckpointSpec(args.modelPath);
   const config = JSON.parse(readFileSync(join(args.modelPath, 'config.json'), 'utf8')) as { model_type?: string; architectures?: string[]; text_config?: { max_position_embeddings?: number } };

@@ -9,11 +9,10 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 export const FAKE_SGLANG_MAIN = join(HERE, 'main.ts');
 export const CHECKPOINT_TINY = join(HERE, '..', '..', 'fixtures', 'checkpoint-tiny');
 export const READY_LINE = 'The server is fired up and ready to roll!';
-/**
- * Ties a spawned fake serve's life to its spawner: give it this flag and a stdin pipe (the spawner
- * holds the other end; when the spawner dies, however it dies, the serve reads the end and exits).
- */
-export const EXIT_WITH_SPAWNER = '--exit-with-stdin';
+/** An environment that ties a spawned fake serve's life to its spawner's (main.ts, exitWithParent). */
+export function exitWithParentEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return { ...env, FAKE_SGLANG_EXIT_WITH_PARENT: '1' };
+}
 
 export interface FakeSglang {
   proc: ChildProcess;
@@ -34,8 +33,8 @@ export interface FakeSglang {
 export function startFakeSglang(extraArgs: string[] = [], opts: { modelPath?: string; env?: NodeJS.ProcessEnv } = {}): FakeSglang {
   const args = [FAKE_SGLANG_MAIN, '--model-path', opts.modelPath ?? CHECKPOINT_TINY];
   if (!extraArgs.includes('--port')) args.push('--port', '0');
-  args.push(EXIT_WITH_SPAWNER, ...extraArgs);
-  const proc = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true, env: opts.env ?? process.env });
+  args.push(...extraArgs);
+  const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: exitWithParentEnv(opts.env) });
   const lines: string[] = [];
   const listeners = new Set<() => void>();
   let exitedFlag = false;

@@ -122,12 +122,12 @@ describe('fake sglang serve lifecycle', () => {
   });
 
   // The spawner is a real process that starts the serve, then is SIGKILLed: no exit handler of its own
-  // runs. One way per kind of spawner: the test helpers' (a stdin pipe and --exit-with-stdin), and the
-  // app's supervisor's in tests (stdin ignored, FAKE_SGLANG_EXIT_WITH_PARENT=1 in the environment).
+  // runs. Two kinds of spawner: the test helpers' startFakeSglang, and a bare spawn with stdin ignored
+  // and the environment set, as the app's supervisor starts a serve in the serve tests (fakeEnv()).
   const spawnTs = join(import.meta.dirname, '..', '..', 'doubles', 'fake-sglang', 'spawn.ts');
   const ways = {
-    '--exit-with-stdin': `const { startFakeSglang } = await import(${JSON.stringify(spawnTs)}); const s = startFakeSglang(); await s.ready(); console.log('serve pid ' + s.proc.pid);`,
-    FAKE_SGLANG_EXIT_WITH_PARENT: `const { spawn } = await import('node:child_process'); const { FAKE_SGLANG_MAIN, CHECKPOINT_TINY } = await import(${JSON.stringify(spawnTs)});
+    startFakeSglang: `const { startFakeSglang } = await import(${JSON.stringify(spawnTs)}); const s = startFakeSglang(); await s.ready(); console.log('serve pid ' + s.proc.pid);`,
+    'FAKE_SGLANG_EXIT_WITH_PARENT in a bare spawn': `const { spawn } = await import('node:child_process'); const { FAKE_SGLANG_MAIN, CHECKPOINT_TINY } = await import(${JSON.stringify(spawnTs)});
       const p = spawn(process.execPath, [FAKE_SGLANG_MAIN, '--model-path', CHECKPOINT_TINY, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, FAKE_SGLANG_EXIT_WITH_PARENT: '1' } });
       let out = ''; for (const s of [p.stdout, p.stderr]) s.on('data', (d) => { out += d; if (out.includes('fired up')) { console.log('serve pid ' + p.pid); out = ''; } });`,
   };

@@ -7,7 +7,7 @@ import { silentLogger } from '../../../electron/engine/lib/logger.ts';
 import { MinerService, type MinerServiceOptions } from '../../../electron/engine/miner/miner-service.ts';
 import { createProofPort } from '../../../electron/engine/miner/proof-adapter.ts';
 import type { MinerSnapshot } from '../../../shared/miner.ts';
-import { EXIT_WITH_SPAWNER } from '../../doubles/fake-sglang/spawn.ts';
+import { exitWithParentEnv, FAKE_SGLANG_MAIN } from '../../doubles/fake-sglang/spawn.ts';
 import { createModelAuditor } from '../../doubles/gateway/audit.ts';
 import { GatewayDouble, type GatewayDoubleOptions } from '../../doubles/gateway/gateway-double.ts';
 
@@ -30,8 +30,9 @@ export async function startFakeServeWith(extra: string[], o: { trim?: boolean; h
   const flags = ['--enable-metrics', '--max-running-requests', '80'];
   if (o.hidden ?? true) flags.push('--enable-return-hidden-states');
   if (o.trim ?? true) flags.push('--trim-hidden-states');
-  const proc = spawn(process.execPath, [join(ROOT, 'test/doubles/fake-sglang/main.ts'), '--model-path', CHECKPOINT, '--port', '0', EXIT_WITH_SPAWNER, ...flags, ...extra], {
-    stdio: ['pipe', 'pipe', 'pipe'],
+  const proc = spawn(process.execPath, [FAKE_SGLANG_MAIN, '--model-path', CHECKPOINT, '--port', '0', ...flags, ...extra], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: exitWithParentEnv(),
   });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';

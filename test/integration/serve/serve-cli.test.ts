@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkpointIdentity } from '../../../electron/engine/serve/checkpoint/checkpoint-folder.ts';
 import { findFreePort } from '../../../electron/engine/serve/port-check.ts';
-import { CHECKPOINT, EXIT_WITH_SPAWNER, FAKE_PYTHON, FAKE_SGLANG, ROOT } from './serve-harness.ts';
+import { CHECKPOINT, exitWithParentEnv, FAKE_PYTHON, FAKE_SGLANG, ROOT } from './serve-harness.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'engy-serve-cli-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -69,9 +69,7 @@ describe('engy-panel serve (CLI as a child process)', () => {
 
   it('run --external watches a serve until Ctrl+C', async () => {
     const port = await findFreePort(20000 + Math.floor(Math.random() * 20000));
-    const serve = spawn(process.execPath, [FAKE_SGLANG, '--model-path', CHECKPOINT, '--port', String(port), '--enable-return-hidden-states', EXIT_WITH_SPAWNER], {
-      stdio: ['pipe', 'ignore', 'ignore'],
-    });
+    const serve = spawn(process.execPath, [FAKE_SGLANG, '--model-path', CHECKPOINT, '--port', String(port), '--enable-return-hidden-states'], { stdio: 'ignore', env: exitWithParentEnv() });
     try {
       const child = spawn(process.execPath, [join(ROOT, 'bin', 'engy-panel.mjs'), 'serve', 'run', '--external', `http://127.0.0.1:${port}`, '--data-dir', dataDir], {
         env: { ...process.env, ENGY_FROM_SOURCE: '1' },

@@ -11,7 +11,7 @@ import type { ServeFleet } from '../../../electron/engine/serve/serve-fleet.ts';
 import { LogHub } from '../../../electron/engine/lib/logger.ts';
 import type { ExecText } from '../../../electron/engine/lib/exec-text.ts';
 import { enginePlan } from '../../fixtures/serve/engine-plan.ts';
-import { CHECKPOINT, EXIT_WITH_SPAWNER, FAKE_PYTHON, FAKE_SGLANG, FAST, ROOT, fakeEnv, fakeTrimDir, pidAlive, waitFor } from './serve-harness.ts';
+import { CHECKPOINT, exitWithParentEnv, FAKE_PYTHON, FAKE_SGLANG, FAST, ROOT, fakeEnv, fakeTrimDir, pidAlive, waitFor } from './serve-harness.ts';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -109,7 +109,10 @@ describe('GPU sampler', () => {
 
 async function runExternalServe(extra: string[], fixedPort?: number): Promise<{ url: string; child: ChildProcess }> {
   const port = fixedPort ?? (await findFreePort(20000 + Math.floor(Math.random() * 20000)));
-  const child = spawn(process.execPath, [FAKE_SGLANG, '--model-path', CHECKPOINT, '--port', String(port), '--enable-metrics', EXIT_WITH_SPAWNER, ...extra], { stdio: ['pipe', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [FAKE_SGLANG, '--model-path', CHECKPOINT, '--port', String(port), '--enable-metrics', ...extra], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: exitWithParentEnv(),
+  });
   cleanups.push(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });

@@ -9,7 +9,8 @@ import type { Disposable } from '../../../electron/engine/lib/disposable.ts';
 
 export const ROOT = join(import.meta.dirname, '..', '..', '..');
 export const FAKE_PYTHON = join(ROOT, 'test', 'doubles', 'fake-python', 'python');
-export { FAKE_SGLANG_MAIN as FAKE_SGLANG, EXIT_WITH_SPAWNER } from '../../doubles/fake-sglang/spawn.ts';
+import { exitWithParentEnv } from '../../doubles/fake-sglang/spawn.ts';
+export { FAKE_SGLANG_MAIN as FAKE_SGLANG, exitWithParentEnv } from '../../doubles/fake-sglang/spawn.ts';
 export const CHECKPOINT = join(ROOT, 'test', 'fixtures', 'checkpoint-tiny');
 
 export const FAST: Partial<EngineTimings> = {
@@ -35,7 +36,7 @@ export function fakeTrimDir(): string {
 
 /** The supervisor's serves here go with the test process if it is killed (fake-sglang/README.md). */
 export function fakeEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { ...process.env, FAKE_PYTHON_NODE: process.execPath, FAKE_SGLANG_EXIT_WITH_PARENT: '1', ...extra };
+  return exitWithParentEnv({ ...process.env, FAKE_PYTHON_NODE: process.execPath, ...extra });
 }
 
 interface Watchable {

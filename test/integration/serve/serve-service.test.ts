@@ -10,7 +10,7 @@ import { findFreePort } from '../../../electron/engine/serve/port-check.ts';
 import { ProcessRegistry } from '../../../electron/engine/serve/process-registry.ts';
 import { ServeService } from '../../../electron/engine/serve/serve-service.ts';
 import { enginePlan } from '../../fixtures/serve/engine-plan.ts';
-import { CHECKPOINT, EXIT_WITH_SPAWNER, FAKE_PYTHON, FAKE_SGLANG, FAST, fakeEnv, fakeTrimDir, pidAlive } from './serve-harness.ts';
+import { CHECKPOINT, exitWithParentEnv, FAKE_PYTHON, FAKE_SGLANG, FAST, fakeEnv, fakeTrimDir, pidAlive } from './serve-harness.ts';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -108,7 +108,7 @@ describe('serve service', () => {
   it('ends a serve group a crashed earlier run left behind, and only ours', async () => {
     const { dataDir } = service({ runtime: 'external', externalUrls: [] });
     const port = await findFreePort(20000 + Math.floor(Math.random() * 20000));
-    const leftover = spawn(process.execPath, [FAKE_SGLANG, '--model-path', CHECKPOINT, '--port', String(port), EXIT_WITH_SPAWNER], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
+    const leftover = spawn(process.execPath, [FAKE_SGLANG, '--model-path', CHECKPOINT, '--port', String(port)], { detached: true, stdio: 'ignore', env: exitWithParentEnv() });
     const unrelated = spawn('sleep', ['30'], { detached: true, stdio: 'ignore' });
     cleanups.push(() => {
       for (const c of [leftover, unrelated]) if (c.pid && pidAlive(c.pid)) process.kill(-c.pid, 'SIGKILL');
