@@ -14,7 +14,7 @@ import { startHeadless, type RunningHeadless } from '../../electron/headless.ts'
 import { launchBrowser } from '../helpers/browser.ts';
 import { FAKE_NVIDIA_SMI_DIR } from '../helpers/fake-nvidia-smi.ts';
 import { blankProfile, setupSteps } from '../helpers/setup-steps.ts';
-import { CHECKPOINT_TINY } from '../doubles/fake-sglang/spawn.ts';
+import { CHECKPOINT_TINY, exitWithParentEnv } from '../doubles/fake-sglang/spawn.ts';
 import { HONEST_KEY } from '../doubles/sim-network/demo-data-dir.ts';
 import { TAO } from '../doubles/dev-chain/sn53-seed.ts';
 import { startSimulatedNetwork, type SimulatedNetwork } from '../doubles/sim-network/sim-network.ts';
@@ -42,13 +42,20 @@ async function startMining(page: Page): Promise<void> {
 }
 
 function fakeRig(gpus: string): () => void {
-  const saved = { PATH: process.env.PATH, FAKE_NVIDIA_SMI: process.env.FAKE_NVIDIA_SMI, FAKE_PYTHON_NODE: process.env.FAKE_PYTHON_NODE };
+  const saved = {
+    PATH: process.env.PATH,
+    FAKE_NVIDIA_SMI: process.env.FAKE_NVIDIA_SMI,
+    FAKE_PYTHON_NODE: process.env.FAKE_PYTHON_NODE,
+    FAKE_SGLANG_EXIT_WITH_PARENT: process.env.FAKE_SGLANG_EXIT_WITH_PARENT,
+  };
   const bin = mkdtempSync(join(tmpdir(), 'engy-walk-bin-'));
   // `python3` and `python` are the fake with sglang: the runtime detection must find it on its own.
   for (const name of ['python3', 'python']) symlinkSync(FAKE_PYTHON, join(bin, name));
   process.env.PATH = [bin, FAKE_NVIDIA_SMI_DIR, process.env.PATH ?? ''].join(delimiter);
   process.env.FAKE_NVIDIA_SMI = gpus;
   process.env.FAKE_PYTHON_NODE = process.execPath;
+  // The serve the engine in this process starts goes with this process, even one killed before its cleanup.
+  Object.assign(process.env, exitWithParentEnv({}));
   return () => {
     for (const [k, v] of Object.entries(saved)) {
       if (v === undefined) delete process.env[k];

@@ -3,6 +3,7 @@
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { exitWithParentEnv } from '../doubles/fake-sglang/spawn.ts';
 
 export const REPO = resolve(import.meta.dirname, '..', '..');
 const REGISTER = join(REPO, 'test', 'doubles', 'electron', 'register.ts');
@@ -153,7 +154,8 @@ export function desktopEnv(root: string, extra: NodeJS.ProcessEnv = {}): NodeJS.
     ...extra,
   };
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
-  return env;
+  // A fake serve the desktop engine's supervisor starts goes with the engine, even one killed before its cleanup.
+  return exitWithParentEnv(env);
 }
 
 /** The renderer the window loads and the signing page beside it: `npm test` builds them first; a lone run builds them once here. */

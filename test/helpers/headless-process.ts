@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { exitWithParentEnv } from '../doubles/fake-sglang/spawn.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const bin = join(root, 'bin', 'engy-panel.mjs');
@@ -24,7 +25,8 @@ export interface HeadlessChild {
  */
 export async function startHeadlessChild(env: NodeJS.ProcessEnv, extraArgs: string[] = [], dataDir = mkdtempSync(join(tmpdir(), 'engy-e2e-')), startupMs = START_MS): Promise<HeadlessChild> {
   const child = spawn(process.execPath, [bin, 'headless', '--port', '0', '--data-dir', dataDir, ...extraArgs], {
-    env: { ENGY_RENDERER_DIR: join(root, 'dist-renderer'), ...env, ENGY_FROM_SOURCE: '1' },
+    // A fake serve this engine's supervisor starts goes with the engine, even one killed before its cleanup.
+    env: exitWithParentEnv({ ENGY_RENDERER_DIR: join(root, 'dist-renderer'), ...env, ENGY_FROM_SOURCE: '1' }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
