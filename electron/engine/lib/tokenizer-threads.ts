@@ -2,9 +2,10 @@
 // over Rayon's threads, one per core, unless TOKENIZERS_PARALLELISM says otherwise. The miner's batches
 // are a gateway leg's read each (a handful of short prompts): the work is about 50 us a prompt, and
 // waking two more threads for it on a box whose cores the serve and the proof worker want costs more
-// than it saves. Measured with `npm run bench -- miner`: six alternated pairs, first token p50 1.17-1.29x
-// direct without Rayon against 1.28-1.49x with it, ahead in all six (docs/performance.md, round 12).
-// Batches still run side by side on libuv's pool, one per leg read.
+// than it saves. Measured with `npm run bench -- miner` over nine alternated pairs: first token p50 a mean
+// 1.29x direct without Rayon against 1.36x with it, ahead in seven (docs/performance.md, round 12: a
+// small gain, near what this bench can resolve). Batches still run side by side on libuv's pool, one per
+// leg read, so a rig with many cores keeps its parallelism across legs.
 //
 // The crate reads the variable from the process environment at each batch, so it is set there, before
 // the first encode. A serve the panel starts keeps the environment the user gave the panel: the
