@@ -4,7 +4,6 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Template } from '@huggingface/jinja';
 import { Tokenizer } from 'tokenizers';
-import { serialTokenizerBatches } from '../lib/tokenizer-threads.ts';
 import { EncodeBatcher } from './encode-batcher.ts';
 import { installPythonStringMethods } from './jinja-python-strings.ts';
 import { pyJsonLoads, type PyValue } from './py-json.ts';
@@ -49,7 +48,6 @@ export class PromptBuilder {
     }
     if (Array.isArray(source)) source = source.find((t) => t.name === 'default')?.template ?? source[0]?.template;
     if (typeof source !== 'string') throw new Error(`the checkpoint at ${checkpointDir} has no chat template (tokenizer_config.json chat_template)`);
-    serialTokenizerBatches();
     const tokenizer = Tokenizer.fromFile(join(checkpointDir, 'tokenizer.json'));
     const specials: Record<string, string> = {};
     for (const k of ['bos_token', 'eos_token', 'pad_token', 'unk_token'] as const) {

@@ -1,6 +1,5 @@
 import type { ServeEnginePlan } from '../../../shared/hardware.ts';
 import type { ServeRuntimeKind } from '../../../shared/serve.ts';
-import { withoutOwnTokenizerSetting } from '../lib/tokenizer-threads.ts';
 import { shellLine } from './shell-quote.ts';
 
 /** The gateway spec needs 229376 in + 32768 out; a shorter context is only used when the plan says memory forces it. */
@@ -171,12 +170,11 @@ export function buildLaunchSpec(plan: ServeEnginePlan, opts: LaunchOptions, targ
 }
 
 /**
- * The environment the child really gets: inherited (less the engine's own tokenizer setting,
- * lib/tokenizer-threads.ts), plus the spec's additions. For a serve without the trim hook, the hook's
- * directory is also removed from an inherited PYTHONPATH.
+ * The environment the child really gets: inherited, plus the spec's additions. For a serve
+ * without the trim hook, the hook's directory is also removed from an inherited PYTHONPATH.
  */
 export function childEnv(spec: LaunchSpec, inherited: NodeJS.ProcessEnv, trimDir: string | null): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...withoutOwnTokenizerSetting(inherited), ...spec.env, PYTHONUNBUFFERED: '1' };
+  const env: NodeJS.ProcessEnv = { ...inherited, ...spec.env, PYTHONUNBUFFERED: '1' };
   const exclude = new Set<string>();
   if (!spec.trim && trimDir !== null) exclude.add(trimDir);
   if (spec.trim && spec.runtime === 'python' && inherited.PYTHONPATH) {

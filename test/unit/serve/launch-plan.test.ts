@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildLaunchSpec, childEnv, sglangArgs } from '../../../electron/engine/serve/launch-plan.ts';
 import { shellQuote } from '../../../electron/engine/serve/shell-quote.ts';
-import { serialTokenizerBatches } from '../../../electron/engine/lib/tokenizer-threads.ts';
 import { enginePlan } from '../../fixtures/serve/engine-plan.ts';
 
 function flag(args: string[], name: string): string | undefined {
@@ -46,18 +45,6 @@ describe('launch plan', () => {
     expect(childEnv(audit, { PYTHONPATH: '/trim:/other' }, '/trim').PYTHONPATH).toBe('/other');
     expect(childEnv(audit, { PYTHONPATH: '/trim' }, '/trim').PYTHONPATH).toBeUndefined();
     expect(childEnv(mining, { PYTHONPATH: '/other' }, '/trim').PYTHONPATH).toBe('/trim:/other');
-  });
-
-  it("gives a serve the user's tokenizer setting, never the engine's own", () => {
-    const spec = buildLaunchSpec(enginePlan(), { modelPath: '/ckpt', port: 8002, trimDir: null }, { kind: 'python', python: 'python3' });
-    const engineEnv: NodeJS.ProcessEnv = { PATH: '/usr/bin' };
-    serialTokenizerBatches(engineEnv);
-    expect(engineEnv.TOKENIZERS_PARALLELISM).toBe('false');
-    expect(childEnv(spec, engineEnv, null)).not.toHaveProperty('TOKENIZERS_PARALLELISM');
-    expect(childEnv(spec, engineEnv, null).PATH).toBe('/usr/bin');
-    const userEnv: NodeJS.ProcessEnv = { TOKENIZERS_PARALLELISM: 'false' };
-    serialTokenizerBatches(userEnv);
-    expect(childEnv(spec, userEnv, null).TOKENIZERS_PARALLELISM).toBe('false');
   });
 
   it('docker runtime: GPUs by device, loopback port, read-only checkpoint', () => {
