@@ -127,8 +127,8 @@ describe('fake sglang serve lifecycle', () => {
   const spawnTs = join(import.meta.dirname, '..', '..', 'doubles', 'fake-sglang', 'spawn.ts');
   const ways = {
     startFakeSglang: `const { startFakeSglang } = await import(${JSON.stringify(spawnTs)}); const s = startFakeSglang(); await s.ready(); console.log('serve pid ' + s.proc.pid);`,
-    'FAKE_SGLANG_EXIT_WITH_PARENT in a bare spawn': `const { spawn } = await import('node:child_process'); const { FAKE_SGLANG_MAIN, CHECKPOINT_TINY } = await import(${JSON.stringify(spawnTs)});
-      const p = spawn(process.execPath, [FAKE_SGLANG_MAIN, '--model-path', CHECKPOINT_TINY, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, FAKE_SGLANG_EXIT_WITH_PARENT: '1' } });
+    'FAKE_SGLANG_EXIT_WITH_PARENT in a bare spawn': `const { spawn } = await import('node:child_process'); const { FAKE_SGLANG_MAIN, CHECKPOINT_TINY, exitWithParentEnv } = await import(${JSON.stringify(spawnTs)});
+      const p = spawn(process.execPath, [FAKE_SGLANG_MAIN, '--model-path', CHECKPOINT_TINY, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: exitWithParentEnv() });
       let out = ''; for (const s of [p.stdout, p.stderr]) s.on('data', (d) => { out += d; if (out.includes('fired up')) { console.log('serve pid ' + p.pid); out = ''; } });`,
   };
   for (const [way, start] of Object.entries(ways))
