@@ -14,7 +14,7 @@ import { readBlockTimeMs, type BlockTimeSource } from '../chain/block-time.ts';
 import { localTokens } from '../store/request-totals.ts';
 import { epochEarnings } from './epoch-row.ts';
 import { EarningsStore, type StoredEpoch } from './earnings-store.ts';
-import { estimatePerDay, findGaps, projectTao, realiseTao, toInstant, totalSince, type ChainRead } from './tau.ts';
+import { estimatePerDay, findGaps, minerPoolAlphaPerSec, projectTao, realiseTao, toInstant, totalSince, type ChainRead } from './tau.ts';
 
 const NO_TOKENS: LocalTokens = { requests: 0, promptTokens: 0, completionTokens: 0 };
 
@@ -243,7 +243,7 @@ export class EarningsService {
           // Emission is per tempo: its seconds follow the chain's own pace (a local fast chain is not 12 s a block).
           const blockS = ((await readBlockTimeMs(chain)).ms ?? BLOCK_S * 1000) / 1000;
           const alphaPerSec = f.tempo > 0 ? alpha / (f.tempo * blockS) : 0;
-          this.store.saveChainRead(hotkey, { at: now, alphaPerSec, poolAlphaPerSec: f.incentive > 0 ? alphaPerSec / f.incentive : null, priceTao: f.alphaPriceTao });
+          this.store.saveChainRead(hotkey, { at: now, alphaPerSec, poolAlphaPerSec: minerPoolAlphaPerSec(alphaPerSec, f.incentive, f.dividends), priceTao: f.alphaPriceTao });
           onChain = {
             block: f.block,
             uid: n.uid,

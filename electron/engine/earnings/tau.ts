@@ -7,9 +7,23 @@ export interface ChainRead {
   at: number;
   /** α per second emitted to my uid: Emission[uid] / (tempo x the chain's block time, 12 s on finney). */
   alphaPerSec: number;
-  /** α per second to all miners of the subnet, estimated as my emission / my incentive share (null when my incentive is 0). */
+  /** α per second to all miners of the subnet (minerPoolAlphaPerSec; null when my incentive is 0). */
   poolAlphaPerSec: number | null;
   priceTao: number;
+}
+
+/**
+ * The miner half's α per second, from my uid's: `Emission[uid]` pays my share of the miner half
+ * (`Incentive`) plus my share of the validator half (`Dividends`), and the two halves are equal (18 %
+ * to the owner, 41 % and 41 %: CHAIN.md 2). So my emission is (incentive + dividends) x one half. A
+ * hotkey that mines and validates (the demo rig does) would otherwise count its dividends as mining
+ * and see its projected τ inflated. Shares are Incentive/65535 and Dividends/65535; null when I have
+ * no incentive (nothing says what the miners' half is, and a projection for me would be 0 anyway).
+ */
+export function minerPoolAlphaPerSec(alphaPerSec: number, incentive: number, dividends: number): number | null {
+  if (!(incentive > 0) || !Number.isFinite(alphaPerSec)) return null;
+  const d = Number.isFinite(dividends) && dividends > 0 ? dividends : 0;
+  return alphaPerSec / (incentive + d);
 }
 
 /** Epoch boundaries as instants: unix seconds, unix ms, or an ISO date; anything else is unknown (null). */

@@ -14,8 +14,8 @@ const ME = '5Gme11111111111111111111111111111111111111111111';
 const OTHER = '5Gother1111111111111111111111111111111111111111';
 const OWNER = '5DXSBCCKH5ENuyHFNaAvtaMfbhEEWpjSJB4rzc4mJfsc1uvJ';
 
-/** TEST DOUBLE: a chain that reports a fixed emission for uid 3 (incentive 50 %). */
-const chain = (): EarningsChain => ({
+/** TEST DOUBLE: a chain that reports a fixed emission for uid 3 (incentive 50 %; `dividends` when it also validates). */
+const chain = (dividends = 0, emissionRao = 36_000_000_000n): EarningsChain => ({
   neuron: async (_n, hotkey) => ({ hotkey, uid: 3, validatorPermit: false, lastUpdate: null, stakeRao: 0n }),
   earningsFacts: async (netuid, uid) => ({
     netuid,
@@ -23,8 +23,8 @@ const chain = (): EarningsChain => ({
     block: 100,
     tempo: 360,
     incentive: 0.5,
-    dividends: 0,
-    emissionRao: 36_000_000_000n,
+    dividends,
+    emissionRao,
     subnetTaoRao: 1n,
     subnetAlphaInRao: 1n,
     alphaPriceTao: 0.01,
@@ -94,6 +94,25 @@ describe('earnings service', () => {
     } finally {
       fast.dispose();
       fastDb.close();
+    }
+  });
+
+  it('projects a hotkey that also validates from the miner half alone: its dividends are not counted as mining', async () => {
+    const bothDb = new Database(':memory:');
+    // The same 36 α of mining per tempo, plus the whole validator half (dividends 1: another 72 α).
+    const both = new EarningsService(
+      () => ({ hotkey: () => ME, providerUrl: provider.url, masterHotkey: provider.masterHotkey, netuid: 53, ownerHotkey: OWNER }),
+      bothDb,
+      async () => chain(1, 108_000_000_000n),
+      silentLogger,
+    );
+    try {
+      const s = await both.refresh(Date.UTC(2026, 0, 5));
+      // The miner half is 72 α per tempo as in the first test, so the projection is the same.
+      expect(s.epochs[0]!.projectedTao).toBeCloseTo((49151 / 65535) * (36 / 4320 / 0.5) * 86_400 * 0.01, 9);
+    } finally {
+      both.dispose();
+      bothDb.close();
     }
   });
 

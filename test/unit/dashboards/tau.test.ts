@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EpochEarnings } from '../../../shared/earnings.ts';
-import { estimatePerDay, findGaps, projectTao, realiseTao, toInstant, totalSince, type ChainRead } from '../../../electron/engine/earnings/tau.ts';
+import { estimatePerDay, findGaps, minerPoolAlphaPerSec, projectTao, realiseTao, toInstant, totalSince, type ChainRead } from '../../../electron/engine/earnings/tau.ts';
 import { parseStoredEpoch } from '../../../electron/engine/earnings/earnings-store.ts';
 
 const H = 3_600_000;
@@ -33,6 +33,20 @@ describe('τ per epoch', () => {
     expect(toInstant('1767225600000')).toBe(1_767_225_600_000);
     expect(toInstant('2026-01-01T00:00:00Z')).toBe(Date.UTC(2026, 0, 1));
     for (const bad of [null, '', 'yesterday', '__proto__', 'x'.repeat(100), '12']) expect(toInstant(bad)).toBeNull();
+  });
+
+  it('reads the miner half from my emission, my dividends included (a hotkey that mines and validates)', () => {
+    // A pure miner: 25 % of the miner half is 0.01 α/s, so the half is 0.04 α/s.
+    expect(minerPoolAlphaPerSec(0.01, 0.25, 0)).toBeCloseTo(0.04, 12);
+    // The same mining plus all of the validator half (dividends 1): 0.05 α/s over (0.25 + 1) halves.
+    expect(minerPoolAlphaPerSec(0.05, 0.25, 1)).toBeCloseTo(0.04, 12);
+    // No incentive: nothing says what the miners' half is.
+    expect(minerPoolAlphaPerSec(0.05, 0, 1)).toBeNull();
+    // Hostile reads: a share that is not a number counts as none, an emission that is not one gives nothing.
+    expect(minerPoolAlphaPerSec(0.01, 0.25, Number.NaN)).toBeCloseTo(0.04, 12);
+    expect(minerPoolAlphaPerSec(0.01, 0.25, -1)).toBeCloseTo(0.04, 12);
+    expect(minerPoolAlphaPerSec(Number.NaN, 0.25, 0)).toBeNull();
+    expect(minerPoolAlphaPerSec(0.01, Number.NaN, 0)).toBeNull();
   });
 
   it('projects weight share x miner pool x duration x price, and says so', () => {
