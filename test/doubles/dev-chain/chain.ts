@@ -4,10 +4,11 @@ import type { Header } from '@polkadot/types/interfaces';
 import { polkadot } from '../../../electron/engine/lib/polkadot.ts';
 import { Emitter } from '../../../electron/engine/lib/emitter.ts';
 import { runToyEpoch } from './epoch.ts';
+import { NOMINAL_BLOCK_MS } from './commit-reveal.ts';
 import { applyRegister, applySetWeights, type DispatchResult } from './dispatch.ts';
 import { checkExtrinsic, type PoolTx, type RpcError } from './extrinsic-check.ts';
 import type { DevRuntime } from './runtime.ts';
-import type { DevChainState } from './state.ts';
+import type { DevChainState, DevSubnet } from './state.ts';
 import { projectStorage, type StorageSnapshot } from './storage.ts';
 
 const { bnToU8a, compactToU8a, u8aConcat, u8aToHex } = polkadot('@polkadot/util');
@@ -41,6 +42,8 @@ export class DevChain {
 
   readonly rt: DevRuntime;
   readonly state: DevChainState;
+  /** When this chain produced its first block (the first epoch's emission counts from there). */
+  private firstBlockAtMs: number | null = null;
 
   constructor(rt: DevRuntime, state: DevChainState) {
     this.rt = rt;
@@ -52,6 +55,18 @@ export class DevChain {
     const b = this.blocks[this.blocks.length - 1];
     if (!b) throw new Error('dev chain has no blocks');
     return b;
+  }
+
+  /**
+   * How long an epoch's emission stands for, in ms of the chain's clock. On the nominal clock a block is
+   * 12 s, so a tempo of them. On the wall clock (a fast demo chain: 1 s or 250 ms blocks) it is the time
+   * the epoch took, so α per second of the chain's clock, and every per-day figure read from it, is
+   * finney's and not 12 or 48 times that.
+   */
+  private epochSpanMs(s: DevSubnet): number {
+    if (!this.state.wallClock) return s.tempo * NOMINAL_BLOCK_MS;
+    const since = s.lastEpochAtMs ?? this.firstBlockAtMs ?? this.state.timestampMs;
+    return Math.max(0, this.state.timestampMs - since);
   }
 
   /** Finality trails the best block by one. */
@@ -105,10 +120,12 @@ export class DevChain {
     for (const f of finalizing) this.statusEmitter.fire({ hash: f.hash, status: { finalized: f.block } });
     this.state.block = this.best.number + 1;
     this.state.timestampMs = Date.now();
+    this.firstBlockAtMs ??= this.state.timestampMs;
     for (const s of this.state.subnets.values()) {
       if (this.state.block < s.lastEpochBlock + s.tempo) continue;
       s.lastEpochBlock = this.state.block;
-      if (s.simulateEpochs) runToyEpoch(s, this.state.block);
+      if (s.simulateEpochs) runToyEpoch(s, this.state.block, this.epochSpanMs(s));
+      s.lastEpochAtMs = this.state.timestampMs;
     }
     this.state.commitReveal.onBlock(this.state);
     const records: Uint8Array[] = [];

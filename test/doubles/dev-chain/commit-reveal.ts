@@ -48,7 +48,8 @@ export interface DevReveal {
 
 export const MAX_UNREVEALED = 10;
 export const POOL_INVALID_REVEAL_ROUND = 15;
-const BLOCK_MS = 12_000;
+/** Finney's block time: the nominal clock's pace, and what one block's toy emission stands for. */
+export const NOMINAL_BLOCK_MS = 12_000;
 const SEED = sha256(new TextEncoder().encode('engy dev-chain test beacon (a double, never a real drand key)'));
 
 export class DevCommitReveal {
@@ -76,7 +77,7 @@ export class DevCommitReveal {
   }
 
   nowMs(block: number): number {
-    return this.timeOriginMs + block * BLOCK_MS;
+    return this.timeOriginMs + block * NOMINAL_BLOCK_MS;
   }
 
   /** Drand.LastStoredRound at a block: the newest round whose time has come on chain time. */

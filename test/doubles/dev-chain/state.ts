@@ -79,6 +79,8 @@ export interface DevSubnet {
   subnetTaoRao: bigint;
   subnetAlphaInRao: bigint;
   lastEpochBlock: number;
+  /** The chain's clock (Timestamp.Now) at the last epoch; null before the first. */
+  lastEpochAtMs: number | null;
   simulateEpochs: boolean;
   neurons: DevNeuron[];
 }
@@ -152,6 +154,7 @@ export class DevChainState {
       subnetTaoRao: big(s.subnetTaoRao, 10_000_000_000_000n),
       subnetAlphaInRao: big(s.subnetAlphaInRao, 1_000_000_000_000_000n),
       lastEpochBlock: this.block,
+      lastEpochAtMs: null,
       simulateEpochs: s.simulateEpochs ?? false,
       neurons: [],
     };

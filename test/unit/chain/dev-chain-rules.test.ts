@@ -1,5 +1,5 @@
 // The dev chain double must enforce subtensor's rules faithfully, or the client tests prove nothing.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RuntimeVersion } from '@polkadot/types/interfaces';
 import { DevChain } from '../../doubles/dev-chain/chain.ts';
 import { applyRegister, applySetWeights, setWeightsPoolCheck } from '../../doubles/dev-chain/dispatch.ts';
@@ -135,5 +135,38 @@ describe('dev chain toy epoch', () => {
     // 10 blocks * 1 alpha * 41% to miners, 1/4 of it to uid 3.
     expect(subnet.neurons[3]?.emissionRao).toBe((4_100_000_000n * 16383n) / 65535n);
     expect(subnet.neurons[2]?.emissionRao).toBe(0n);
+  });
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("on the wall clock (a fast demo chain), emits finney's α per second of that clock, not per block", () => {
+    // The chain reads Date.now() per block; the test owns it.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.UTC(2026, 0, 1));
+    const s = new DevChainState(sn53Seed(keys));
+    s.wallClock = true;
+    const subnet = s.subnet(SN53)!;
+    subnet.simulateEpochs = true;
+    subnet.tempo = 10;
+    const chain = new DevChain(loadDevRuntime(), s);
+    chain.produceBlock();
+    expect(applySetWeights(s, keys.validator.address, sw([3, 4], [1, 3]))).toMatchObject({ ok: true });
+    const epochAfter = (msPerBlock: number): void => {
+      const start = subnet.lastEpochBlock;
+      while (subnet.lastEpochBlock === start) {
+        vi.setSystemTime(Date.now() + msPerBlock);
+        chain.produceBlock();
+      }
+    };
+    // The first epoch counts from the first block; the second is a whole tempo of 1 s blocks: 10 s of
+    // finney, 10/12 of a block's 1 α, 41 % to miners, 1/4 of that to uid 3.
+    epochAfter(1000);
+    epochAfter(1000);
+    expect(subnet.neurons[3]?.emissionRao).toBe((((1_000_000_000n * 10_000n * 41n) / 1_200_000n) * 16383n) / 65535n);
+    // 250 ms blocks: a quarter of that per epoch, so the same α per second of the clock.
+    epochAfter(250);
+    expect(subnet.neurons[3]?.emissionRao).toBe((((1_000_000_000n * 2_500n * 41n) / 1_200_000n) * 16383n) / 65535n);
   });
 });
