@@ -18,6 +18,7 @@ import { BuyerTraffic } from './buyer-traffic.ts';
 import { simulatedMarket, startPriceDouble, type PriceDouble } from '../price-source.ts';
 import { CHEAT_KEY, CHEAT_WORKER, HONEST_KEY, prepareDemoDataDir, RIG_WORKER, writeDemoSettings, type DemoIdentity } from './demo-data-dir.ts';
 import { scoreEpoch, type ScoredRow, type ScoreRules, type WorkerTally } from './epoch-scorer.ts';
+import { peerNeurons, peerTallies, simPeers, validatorsSetWeights, PEER_MINERS, PEER_VALIDATORS } from './sim-peers.ts';
 import { AppFailure, errorMessage } from '../../../shared/errors.ts';
 
 export interface SimNetworkOptions {
@@ -32,9 +33,8 @@ export interface SimNetworkOptions {
   pollSeconds?: number;
   log?: (line: string) => void;
   /**
-   * Another validator on the subnet (//Engy//Validator, a permit and stake) that puts each published epoch's
-   * weights on chain itself, as the network's other validators would. For runs where the app does not validate
-   * (a newcomer's miner): without it nobody sets weights, so no miner's incentive, and no earnings, ever move.
+   * One more validator on the subnet (//Engy//Validator, a permit and 1000 τ staked) that puts each published
+   * epoch's weights on chain, beside the stake-heavy peer validators (sim-peers.ts) that always do.
    */
   peerValidator?: boolean;
 }
@@ -53,7 +53,9 @@ export interface SimHotkeys {
   owner: string;
   rig: string;
   cheat: string;
-  otherMiner: string;
+  /** The subnet's other miners and validators (no process behind them), in uid order. */
+  peerMiners: string[];
+  peerValidators: string[];
 }
 
 export interface SimulatedNetwork {
@@ -137,8 +139,8 @@ export async function startSimulatedNetwork(opts: SimNetworkOptions): Promise<Si
   };
   try {
     const identity = await prepareDemoDataDir(opts.dataDir);
-    const keys = await devKeys();
-    const hotkeys: SimHotkeys = { owner: keys.owner.address, rig: identity.rigHotkey, cheat: identity.cheatHotkey, otherMiner: keys.miners[0].address };
+    const [keys, peers] = await Promise.all([devKeys(), simPeers()]);
+    const hotkeys: SimHotkeys = { owner: keys.owner.address, rig: identity.rigHotkey, cheat: identity.cheatHotkey, peerMiners: peers.miners, peerValidators: peers.validators };
     const cold = keys.coldkey.address;
     const chain = await startDevChain({
       // A newcomer's coldkey gets one registration's burn plus 0.1 τ for fees from the panel's faucet step.
@@ -168,7 +170,7 @@ export async function startSimulatedNetwork(opts: SimNetworkOptions): Promise<Si
               // The demo rig mines AND validates: a permit and 1000 staked.
               { hotkey: hotkeys.rig, coldkey: cold, validatorPermit: true, stakeRao: (1000n * TAO).toString() },
               { hotkey: hotkeys.cheat, coldkey: cold },
-              { hotkey: hotkeys.otherMiner, coldkey: cold },
+              ...peerNeurons(peers, cold),
               ...(opts.peerValidator ? [{ hotkey: keys.validator.address, coldkey: cold, validatorPermit: true, stakeRao: (1000n * TAO).toString() }] : []),
             ],
           },
@@ -176,7 +178,9 @@ export async function startSimulatedNetwork(opts: SimNetworkOptions): Promise<Si
       },
     });
     cleanups.push(() => chain.close());
-    log(`dev chain ${chain.url} (netuid 53: owner uid 0, demo rig uid 1 with a validator permit, cheat uid 2, another miner uid 3)`);
+    log(
+      `dev chain ${chain.url} (netuid 53: owner uid 0, demo rig uid 1 with a validator permit, cheat uid 2, ${PEER_MINERS} other miners uids 3-${2 + PEER_MINERS}, ${PEER_VALIDATORS} validators with most of the stake uids ${3 + PEER_MINERS}-${2 + PEER_MINERS + PEER_VALIDATORS})`,
+    );
 
     const provider = await startProviderDouble({ port: 0 });
     cleanups.push(() => provider.close());
@@ -243,6 +247,8 @@ export async function startSimulatedNetwork(opts: SimNetworkOptions): Promise<Si
       priceUrl: price.url,
     });
 
+    // Who puts each published epoch's weights on chain besides the app: the peer validators, and //Engy//Validator when asked.
+    const weightSetters = [...peers.validators, ...(opts.peerValidator ? [keys.validator.address] : [])];
     // Epochs: the first right after the rig qualified and served a few paying requests, then on the clock.
     const epochs: PublishedEpoch[] = [];
     // Each epoch's window is the time it scored (the previous end to now), so Earnings matches its τ and
@@ -259,37 +265,17 @@ export async function startSimulatedNetwork(opts: SimNetworkOptions): Promise<Si
         for (const a of w.audits) v[a.verdict] += 1;
         tallies.push({ hotkey: hk, ok: 0, failed: 0, promptTokens: 0, completionTokens: 0, verdicts: v, ttftP99Ms: 0 } satisfies WorkerTally);
       }
-      // Another miner on the subnet (no process behind it): the rig's weight is a share, not the whole vector.
-      const peerOk = 10 + (epochs.length % 3) * 4;
-      tallies.push({
-        hotkey: hotkeys.otherMiner,
-        ok: peerOk,
-        failed: 0,
-        promptTokens: peerOk * 9,
-        completionTokens: peerOk * 7,
-        verdicts: { pass: Math.ceil(peerOk / 2), cheat: 0, unproven: 0 },
-        ttftP99Ms: 900,
-      });
+      // The subnet's other miners (no process behind them): the rig's weight is a share among many.
+      tallies.push(...peerTallies(peers, Date.now() - windowStart, epochs.length + 1));
       const { rows, weights } = scoreEpoch(tallies, RULES, hotkeys.owner);
       const index = epochs.length + 1;
       const now = Date.now();
       provider.publish(index, weights, { miners: rows, params: { score_rate: { 'qwen3.6-35b-a3b': RULES.scoreRate }, simulated: true } }, { startMs: windowStart, endMs: now });
       windowStart = now;
-      if (opts.peerValidator) peerSetsWeights(weights);
+      validatorsSetWeights(chain.state, weightSetters, weights);
       const e: PublishedEpoch = { index, at: now, rows, weights };
       epochs.push(e);
       for (const l of listeners) l(e);
-    };
-    // The peer validator's set_weights, applied to the chain's state as the extrinsic would (uids read now).
-    const peerSetsWeights = (weights: Weights) => {
-      const subnet = chain.state.subnet(SN53);
-      const me = chain.state.neuron(SN53, keys.validator.address);
-      if (!subnet || !me) return;
-      me.weights = weights.flatMap(([hk, w]): [number, number][] => {
-        const uid = chain.state.neuron(SN53, hk)?.uid;
-        return uid === undefined ? [] : [[uid, w]];
-      });
-      me.lastUpdate = chain.state.block;
     };
     let epochTimer: ReturnType<typeof setInterval> | null = null;
     let frozen = false;

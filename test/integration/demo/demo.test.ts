@@ -12,6 +12,7 @@ import { launchBrowser, screenshotPath } from '../../helpers/browser.ts';
 import { until } from '../../helpers/until.ts';
 import { SN53 } from '../../doubles/dev-chain/sn53-seed.ts';
 import { startSimulatedNetwork, type SimulatedNetwork } from '../../doubles/sim-network/sim-network.ts';
+import { PEER_MINERS } from '../../doubles/sim-network/sim-peers.ts';
 import { runStory, type RunningStory } from '../../doubles/sim-network/story.ts';
 
 function refused(port: number): Promise<boolean> {
@@ -85,10 +86,12 @@ describe('engy-panel demo: the whole flow against the simulated network', () => 
     expect(sub.epochIndex).toBeGreaterThanOrEqual(1);
     const rigUid = net.uidOf(net.hotkeys.rig)!;
     const onChain = net.chain.state.weightsOf(SN53, rigUid);
-    // The rig and the simulated peer miner, uids ascending, as the verified vector named them (the
+    // The rig and the simulated peer miners, uids ascending, as the verified vector named them (the
     // chain keeps them max-upscaled, so compare who, not how much).
-    expect(onChain.map(([uid]) => uid)).toEqual([rigUid, net.uidOf(net.hotkeys.otherMiner)]);
-    expect(sub.uids).toEqual([rigUid, net.uidOf(net.hotkeys.otherMiner)]);
+    const named = [rigUid, ...net.hotkeys.peerMiners.map((hk) => net.uidOf(hk)!)].sort((a, b) => a - b);
+    expect(named).toHaveLength(1 + PEER_MINERS);
+    expect(onChain.map(([uid]) => uid)).toEqual(named);
+    expect(sub.uids).toEqual(named);
     expect(onChain.every(([, w]) => w > 0)).toBe(true);
 
     // Earnings: the verified epoch with the rig's weight and its published row.
