@@ -79,41 +79,39 @@ describe('earnings service', () => {
     expect(s.estimatePerDay.tao).toBeGreaterThan(0);
   });
 
-  it('times the emission by the measured block time of the chain, so a fast local chain is not read as finney', async () => {
-    const fastDb = new Database(':memory:');
-    const fast = new EarningsService(
-      () => ({ hotkey: () => ME, providerUrl: provider.url, masterHotkey: provider.masterHotkey, netuid: 53, ownerHotkey: OWNER }),
-      fastDb,
-      async () => ({ ...chain(), blockTimeMs: async () => 250 }),
-      silentLogger,
-    );
+  /** A service of its own on a fresh database, over `open`'s chain; disposed after `run`. */
+  const withService = async (open: () => Promise<EarningsChain>, run: (svc: EarningsService) => Promise<void>): Promise<void> => {
+    const ownDb = new Database(':memory:');
+    const own = new EarningsService(() => ({ hotkey: () => ME, providerUrl: provider.url, masterHotkey: provider.masterHotkey, netuid: 53, ownerHotkey: OWNER }), ownDb, open, silentLogger);
     try {
-      const s = await fast.refresh(Date.UTC(2026, 0, 5));
-      // 36 α per tempo of 360 blocks at 250 ms (90 s), where finney's 12 s blocks make it 4320 s.
-      expect(s.epochs[0]!.projectedTao).toBeCloseTo((49151 / 65535) * (36 / 90 / 0.5) * 86_400 * 0.01, 6);
+      await run(own);
     } finally {
-      fast.dispose();
-      fastDb.close();
+      own.dispose();
+      ownDb.close();
     }
+  };
+
+  it('times the emission by the measured block time of the chain, so a fast local chain is not read as finney', async () => {
+    await withService(
+      async () => ({ ...chain(), blockTimeMs: async () => 250 }),
+      async (fast) => {
+        const s = await fast.refresh(Date.UTC(2026, 0, 5));
+        // 36 α per tempo of 360 blocks at 250 ms (90 s), where finney's 12 s blocks make it 4320 s.
+        expect(s.epochs[0]!.projectedTao).toBeCloseTo((49151 / 65535) * (36 / 90 / 0.5) * 86_400 * 0.01, 6);
+      },
+    );
   });
 
   it('projects a hotkey that also validates from the miner half alone: its dividends are not counted as mining', async () => {
-    const bothDb = new Database(':memory:');
     // The same 36 α of mining per tempo, plus the whole validator half (dividends 1: another 72 α).
-    const both = new EarningsService(
-      () => ({ hotkey: () => ME, providerUrl: provider.url, masterHotkey: provider.masterHotkey, netuid: 53, ownerHotkey: OWNER }),
-      bothDb,
+    await withService(
       async () => chain(1, 108_000_000_000n),
-      silentLogger,
+      async (both) => {
+        const s = await both.refresh(Date.UTC(2026, 0, 5));
+        // The miner half is 72 α per tempo as in the first test, so the projection is the same.
+        expect(s.epochs[0]!.projectedTao).toBeCloseTo((49151 / 65535) * (36 / 4320 / 0.5) * 86_400 * 0.01, 9);
+      },
     );
-    try {
-      const s = await both.refresh(Date.UTC(2026, 0, 5));
-      // The miner half is 72 α per tempo as in the first test, so the projection is the same.
-      expect(s.epochs[0]!.projectedTao).toBeCloseTo((49151 / 65535) * (36 / 4320 / 0.5) * 86_400 * 0.01, 9);
-    } finally {
-      both.dispose();
-      bothDb.close();
-    }
   });
 
   it('an outage is tracked and a refused payload is never shown', async () => {

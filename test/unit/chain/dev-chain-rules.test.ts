@@ -120,16 +120,34 @@ describe('dev chain pool', () => {
 });
 
 describe('dev chain toy epoch', () => {
-  it('moves incentive and emission to where the active validators put their weight', () => {
+  /** A subnet with the toy epoch every 10 blocks, one block made, and the validator's weights on uids 3 and 4 (1 : 3). */
+  const toyChain = (wallClock: boolean) => {
     const s = new DevChainState(sn53Seed(keys));
+    s.wallClock = wallClock;
     const subnet = s.subnet(SN53)!;
     subnet.simulateEpochs = true;
     subnet.tempo = 10;
     const chain = new DevChain(loadDevRuntime(), s);
     chain.produceBlock();
     expect(applySetWeights(s, keys.validator.address, sw([3, 4], [1, 3]))).toMatchObject({ ok: true });
-    const start = subnet.lastEpochBlock;
-    while (subnet.lastEpochBlock === start) chain.produceBlock();
+    /** Blocks until the next epoch, the clock moved `msPerBlock` before each (fake timers: the test owns Date). */
+    const epochAfter = (msPerBlock = 0): void => {
+      const start = subnet.lastEpochBlock;
+      while (subnet.lastEpochBlock === start) {
+        if (msPerBlock > 0) vi.setSystemTime(Date.now() + msPerBlock);
+        chain.produceBlock();
+      }
+    };
+    return { subnet, epochAfter };
+  };
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('moves incentive and emission to where the active validators put their weight', () => {
+    const { subnet, epochAfter } = toyChain(false);
+    epochAfter();
     expect(subnet.neurons.map((n) => n.incentive)).toEqual([0, 0, 0, 16383, 49151]);
     expect(subnet.neurons[1]?.dividends).toBe(65535);
     // 10 blocks * 1 alpha * 41% to miners, 1/4 of it to uid 3.
@@ -137,29 +155,11 @@ describe('dev chain toy epoch', () => {
     expect(subnet.neurons[2]?.emissionRao).toBe(0n);
   });
 
-  afterEach(() => {
-    vi.useRealTimers();
-  });
-
   it("on the wall clock (a fast demo chain), emits finney's α per second of that clock, not per block", () => {
     // The chain reads Date.now() per block; the test owns it.
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(Date.UTC(2026, 0, 1));
-    const s = new DevChainState(sn53Seed(keys));
-    s.wallClock = true;
-    const subnet = s.subnet(SN53)!;
-    subnet.simulateEpochs = true;
-    subnet.tempo = 10;
-    const chain = new DevChain(loadDevRuntime(), s);
-    chain.produceBlock();
-    expect(applySetWeights(s, keys.validator.address, sw([3, 4], [1, 3]))).toMatchObject({ ok: true });
-    const epochAfter = (msPerBlock: number): void => {
-      const start = subnet.lastEpochBlock;
-      while (subnet.lastEpochBlock === start) {
-        vi.setSystemTime(Date.now() + msPerBlock);
-        chain.produceBlock();
-      }
-    };
+    const { subnet, epochAfter } = toyChain(true);
     // The first epoch counts from the first block; the second is a whole tempo of 1 s blocks: 10 s of
     // finney, 10/12 of a block's 1 α, 41 % to miners, 1/4 of that to uid 3.
     epochAfter(1000);
