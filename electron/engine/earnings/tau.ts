@@ -14,8 +14,8 @@ export interface ChainRead {
 
 /**
  * The miner half's α per second, from my uid's: `Emission[uid]` pays my share of the miner half
- * (`Incentive`) plus my share of the validator half (`Dividends`), and the two halves are equal (18 %
- * to the owner, 41 % and 41 %: CHAIN.md 2). So my emission is (incentive + dividends) x one half. A
+ * (`Incentive`) plus my share of the validator half (`Dividends`) (CHAIN.md 2); what the owner's cut
+ * leaves is split into those two equal halves. So my emission is (incentive + dividends) x one half. A
  * hotkey that mines and validates (the demo rig does) would otherwise count its dividends as mining
  * and see its projected τ inflated. Shares are Incentive/65535 and Dividends/65535; null when I have
  * no incentive (nothing says what the miners' half is, and a projection for me would be 0 anyway).
