@@ -35,6 +35,8 @@ export interface ChildReport {
   rssMb: number;
   /** Per request since the mark: ms from the prompt build's call (the pipeline's start) to its ids, queue included. */
   promptWaits: number[];
+  /** The same requests: when the ids were ready, epoch ms on the bench's clock (absNow). */
+  promptReadyAt: number[];
 }
 
 const stages: Record<string, StageTime> = {};
@@ -66,6 +68,7 @@ timeMethod(PromptBuilder.prototype, 'render', 'template render');
 // The wall time from a prompt's build call (the pipeline's start) to its ids, queue included: one
 // slot per request in a buffer made once (instrumentation must not allocate per event).
 const promptWaits = new Float64Array(8192);
+const promptReadyAt = new Float64Array(8192);
 let promptWaitCount = 0;
 {
   const proto = PromptBuilder.prototype as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
@@ -75,7 +78,9 @@ let promptWaitCount = 0;
     const p = build.apply(this, args);
     void p.then(
       () => {
-        if (promptWaitCount < promptWaits.length) promptWaits[promptWaitCount++] = performance.now() - t;
+        if (promptWaitCount >= promptWaits.length) return;
+        promptWaits[promptWaitCount] = performance.now() - t;
+        promptReadyAt[promptWaitCount++] = absNow();
       },
       () => undefined,
     );
@@ -148,6 +153,7 @@ process.on('message', (m: ChildCommand) => {
       sched: schedDelta(sched0, schedStat(process.pid)),
       rssMb: process.memoryUsage().rss / 2 ** 20,
       promptWaits: Array.from(promptWaits.subarray(0, promptWaitCount)),
+      promptReadyAt: Array.from(promptReadyAt.subarray(0, promptWaitCount)),
     };
     process.send!({ report });
   } else if (m.cmd === 'stop') stop();

@@ -23,7 +23,7 @@ import type { ChildCommand, ChildReport } from './miner-child.ts';
 import type { RelayCommand, RelayReport } from './bare-relay-child.ts';
 import { newWay } from './engine-thread.bench.ts';
 import { absNow, goal, goals, ms, pct, schedDelta, schedStat, type SchedStat } from './report.ts';
-import { printServePhases, readServeTimings, servePhases, type BenchPath, type Round } from './serve-timing.ts';
+import { printServePhases, sinceRoundStart, readServeTimings, servePhases, type BenchPath, type Round } from './serve-timing.ts';
 import { printStalls, StallFinder, worstSliceP99 } from './thread-stalls.ts';
 
 const STREAMS = 64;
@@ -390,7 +390,10 @@ export async function bench(): Promise<void> {
       `      of which pipeline start -> prompt built    ${ms(pct(rep.promptWaits, 0.5), 2)} / ${ms(pct(rep.promptWaits, 0.99), 2)}  (template render, then tokenize with the other prompts of its read as one batch)`,
     );
     console.log(`    first token at the miner -> at the gateway   ${ms(pct(out, 0.5), 2)} / ${ms(pct(out, 0.99), 2)}  (splitter, delta frame, socket hop)`);
-    printServePhases(servePhases(readServeTimings(timingLog), rounds, (rid) => (/^bench-\d+$/.test(rid) ? 'direct' : rid.startsWith('engy-') ? 'miner' : rid.startsWith('relay-') ? 'relay' : null)));
+    printServePhases(
+      servePhases(readServeTimings(timingLog), rounds, (rid) => (/^bench-\d+$/.test(rid) ? 'direct' : rid.startsWith('engy-') ? 'miner' : rid.startsWith('relay-') ? 'relay' : null)),
+      sinceRoundStart(rep.promptReadyAt, rounds, 'miner'),
+    );
     const per = (x: number) => ms(x / n, 2);
     console.log(
       `  CPU per request: miner process ${per(rep.cpuMs)} (${((rep.cpuMs / rep.wallMs) * 100).toFixed(0)}% of one core over the run), bare relay ${per(relayRep.cpuMs)}, bench process direct ${per(cpu.direct)} / via gateway double ${per(cpu.miner)} / relay rounds ${per(cpu.relay)}`,

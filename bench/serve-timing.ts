@@ -56,10 +56,25 @@ export function servePhases(timings: readonly ServeTiming[], rounds: readonly Ro
   return out;
 }
 
-export function printServePhases(p: Record<BenchPath, Phases>): void {
+/**
+ * Instants (epoch ms) lined up with the start of the measured round of `path` they fall in; those in no
+ * such round (warm-up, the timed-stages round, another path's round) are left out.
+ */
+export function sinceRoundStart(instants: readonly number[], rounds: readonly Round[], path: BenchPath): number[] {
+  const out: number[] = [];
+  for (const t of instants) {
+    const round = rounds.find((r) => r.path === path && t >= r.start && t <= r.end);
+    if (round) out.push(t - round.start);
+  }
+  return out;
+}
+
+/** `minerIdsReady`: round start -> the miner's prompt ids ready (sinceRoundStart), printed beside the arrival. */
+export function printServePhases(p: Record<BenchPath, Phases>, minerIdsReady: readonly number[] = []): void {
   const q = (xs: number[]) => (xs.length === 0 ? 'n/a' : `${ms(pct(xs, 0.5), 2)} / ${ms(pct(xs, 0.99), 2)}`);
   console.log(`  at the serve, from its own timestamps (p50 / p99; ${p.direct.arrival.length} direct, ${p.miner.arrival.length} via the miner, ${p.relay.arrival.length} via the bare relay):`);
   const line = (label: string, key: keyof Phases) => console.log(`    ${label.padEnd(40)}direct ${q(p.direct[key]).padEnd(22)}via miner ${q(p.miner[key]).padEnd(22)}bare relay ${q(p.relay[key])}`);
+  if (minerIdsReady.length > 0) console.log(`    ${'round start -> prompt ids ready (miner)'.padEnd(40)}${''.padEnd(29)}via miner ${q([...minerIdsReady])}`);
   line('round start -> request at the serve', 'arrival');
   line('request at the serve -> body parsed', 'read');
   line('body parsed -> first event written', 'pace');

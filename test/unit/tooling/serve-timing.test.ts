@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readServeTimings, servePhases, type BenchPath } from '../../../bench/serve-timing.ts';
+import { readServeTimings, servePhases, sinceRoundStart, type BenchPath } from '../../../bench/serve-timing.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -63,5 +63,16 @@ describe('the serve timing log', () => {
     expect(phases.direct).toEqual({ arrival: [10], read: [1], pace: [39] });
     expect(phases.miner).toEqual({ arrival: [20], read: [1], pace: [39] });
     expect(phases.relay).toEqual({ arrival: [30], read: [2], pace: [38] });
+  });
+
+  it("lines the miner's prompt-ready instants up with its own measured rounds only", () => {
+    const rounds = [
+      { path: 'direct' as const, start: 1000, end: 2500 },
+      { path: 'miner' as const, start: 3000, end: 4500 },
+      { path: 'miner' as const, start: 6000, end: 7500 },
+    ];
+    // Warm-up (before any round), a direct round's window, two miner rounds, after the last; non-numbers never match.
+    expect(sinceRoundStart([500, 1200, 3012.5, 4500, 6020, 9000, Number.NaN], rounds, 'miner')).toEqual([12.5, 1500, 20]);
+    expect(sinceRoundStart([], rounds, 'miner')).toEqual([]);
   });
 });
