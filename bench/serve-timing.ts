@@ -41,13 +41,18 @@ export interface Phases {
   pace: number[];
 }
 
+/** The measured round of `path` an instant falls in, if any. */
+function roundOf(t: number, rounds: readonly Round[], path: BenchPath): Round | undefined {
+  return rounds.find((r) => r.path === path && t >= r.start && t <= r.end);
+}
+
 /** Per path: round start -> handler began, handler -> body parsed, body parsed -> first event written. */
 export function servePhases(timings: readonly ServeTiming[], rounds: readonly Round[], pathOf: (rid: string) => BenchPath | null): Record<BenchPath, Phases> {
   const out = Object.fromEntries(PATHS.map((p) => [p, { arrival: [], read: [], pace: [] }])) as unknown as Record<BenchPath, Phases>;
   for (const t of timings) {
     const path = pathOf(t.rid);
     if (path === null) continue;
-    const round = rounds.find((r) => r.path === path && t.receivedAt >= r.start && t.receivedAt <= r.end);
+    const round = roundOf(t.receivedAt, rounds, path);
     if (!round) continue; // warm-up or the timed-stages round
     out[path].arrival.push(t.receivedAt - round.start);
     out[path].read.push(t.readAt - t.receivedAt);
@@ -63,7 +68,7 @@ export function servePhases(timings: readonly ServeTiming[], rounds: readonly Ro
 export function sinceRoundStart(instants: readonly number[], rounds: readonly Round[], path: BenchPath): number[] {
   const out: number[] = [];
   for (const t of instants) {
-    const round = rounds.find((r) => r.path === path && t >= r.start && t <= r.end);
+    const round = roundOf(t, rounds, path);
     if (round) out.push(t - round.start);
   }
   return out;
@@ -71,10 +76,10 @@ export function sinceRoundStart(instants: readonly number[], rounds: readonly Ro
 
 /** `minerIdsReady`: round start -> the miner's prompt ids ready (sinceRoundStart), printed beside the arrival. */
 export function printServePhases(p: Record<BenchPath, Phases>, minerIdsReady: readonly number[] = []): void {
-  const q = (xs: number[]) => (xs.length === 0 ? 'n/a' : `${ms(pct(xs, 0.5), 2)} / ${ms(pct(xs, 0.99), 2)}`);
+  const q = (xs: readonly number[]) => (xs.length === 0 ? 'n/a' : `${ms(pct(xs, 0.5), 2)} / ${ms(pct(xs, 0.99), 2)}`);
   console.log(`  at the serve, from its own timestamps (p50 / p99; ${p.direct.arrival.length} direct, ${p.miner.arrival.length} via the miner, ${p.relay.arrival.length} via the bare relay):`);
   const line = (label: string, key: keyof Phases) => console.log(`    ${label.padEnd(40)}direct ${q(p.direct[key]).padEnd(22)}via miner ${q(p.miner[key]).padEnd(22)}bare relay ${q(p.relay[key])}`);
-  if (minerIdsReady.length > 0) console.log(`    ${'round start -> prompt ids ready (miner)'.padEnd(40)}${''.padEnd(29)}via miner ${q([...minerIdsReady])}`);
+  if (minerIdsReady.length > 0) console.log(`    ${'round start -> prompt ids ready (miner)'.padEnd(40)}${''.padEnd(29)}via miner ${q(minerIdsReady)}`);
   line('round start -> request at the serve', 'arrival');
   line('request at the serve -> body parsed', 'read');
   line('body parsed -> first event written', 'pace');

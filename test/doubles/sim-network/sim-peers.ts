@@ -4,7 +4,7 @@
 // peer, the demo rig held half the miners' weight and all of the dividends, and Earnings showed a
 // home miner thousands of τ a day; with these it holds a few % of the weight and under 1 % of the stake.
 import { polkadot } from '../../../electron/engine/lib/polkadot.ts';
-import type { DevChainState } from '../dev-chain/state.ts';
+import type { DevChainState, SeedNeuron } from '../dev-chain/state.ts';
 import { SN53, TAO } from '../dev-chain/sn53-seed.ts';
 import type { Weights } from '../provider.ts';
 import type { WorkerTally } from './epoch-scorer.ts';
@@ -29,7 +29,7 @@ export async function simPeers(): Promise<SimPeers> {
 }
 
 /** The peers as dev-chain neurons: miners with nothing staked, validators with a permit and their stake. */
-export function peerNeurons(peers: SimPeers, coldkey: string): Array<{ hotkey: string; coldkey: string; validatorPermit?: boolean; stakeRao?: string }> {
+export function peerNeurons(peers: SimPeers, coldkey: string): SeedNeuron[] {
   return [...peers.miners.map((hotkey) => ({ hotkey, coldkey })), ...peers.validators.map((hotkey) => ({ hotkey, coldkey, validatorPermit: true, stakeRao: PEER_VALIDATOR_STAKE_RAO.toString() }))];
 }
 
@@ -67,6 +67,7 @@ export function validatorsSetWeights(state: DevChainState, validators: readonly 
   for (const v of validators) {
     const me = state.neuron(SN53, v);
     if (!me) continue;
+    // Each validator its own copy, as each extrinsic would store its own vector.
     me.weights = byUid.map(([uid, w]) => [uid, w]);
     me.lastUpdate = state.block;
   }
