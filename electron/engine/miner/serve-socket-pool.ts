@@ -7,6 +7,13 @@
 // An idle socket is dropped after SOCKET_IDLE_MS, below uvicorn's 5 s keep-alive (sglang's
 // server), so the serve rarely closes one under us; when it does, the request on it fails before
 // any byte comes back and serve-socket.ts retries it once on a fresh connection.
+//
+// Kept warm: while the serve had a request within WARM_AFTER_USE_MS, a connection dropped for its
+// idle time is replaced by a fresh one at once, so a burst after a pause of a few seconds still
+// meets connected sockets (a write on a connecting socket waits for the connect; round 14 in
+// docs/performance.md measured the cost). Only the pool's own timer replaces one: a connection the
+// serve closed or refused is not reopened, so a serve that will not keep connections never gets a
+// loop of reconnects, and the warm set decays to nothing a minute after the last request.
 import net from 'node:net';
 import { systemClock, type Clock } from '../lib/clock.ts';
 
@@ -16,6 +23,8 @@ export const READ_BUFFER_BYTES = 64 * 1024;
 export const SOCKET_IDLE_MS = 4_000;
 /** Idle sockets kept per serve; more than the miner's usual in-flight count, fewer than a leak. */
 export const MAX_IDLE_PER_SERVE = 256;
+/** Idle connections are replaced as they time out for this long after the serve's last request. */
+export const WARM_AFTER_USE_MS = 60_000;
 
 /**
  * A connection whose reads all land in `buffer` (net.connect's `onread`). Its event handlers are
@@ -23,6 +32,9 @@ export const MAX_IDLE_PER_SERVE = 256;
  */
 export interface ServeConnection {
   readonly socket: net.Socket;
+  /** Where it goes: a replacement kept warm goes to the same place. */
+  readonly host: string;
+  readonly port: number;
   readonly buffer: Buffer;
   /** Requests this connection carried before the current one (0: a fresh connection). */
   uses: number;
@@ -46,7 +58,7 @@ export function openServeConnection(host: string, port: number): ServeConnection
     socket.destroy();
     return false;
   };
-  const conn: ServeConnection = { socket, buffer, uses: 0, onRead: unasked, onEnd: ignore, onClose: ignore, onError: ignore, onTimeout: ignore };
+  const conn: ServeConnection = { socket, host, port, buffer, uses: 0, onRead: unasked, onEnd: ignore, onClose: ignore, onError: ignore, onTimeout: ignore };
   socket.setNoDelay(true);
   socket.on('end', () => conn.onEnd());
   socket.on('close', () => conn.onClose());
@@ -118,6 +130,8 @@ export interface ServeSocketPoolOptions {
   clock?: Clock;
   idleMs?: number;
   maxIdlePerServe?: number;
+  /** How long after a serve's last request its timed-out idle connections are replaced (0: never). */
+  warmMs?: number;
 }
 
 export class ServeSocketPool {
@@ -125,12 +139,16 @@ export class ServeSocketPool {
   private readonly clock: Clock;
   private readonly idleMs: number;
   private readonly maxIdle: number;
+  private readonly warmMs: number;
+  /** When each serve (host:port) last had a connection taken for a request, on the pool's clock. */
+  private readonly lastUse = new Map<string, number>();
   private closed = false;
 
   constructor(o: ServeSocketPoolOptions = {}) {
     this.clock = o.clock ?? systemClock;
     this.idleMs = o.idleMs ?? SOCKET_IDLE_MS;
     this.maxIdle = o.maxIdlePerServe ?? MAX_IDLE_PER_SERVE;
+    this.warmMs = o.warmMs ?? WARM_AFTER_USE_MS;
   }
 
   /** Idle connections kept for `key` (host:port). */
@@ -151,8 +169,9 @@ export class ServeSocketPool {
     return new ReservedConnection(this, t.key, this.take(t.key) ?? openServeConnection(t.host, t.port));
   }
 
-  /** The most recently kept connection to `key` (the least likely to be closed by now), or null. */
+  /** The most recently kept connection to `key` (the least likely to be closed by now), or null; the serve counts as in use. */
   take(key: string): ServeConnection | null {
+    this.lastUse.set(key, this.clock.now());
     const list = this.idle.get(key);
     while (list && list.length > 0) {
       const it = list.pop()!;
@@ -170,13 +189,17 @@ export class ServeSocketPool {
    * by the next request. The caller must not touch it again.
    */
   release(key: string, conn: ServeConnection): void {
+    conn.uses += 1;
+    this.park(key, conn);
+  }
+
+  private park(key: string, conn: ServeConnection): void {
     const s = conn.socket;
     const list = this.idle.get(key) ?? [];
     if (this.closed || !usable(conn) || list.length >= this.maxIdle) {
       s.destroy();
       return;
     }
-    conn.uses += 1;
     const it: Idle = { conn, timer: null };
     const drop = (): void => {
       const i = list.indexOf(it);
@@ -194,7 +217,10 @@ export class ServeSocketPool {
     conn.onError = drop;
     conn.onTimeout = drop;
     s.setTimeout(0);
-    it.timer = this.clock.setTimeout(drop, this.idleMs);
+    it.timer = this.clock.setTimeout(() => {
+      drop();
+      if (this.clock.now() - (this.lastUse.get(key) ?? -Infinity) < this.warmMs) this.park(key, openServeConnection(conn.host, conn.port));
+    }, this.idleMs);
     list.push(it);
     this.idle.set(key, list);
   }
@@ -209,5 +235,6 @@ export class ServeSocketPool {
       }
     }
     this.idle.clear();
+    this.lastUse.clear();
   }
 }

@@ -171,7 +171,7 @@ describe('kept-alive connections to an http: serve', () => {
   it('drops an idle connection when its time on the pool’s clock runs out', async () => {
     const clock = new ManualClock();
     const s = await rawServe((sock) => sock.write(OK));
-    const p = pool({ clock, idleMs: 4_000 });
+    const p = pool({ clock, idleMs: 4_000, warmMs: 0 });
     await generate(s.url, p);
     await clock.advance(3_999);
     expect(p.idleCount(s.key)).toBe(1);
@@ -181,6 +181,46 @@ describe('kept-alive connections to an http: serve', () => {
     await generate(s.url, p);
     expect(s.conns).toHaveLength(2);
     expect(clock.pending()).toBe(1);
+  });
+
+  it('keeps connections warm: each one timed out is replaced at once, for a minute after the serve’s last request', async () => {
+    const clock = new ManualClock();
+    const s = await rawServe((sock) => setTimeout(() => sock.write(OK), 20));
+    const p = pool({ clock, idleMs: 4_000, warmMs: 60_000 });
+    await Promise.all([generate(s.url, p), generate(s.url, p)]);
+    expect(s.conns).toHaveLength(2);
+    await clock.advance(4_000);
+    // Both replaced: the serve has accepted two fresh connections, the old ones are closed.
+    expect(p.idleCount(s.key)).toBe(2);
+    await expect.poll(() => s.conns.length, WAIT).toBe(4);
+    await expect.poll(() => s.conns[0]!.closed && s.conns[1]!.closed, WAIT).toBe(true);
+    // A request after the pause rides a warm connection: nothing new is opened for it.
+    await clock.advance(1_000);
+    expect(await generate(s.url, p)).toBe('{"text":"ok"}');
+    expect(s.conns).toHaveLength(4);
+    expect(s.conns.filter((c) => c.requests.length > 0)).toHaveLength(3);
+    // With no request for a minute, the replacements stop and the warm set decays to nothing.
+    for (let t = 0; t < 70_000; t += 4_000) await clock.advance(4_000);
+    expect(p.idleCount(s.key)).toBe(0);
+    await expect.poll(() => s.conns.every((c) => c.closed), WAIT).toBe(true);
+    const opened = s.conns.length;
+    await clock.advance(60_000);
+    expect(s.conns).toHaveLength(opened);
+    expect(clock.pending()).toBe(0);
+  });
+
+  it('a warm connection the serve closes is not reopened (no reconnect loop)', async () => {
+    const clock = new ManualClock();
+    const s = await rawServe((sock) => sock.write(OK));
+    const p = pool({ clock, idleMs: 4_000, warmMs: 60_000 });
+    await generate(s.url, p);
+    await clock.advance(4_000);
+    await expect.poll(() => s.conns.length, WAIT).toBe(2);
+    s.conns[1]!.sock.destroy();
+    await expect.poll(() => p.idleCount(s.key), WAIT).toBe(0);
+    await clock.advance(8_000);
+    expect(s.conns).toHaveLength(2);
+    expect(clock.pending()).toBe(0);
   });
 
   it('drops an idle connection the serve closes, or one it sends unasked bytes on', async () => {
