@@ -47,6 +47,8 @@ export interface GenerationOptions {
   /** Stream from the serve and report cumulative text across calls. */
   onText?: (cumulative: string) => void;
   job: Job;
+  /** Ends this generation alone (a call sent with a prompt guess the tokenizer overruled); the job's own by default. */
+  signal?: AbortSignal;
   proof: ProofPort;
   agent: Agent;
   /** Kept-alive connections to `http:` serves; without it each call opens its own. */
@@ -84,6 +86,7 @@ export async function generateChunked(o: GenerationOptions): Promise<GenerationR
   const total = () => res.outputIds.length + res.promptExtra.length;
   while (total() < o.maxNew) {
     o.job.check();
+    o.signal?.throwIfAborted();
     const want = Math.min(chunk, o.maxNew - total());
     const first = res.outputIds.length === 0;
     const input = first ? o.promptIds : [...o.promptIds, ...res.promptExtra, ...res.outputIds.slice(0, -1)];
@@ -186,7 +189,7 @@ async function callGenerate(o: GenerationOptions, inputIds: number[], maxNew: nu
         else scanner?.push(bytes);
         if (!session.push(bytes)) return session.ready();
       },
-      { timeoutMs: o.timeoutMs, signal: o.job.controller.signal, sockets: o.sockets, reserved: o.reserved },
+      { timeoutMs: o.timeoutMs, signal: o.signal ?? o.job.controller.signal, sockets: o.sockets, reserved: o.reserved },
     );
     scanner?.end();
     o.job.check();

@@ -4,9 +4,11 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Template } from '@huggingface/jinja';
 import { Tokenizer } from 'tokenizers';
+import { AsciiBpe } from './ascii-bpe.ts';
 import { EncodeBatcher } from './encode-batcher.ts';
 import { installPythonStringMethods } from './jinja-python-strings.ts';
 import { pyJsonLoads, type PyValue } from './py-json.ts';
+import { errorMessage } from '../../../shared/errors.ts';
 
 installPythonStringMethods();
 
@@ -17,6 +19,31 @@ export interface BuiltPrompt {
   /** The template opened a `<think>` block: the output starts inside reasoning. */
   startsInReasoning: boolean;
 }
+
+/** A prompt whose ids may be the fast encoder's guess, sent before the native tokenizer has answered. */
+export interface EarlyPrompt extends BuiltPrompt {
+  /**
+   * Set when `ids` are the fast encoder's guess (ascii-bpe.ts): the native tokenizer's ids, the
+   * only ones a proof may carry. Nothing may reach the buyer before they are in and equal to `ids`;
+   * a request sent with a guess they differ from must be sent again with them. It is never left
+   * to reject unobserved (a failed encode is a rejection the caller meets when it awaits it).
+   */
+  confirmed: Promise<number[]> | null;
+}
+
+/**
+ * Prompts longer than this wait for the native tokenizer: the fast encoder's time on the miner's
+ * thread grows with the text (4,096 characters of random punctuation take about 4 ms here).
+ */
+export const EARLY_MAX_CHARS = 4096;
+
+/** Texts the fast encoder must encode as the native tokenizer does before it is used at all. */
+const PROBE_TEXTS = [
+  "Hello, world! It's 3.14159 o'clock; we'LL see.  Don't   stop\n\n\tnow?\r\n",
+  'def f(x):\n    return {"a": [1, 2, 3], \'b\': x ** 2}  # comment\n\n\n',
+  '<think>\n\n</think>\n\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>',
+  '!!!???...---___   \n \n\x01\x7f~`@#$%^&*()[]{}<>|\\/ 1234567890 ABCdefGHI',
+];
 
 interface TokenizerConfig {
   chat_template?: string | { name: string; template: string }[];
@@ -31,6 +58,9 @@ export class PromptBuilder {
   private readonly tokenizer: Tokenizer;
   private readonly specials: Record<string, string>;
   private readonly encoder: EncodeBatcher;
+  private fast: AsciiBpe | null = null;
+  /** Why the fast encoder is not in use (null while it is). */
+  private fastOff: string | null = 'not loaded';
 
   private constructor(template: Template, tokenizer: Tokenizer, specials: Record<string, string>) {
     this.template = template;
@@ -55,7 +85,45 @@ export class PromptBuilder {
       const s = typeof v === 'string' ? v : v && typeof v === 'object' ? v.content : undefined;
       if (s !== undefined) specials[k] = s;
     }
-    return new PromptBuilder(new Template(source), tokenizer, specials);
+    const builder = new PromptBuilder(new Template(source), tokenizer, specials);
+    await builder.loadFast(join(checkpointDir, 'tokenizer.json'));
+    return builder;
+  }
+
+  /** The fast encoder for this tokenizer.json, used only if it follows it and agrees on every probe. */
+  private async loadFast(path: string): Promise<void> {
+    let fast: AsciiBpe | { unsupported: string };
+    try {
+      fast = AsciiBpe.fromJson(JSON.parse(await readFile(path, 'utf8')));
+    } catch (e) {
+      fast = { unsupported: errorMessage(e) };
+    }
+    if (!(fast instanceof AsciiBpe)) {
+      this.fastOff = `the tokenizer is not one it follows (${fast.unsupported})`;
+      return;
+    }
+    const probes = [...PROBE_TEXTS];
+    try {
+      probes.push(this.render({ messages: [{ role: 'user', content: PROBE_TEXTS[0] }] }));
+    } catch {
+      // A template that wants more than one user message: the fixed probes still stand.
+    }
+    for (const [i, text] of probes.entries()) {
+      // Only ASCII prompts are ever guessed (a template with non-ASCII text in it guesses none).
+      if (!AsciiBpe.takes(text)) continue;
+      const native = await this.encoder.encode(text);
+      if (!sameIds(fast.encode(text), native)) {
+        this.fastOff = `it disagreed with the tokenizer on probe ${i + 1}`;
+        return;
+      }
+    }
+    this.fast = fast;
+    this.fastOff = null;
+  }
+
+  /** Why prompts wait for the native tokenizer (null: ASCII prompts get their ids at once). */
+  get fastEncoderOff(): string | null {
+    return this.fastOff;
   }
 
   render(request: ChatRequest): string {
@@ -72,6 +140,29 @@ export class PromptBuilder {
     return { text, ids, startsInReasoning: text.trimEnd().endsWith('<think>') };
   }
 
+  /**
+   * As build, but a short ASCII prompt's ids come at once from the fast encoder, `confirmed` by the
+   * native tokenizer later (EarlyPrompt says what the caller owes). The first disagreement turns the
+   * fast encoder off for good: one wrong guess is reason enough to trust only the tokenizer.
+   */
+  async buildEarly(request: ChatRequest): Promise<EarlyPrompt> {
+    const text = this.render(request);
+    const native = this.encoder.encode(text);
+    const fast = this.fast;
+    const guess = fast !== null && text.length <= EARLY_MAX_CHARS && AsciiBpe.takes(text) ? fast.encode(text) : null;
+    const startsInReasoning = text.trimEnd().endsWith('<think>');
+    if (guess === null) return { text, ids: await native, startsInReasoning, confirmed: null };
+    const confirmed = native.then((ids) => {
+      if (!sameIds(ids, guess) && this.fast === fast) {
+        this.fast = null;
+        this.fastOff = 'it disagreed with the tokenizer on a prompt';
+      }
+      return ids;
+    });
+    confirmed.catch(() => undefined);
+    return { text, ids: guess, startsInReasoning, confirmed };
+  }
+
   /** Prompts waiting for their batch to go and prompts being tokenized, for tests and diagnostics. */
   get queue(): { queued: number; encoding: number } {
     return this.encoder.pending;
@@ -80,6 +171,12 @@ export class PromptBuilder {
   decode(ids: number[]): Promise<string> {
     return this.tokenizer.decode(ids, true);
   }
+}
+
+export function sameIds(a: readonly number[] | null, b: readonly number[]): boolean {
+  if (a === null || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 export interface ChatRequest {

@@ -9,10 +9,11 @@ import { generateChunked, type GenerationResult } from './generation.ts';
 import { CancelledError, Job } from './job.ts';
 import { assembleMessage } from './assemble-message.ts';
 import { OutputSplitter } from './output-splitter.ts';
-import type { PromptBuilder } from './prompt-builder.ts';
+import { sameIds, type PromptBuilder } from './prompt-builder.ts';
 import { DECODE_BATCHING, TOPK, type ProofPort } from './proof-port.ts';
 import { postAbort, type ServeAgents } from './serve-http.ts';
 import type { ServePool } from './serve-pool.ts';
+import type { ReservedConnection } from './serve-socket-pool.ts';
 import type { WorkerLoad } from './worker-load.ts';
 import { errorMessage } from '../../../shared/errors.ts';
 import { BadRequestError, overCapacityError, responseErrorOf } from './response-errors.ts';
@@ -171,7 +172,7 @@ export class RequestPipeline {
     // Connected while the prompt is built (serve-socket-pool.ts says why); unused, it goes back to the pool.
     const reserved = d.agents.sockets.reserve(d.serves.peek());
     try {
-      const prompt = await d.prompt.build(req).catch((e: unknown) => {
+      const prompt = await d.prompt.buildEarly(req).catch((e: unknown) => {
         // The template refused the buyer's messages: their request, their 4xx.
         throw new BadRequestError(`the chat template refused the request: ${errorMessage(e)}`);
       });
@@ -182,39 +183,85 @@ export class RequestPipeline {
       job.serve = serveUrl;
       const splitter = frame.stream ? new OutputSplitter(prompt.startsInReasoning, undefined, req.tools) : null;
       let sent = 0;
-      // A budget of zero or less generates nothing, as in the reference: an empty, unproven answer.
-      const gen =
+      const deliver =
+        splitter && coalescer
+          ? (cumulative: string) => {
+              if (cumulative.length <= sent) return;
+              coalescer.push(splitter.push(cumulative.slice(sent)));
+              sent = cumulative.length;
+            }
+          : undefined;
+      // A guessed prompt's text waits here until the tokenizer has confirmed the guess (EarlyPrompt).
+      let confirmed = prompt.confirmed === null;
+      let held: string | null = null;
+      const onText = deliver
+        ? (cumulative: string) => {
+            if (confirmed) deliver(cumulative);
+            else held = cumulative;
+          }
+        : undefined;
+      const generate = (ids: number[], signal?: AbortSignal, first?: ReservedConnection): Promise<GenerationResult> =>
+        // A budget of zero or less generates nothing, as in the reference: an empty, unproven answer.
         maxNew <= 0
-          ? emptyGeneration()
-          : await generateChunked({
+          ? Promise.resolve(emptyGeneration())
+          : generateChunked({
               onBytes: () => d.serves.touch(job.serve!, now()),
-              serveUrl,
-              promptIds: prompt.ids,
+              serveUrl: serveUrl!,
+              promptIds: ids,
               maxNew,
               job,
+              signal,
               proof: d.proof,
               agent: d.agents.generate,
               sockets: d.agents.sockets,
-              reserved: reserved ?? undefined,
+              reserved: first,
               timeoutMs: d.timeoutMs,
               chunkTokens: d.chunkTokens,
               now,
-              onText:
-                splitter && coalescer
-                  ? (cumulative) => {
-                      if (cumulative.length <= sent) return;
-                      coalescer.push(splitter.push(cumulative.slice(sent)));
-                      sent = cumulative.length;
-                    }
-                  : undefined,
+              onText,
             });
+      let promptIds = prompt.ids;
+      let gen: GenerationResult;
+      let confirmedAt: number | null = null;
+      if (prompt.confirmed === null) gen = await generate(promptIds, undefined, reserved ?? undefined);
+      else {
+        // Sent with the guess at once; the tokenizer's answer decides what stands.
+        const own = new AbortController();
+        const early = generate(promptIds, AbortSignal.any([job.controller.signal, own.signal]), reserved ?? undefined);
+        early.catch(() => undefined);
+        let native: number[];
+        try {
+          native = await prompt.confirmed;
+          job.check();
+        } catch (e) {
+          // A failed encode or a cancel: the early call ends before the request does.
+          this.dropEarly(job, own);
+          await early.catch(() => undefined);
+          throw e;
+        }
+        if (sameIds(native, promptIds)) {
+          confirmed = true;
+          confirmedAt = now();
+          if (held !== null) onText!(held);
+          gen = await early;
+        } else {
+          d.log.warn(`the fast encoder's ids for request ${requestId} differed from the tokenizer's: sent again with the tokenizer's ids, and prompts wait for the tokenizer from now on`);
+          this.dropEarly(job, own);
+          await early.catch(() => undefined);
+          job.check();
+          promptIds = native;
+          rec.promptTokens = native.length;
+          confirmed = true;
+          gen = await generate(promptIds);
+        }
+      }
       job.check();
       if (splitter && coalescer) coalescer.push(splitter.finish());
       const t0 = now();
-      const commitment = await this.commit(prompt.ids, gen);
+      const commitment = await this.commit(promptIds, gen);
       rec.proofMs = now() - t0;
       job.check();
-      const output = await this.output(gen, prompt.ids.length + gen.promptExtra.length, prompt.startsInReasoning, req.tools, splitter?.toolCalls.map((c) => c.id) ?? []);
+      const output = await this.output(gen, promptIds.length + gen.promptExtra.length, prompt.startsInReasoning, req.tools, splitter?.toolCalls.map((c) => c.id) ?? []);
       coalescer?.close();
       const end = now();
       rec.e2eMs = end - receivedAt;
@@ -222,8 +269,8 @@ export class RequestPipeline {
       rec.promptTokens = commitment.toploc.prompt_ids.length;
       rec.cachedTokens = output.usage.prompt_tokens_details?.cached_tokens ?? 0;
       rec.finishReason = output.choices[0]!.finish_reason;
-      // Without a stream the buyer's first token arrives with the whole answer.
-      rec.ttftMs = gen.firstTokenAt !== null ? gen.firstTokenAt - receivedAt : rec.e2eMs;
+      // Without a stream the buyer's first token arrives with the whole answer; with a guessed prompt, not before the tokenizer confirmed it.
+      rec.ttftMs = gen.firstTokenAt !== null ? Math.max(gen.firstTokenAt, confirmedAt ?? 0) - receivedAt : rec.e2eMs;
       const n = gen.outputIds.length + gen.promptExtra.length;
       rec.tpotMs = gen.firstTokenAt !== null && gen.lastTokenAt !== null && n > 1 ? (gen.lastTokenAt - gen.firstTokenAt) / (n - 1) : null;
       if (!sink.send(responseFrame(wireId(frame), requestId, commitment, output))) {
@@ -248,6 +295,15 @@ export class RequestPipeline {
       if (serveUrl) d.serves.release(serveUrl);
       d.onRecord(rec);
     }
+  }
+
+  /** Ends a call sent with an overruled prompt guess: its serve rids aborted, our side closed; the job goes on. */
+  private dropEarly(job: Job, own: AbortController): void {
+    const serve = job.serve;
+    if (serve) {
+      for (const rid of job.rids) postAbort(serve, rid, this.deps.agents.abort).catch((e: unknown) => this.deps.log.warn(`abort ${rid} failed: ${(e as Error).message}`));
+    }
+    own.abort();
   }
 
   private async commit(promptIds: number[], gen: GenerationResult): Promise<Commitment> {

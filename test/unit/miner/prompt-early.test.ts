@@ -1,0 +1,102 @@
+// PromptBuilder.buildEarly (issue 30): a short ASCII prompt's ids come at once from the fast encoder,
+// with the native tokenizer's ids to confirm them; the fast encoder is used only for a tokenizer it
+// follows and agrees with on the load probes, and the first disagreement on a prompt turns it off.
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AsciiBpe } from '../../../electron/engine/miner/ascii-bpe.ts';
+import { EncodeBatcher } from '../../../electron/engine/miner/encode-batcher.ts';
+import { EARLY_MAX_CHARS, PromptBuilder } from '../../../electron/engine/miner/prompt-builder.ts';
+
+const CHECKPOINT = join(import.meta.dirname, '..', '..', 'fixtures', 'checkpoint-tiny');
+const ask = (content: string) => ({ messages: [{ role: 'user', content }] });
+
+const dirs: string[] = [];
+afterEach(() => {
+  vi.restoreAllMocks();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** The tiny checkpoint's template with its tokenizer.json changed by `edit`. */
+function checkpointWith(edit: (t: { added_tokens: { id: number }[]; [key: string]: unknown }) => void): string {
+  const dir = mkdtempSync(join(tmpdir(), 'engy-early-'));
+  dirs.push(dir);
+  copyFileSync(join(CHECKPOINT, 'tokenizer_config.json'), join(dir, 'tokenizer_config.json'));
+  const t = JSON.parse(readFileSync(join(CHECKPOINT, 'tokenizer.json'), 'utf8'));
+  edit(t);
+  writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify(t));
+  return dir;
+}
+
+describe('prompts built early', () => {
+  it('a short ASCII prompt gets the fast ids at once, confirmed by the tokenizer’s equal ids', async () => {
+    const pb = await PromptBuilder.load(CHECKPOINT);
+    expect(pb.fastEncoderOff).toBeNull();
+    const early = await pb.buildEarly(ask('How does a river carve a valley?'));
+    expect(early.confirmed).not.toBeNull();
+    expect(await early.confirmed).toEqual(early.ids);
+    expect(early.ids).toEqual((await pb.build(ask('How does a river carve a valley?'))).ids);
+  });
+
+  it('a prompt with non-ASCII text, or one longer than EARLY_MAX_CHARS, waits for the tokenizer', async () => {
+    const pb = await PromptBuilder.load(CHECKPOINT);
+    const spy = vi.spyOn(AsciiBpe.prototype, 'encode');
+    for (const content of ['Où est la rivière ?', 'a river '.repeat(EARLY_MAX_CHARS / 8)]) {
+      const early = await pb.buildEarly(ask(content));
+      expect(early.confirmed).toBeNull();
+      expect(early.ids).toEqual((await pb.build(ask(content))).ids);
+    }
+    expect(spy).not.toHaveBeenCalled();
+  });
+
+  it('the first guess the tokenizer overrules turns the fast encoder off for good', async () => {
+    const pb = await PromptBuilder.load(CHECKPOINT);
+    const real = AsciiBpe.prototype.encode;
+    vi.spyOn(AsciiBpe.prototype, 'encode').mockImplementation(function (this: AsciiBpe, text: string) {
+      const ids = real.call(this, text);
+      return ids && text.includes('MISGUESS') ? [...ids.slice(0, -1), ids.at(-1)! + 1] : ids;
+    });
+    const early = await pb.buildEarly(ask('MISGUESS me'));
+    const native = (await early.confirmed)!;
+    expect(native).not.toEqual(early.ids);
+    expect(native).toEqual((await pb.build(ask('MISGUESS me'))).ids);
+    expect(pb.fastEncoderOff).toBe('it disagreed with the tokenizer on a prompt');
+    expect((await pb.buildEarly(ask('A plain question'))).confirmed).toBeNull();
+  });
+
+  it('a tokenizer failure reaches the caller through `confirmed`, and only there', async () => {
+    const pb = await PromptBuilder.load(CHECKPOINT);
+    const real = EncodeBatcher.prototype.encode;
+    vi.spyOn(EncodeBatcher.prototype, 'encode').mockImplementation(function (this: EncodeBatcher, text: string) {
+      return text.includes('BREAK') ? Promise.reject(new Error('tokenizer broke')) : real.call(this, text);
+    });
+    const early = await pb.buildEarly(ask('BREAK here'));
+    expect(early.ids.length).toBeGreaterThan(0);
+    await expect(early.confirmed).rejects.toThrow('tokenizer broke');
+    // Not a disagreement: the fast encoder stays on.
+    expect(pb.fastEncoderOff).toBeNull();
+  });
+
+  it('a tokenizer that adds a token of its own fails the load probes: every prompt waits for it', async () => {
+    const pb = await PromptBuilder.load(
+      checkpointWith((t) => {
+        t.post_processor = {
+          type: 'TemplateProcessing',
+          single: [{ SpecialToken: { id: '<|endoftext|>', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }],
+          pair: [{ Sequence: { id: 'A', type_id: 0 } }],
+          special_tokens: { '<|endoftext|>': { id: '<|endoftext|>', ids: [t.added_tokens[0]!.id], tokens: ['<|endoftext|>'] } },
+        };
+      }),
+    );
+    expect(pb.fastEncoderOff).toBe('it disagreed with the tokenizer on probe 1');
+    const early = await pb.buildEarly(ask('How does a river carve a valley?'));
+    expect(early.confirmed).toBeNull();
+  });
+
+  it('a tokenizer it does not follow is named as the reason, and every prompt waits for it', async () => {
+    const pb = await PromptBuilder.load(checkpointWith((t) => (t.normalizer = { type: 'Lowercase' })));
+    expect(pb.fastEncoderOff).toBe('the tokenizer is not one it follows (normalizer Lowercase)');
+    expect((await pb.buildEarly(ask('How does a river carve a valley?'))).confirmed).toBeNull();
+  });
+});
