@@ -6,7 +6,7 @@ export interface RunFigures {
   ratio: number;
   /** The bare relay's first token p50 / direct in the same run (x). */
   relay: number | null;
-  /** Pipeline start -> prompt built, p50 (ms). */
+  /** Pipeline start -> prompt built (older builds) or its ids sent, p50 (ms). */
   promptP50: number | null;
   /** The machine load the goal line printed. */
   load: number | null;
@@ -28,7 +28,7 @@ export function readRun(output: string): RunFigures | null {
     ratio,
     relay: num(/a bare relay ([0-9.]+)x/.exec(line)?.[1]),
     load: num(/\[load ([0-9.]+) on/.exec(line)?.[1]),
-    promptP50: num(/pipeline start -> prompt built\s+([0-9.]+) ms/.exec(output)?.[1]),
+    promptP50: num(/pipeline start -> prompt (?:built|ids sent)\s+([0-9.]+) ms/.exec(output)?.[1]),
   };
 }
 

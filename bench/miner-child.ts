@@ -6,7 +6,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { systemClock, type Clock } from '../electron/engine/lib/clock.ts';
 import { DeltaCoalescer } from '../electron/engine/miner/delta-coalescer.ts';
 import { OutputSplitter } from '../electron/engine/miner/output-splitter.ts';
-import { PromptBuilder } from '../electron/engine/miner/prompt-builder.ts';
+import { PromptBuilder, type EarlyPrompt } from '../electron/engine/miner/prompt-builder.ts';
 import { SseTextScanner } from '../electron/engine/miner/sse-text.ts';
 import { Database } from '../electron/engine/store/database.ts';
 import { createProofPort } from '../electron/engine/miner/proof-adapter.ts';
@@ -37,6 +37,8 @@ export interface ChildReport {
   promptWaits: number[];
   /** The same requests: when the ids were ready, epoch ms on the bench's clock (absNow). */
   promptReadyAt: number[];
+  /** Requests sent with the fast encoder's guess: ms from the build's call to the tokenizer's confirming ids. */
+  confirmWaits: number[];
 }
 
 const stages: Record<string, StageTime> = {};
@@ -62,7 +64,7 @@ function timeMethod(proto: object, name: string, label: string): void {
   };
 }
 
-timeMethod(PromptBuilder.prototype, 'build', 'prompt build up to its batch (sync part, render included)');
+timeMethod(PromptBuilder.prototype, 'buildEarly', 'prompt build up to its batch (sync part, render and any guess included)');
 timeMethod(PromptBuilder.prototype, 'render', 'template render');
 
 // The wall time from a prompt's build call (the pipeline's start) to its ids, queue included: one
@@ -70,17 +72,26 @@ timeMethod(PromptBuilder.prototype, 'render', 'template render');
 const promptWaits = new Float64Array(8192);
 const promptReadyAt = new Float64Array(8192);
 let promptWaitCount = 0;
+const confirmWaits = new Float64Array(8192);
+let confirmCount = 0;
 {
-  const proto = PromptBuilder.prototype as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
-  const build = proto.build!;
-  proto.build = function (this: unknown, ...args: unknown[]) {
+  // buildEarly is what the pipeline calls: its ids are the ones sent (a guess, or the tokenizer's).
+  const proto = PromptBuilder.prototype as unknown as Record<string, (...a: unknown[]) => Promise<EarlyPrompt>>;
+  const build = proto.buildEarly!;
+  proto.buildEarly = function (this: unknown, ...args: unknown[]) {
     const t = performance.now();
     const p = build.apply(this, args);
     void p.then(
-      () => {
+      (built) => {
         if (promptWaitCount >= promptWaits.length) return;
         promptWaits[promptWaitCount] = performance.now() - t;
         promptReadyAt[promptWaitCount++] = absNow();
+        built.confirmed?.then(
+          () => {
+            if (confirmCount < confirmWaits.length) confirmWaits[confirmCount++] = performance.now() - t;
+          },
+          () => undefined,
+        );
       },
       () => undefined,
     );
@@ -130,6 +141,7 @@ process.on('message', (m: ChildCommand) => {
     sched0 = schedStat(process.pid);
     lag.reset();
     promptWaitCount = 0;
+    confirmCount = 0;
     for (const s of Object.values(stages)) {
       s.calls = 0;
       s.ms = 0;
@@ -154,6 +166,7 @@ process.on('message', (m: ChildCommand) => {
       rssMb: process.memoryUsage().rss / 2 ** 20,
       promptWaits: Array.from(promptWaits.subarray(0, promptWaitCount)),
       promptReadyAt: Array.from(promptReadyAt.subarray(0, promptWaitCount)),
+      confirmWaits: Array.from(confirmWaits.subarray(0, confirmCount)),
     };
     process.send!({ report });
   } else if (m.cmd === 'stop') stop();

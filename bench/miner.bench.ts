@@ -387,8 +387,13 @@ export async function bench(): Promise<void> {
     console.log(`    gateway frame out -> miner pipeline starts   ${ms(pct(hop, 0.5), 2)} / ${ms(pct(hop, 0.99), 2)}  (socket hop, frame parse, waiting for the miner's thread)`);
     console.log(`    pipeline start -> first token at the miner   ${ms(pct(toFirst, 0.5), 2)} / ${ms(pct(toFirst, 0.99), 2)}  (prompt build, serve call, the serve's TTFT)`);
     console.log(
-      `      of which pipeline start -> prompt built    ${ms(pct(rep.promptWaits, 0.5), 2)} / ${ms(pct(rep.promptWaits, 0.99), 2)}  (template render, then tokenize with the other prompts of its read as one batch)`,
+      `      of which pipeline start -> prompt ids sent ${ms(pct(rep.promptWaits, 0.5), 2)} / ${ms(pct(rep.promptWaits, 0.99), 2)}  (template render, then the fast encoder's guess, or the tokenizer's ids with the other prompts of its read as one batch)`,
     );
+    if (rep.confirmWaits.length > 0) {
+      console.log(
+        `      pipeline start -> the tokenizer confirms   ${ms(pct(rep.confirmWaits, 0.5), 2)} / ${ms(pct(rep.confirmWaits, 0.99), 2)}  (${rep.confirmWaits.length} of ${rep.promptWaits.length} sent with a guess; no text leaves before this)`,
+      );
+    }
     console.log(`    first token at the miner -> at the gateway   ${ms(pct(out, 0.5), 2)} / ${ms(pct(out, 0.99), 2)}  (splitter, delta frame, socket hop)`);
     printServePhases(
       servePhases(readServeTimings(timingLog), rounds, (rid) => (/^bench-\d+$/.test(rid) ? 'direct' : rid.startsWith('engy-') ? 'miner' : rid.startsWith('relay-') ? 'relay' : null)),

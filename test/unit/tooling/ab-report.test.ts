@@ -31,6 +31,11 @@ describe('reading a miner bench run', () => {
     expect(readRun('goal first token p50 via the miner / direct at 64 streams: 1.2.3 x (goal <= 1.05 x)')).toBeNull();
   });
 
+  it('reads the prompt stage under its newer name too (ids sent, 2026-12-05 after the fast encoder)', () => {
+    const newer = RECORDED.replace('prompt built    10.89 ms', 'prompt ids sent 4.12 ms');
+    expect(readRun(newer)?.promptP50).toBe(4.12);
+  });
+
   it('leaves out what a line does not carry', () => {
     expect(readRun('goal first token p50 via the miner / direct at 64 streams: 1.10 x (goal <= 1.05 x): MISSED')).toEqual({ ratio: 1.1, relay: null, load: null, promptP50: null });
   });
