@@ -133,6 +133,12 @@ export class MinerService implements Disposable {
     this.agents = createServeAgents();
     const [prompt, modelRoot, hw] = await Promise.all([PromptBuilder.load(o.checkpointDir), checkpointModelRoot(o.checkpointDir), o.hw()]);
     this.modelRoot = modelRoot;
+    const fastOff = prompt.fastEncoderOff;
+    o.log.info(
+      fastOff === null
+        ? "prompts: short ASCII prompts leave with the fast encoder's ids, confirmed by the tokenizer before any text or proof"
+        : `prompts: every prompt waits for the tokenizer (the fast encoder is off: ${fastOff})`,
+    );
     const agents = this.agents;
     this.auditor = o.audit
       ? new SelfAuditor({
