@@ -173,6 +173,7 @@ export class PromptBuilder {
   }
 }
 
+/** The same ids in the same order; a missing guess (null) is never the same. */
 export function sameIds(a: readonly number[] | null, b: readonly number[]): boolean {
   if (a === null || a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
