@@ -37,6 +37,20 @@ export interface EarlyPrompt extends BuiltPrompt {
  */
 export const EARLY_MAX_CHARS = 4096;
 
+/**
+ * Guessing time allowed per turn of the event loop: a burst of long prompts (or a buyer's 4,096
+ * characters of random punctuation, 64 at a time) would otherwise hold the miner's thread for tens of
+ * milliseconds. Past it, the turn's other prompts wait for the tokenizer's pool as before.
+ */
+export const GUESS_BUDGET_MS_PER_TURN = 2;
+
+export interface PromptBuilderOptions {
+  /** The thread's clock for the guessing budget (performance.now by default). */
+  now?: () => number;
+  /** Runs `fn` at the next turn of the loop (setImmediate by default): the budget starts afresh there. */
+  nextTurn?: (fn: () => void) => void;
+}
+
 /** Texts the fast encoder must encode as the native tokenizer does before it is used at all. */
 const PROBE_TEXTS = [
   "Hello, world! It's 3.14159 o'clock; we'LL see.  Don't   stop\n\n\tnow?\r\n",
@@ -61,15 +75,22 @@ export class PromptBuilder {
   private fast: AsciiBpe | null = null;
   /** Why the fast encoder is not in use (null while it is). */
   private fastOff: string | null = 'not loaded';
+  private readonly now: () => number;
+  private readonly nextTurn: (fn: () => void) => void;
+  /** Guessing time spent in this turn of the loop (GUESS_BUDGET_MS_PER_TURN), and whether its reset is due. */
+  private spentMs = 0;
+  private resetDue = false;
 
-  private constructor(template: Template, tokenizer: Tokenizer, specials: Record<string, string>) {
+  private constructor(template: Template, tokenizer: Tokenizer, specials: Record<string, string>, o: PromptBuilderOptions) {
     this.template = template;
     this.tokenizer = tokenizer;
     this.specials = specials;
     this.encoder = new EncodeBatcher(tokenizer);
+    this.now = o.now ?? (() => performance.now());
+    this.nextTurn = o.nextTurn ?? ((fn) => void setImmediate(fn));
   }
 
-  static async load(checkpointDir: string): Promise<PromptBuilder> {
+  static async load(checkpointDir: string, o: PromptBuilderOptions = {}): Promise<PromptBuilder> {
     const cfg = JSON.parse(await readFile(join(checkpointDir, 'tokenizer_config.json'), 'utf8')) as TokenizerConfig;
     let source = cfg.chat_template;
     if (source === undefined) {
@@ -85,7 +106,7 @@ export class PromptBuilder {
       const s = typeof v === 'string' ? v : v && typeof v === 'object' ? v.content : undefined;
       if (s !== undefined) specials[k] = s;
     }
-    const builder = new PromptBuilder(new Template(source), tokenizer, specials);
+    const builder = new PromptBuilder(new Template(source), tokenizer, specials, o);
     await builder.loadFast(join(checkpointDir, 'tokenizer.json'));
     return builder;
   }
@@ -149,7 +170,7 @@ export class PromptBuilder {
     const text = this.render(request);
     const native = this.encoder.encode(text);
     const fast = this.fast;
-    const guess = fast !== null && text.length <= EARLY_MAX_CHARS && AsciiBpe.takes(text) ? fast.encode(text) : null;
+    const guess = fast !== null && text.length <= EARLY_MAX_CHARS && AsciiBpe.takes(text) && this.guessBudgetLeft() ? this.timedGuess(fast, text) : null;
     const startsInReasoning = text.trimEnd().endsWith('<think>');
     if (guess === null) return { text, ids: await native, startsInReasoning, confirmed: null };
     const confirmed = native.then((ids) => {
@@ -161,6 +182,26 @@ export class PromptBuilder {
     });
     confirmed.catch(() => undefined);
     return { text, ids: guess, startsInReasoning, confirmed };
+  }
+
+  private guessBudgetLeft(): boolean {
+    if (!this.resetDue) {
+      this.resetDue = true;
+      this.nextTurn(() => {
+        this.spentMs = 0;
+        this.resetDue = false;
+      });
+    }
+    return this.spentMs < GUESS_BUDGET_MS_PER_TURN;
+  }
+
+  private timedGuess(fast: AsciiBpe, text: string): number[] | null {
+    const t0 = this.now();
+    try {
+      return fast.encode(text);
+    } finally {
+      this.spentMs += this.now() - t0;
+    }
   }
 
   /** Prompts waiting for their batch to go and prompts being tokenized, for tests and diagnostics. */

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AsciiBpe } from '../../../electron/engine/miner/ascii-bpe.ts';
 import { EncodeBatcher } from '../../../electron/engine/miner/encode-batcher.ts';
-import { EARLY_MAX_CHARS, PromptBuilder } from '../../../electron/engine/miner/prompt-builder.ts';
+import { EARLY_MAX_CHARS, GUESS_BUDGET_MS_PER_TURN, PromptBuilder } from '../../../electron/engine/miner/prompt-builder.ts';
 
 const CHECKPOINT = join(import.meta.dirname, '..', '..', 'fixtures', 'checkpoint-tiny');
 const ask = (content: string) => ({ messages: [{ role: 'user', content }] });
@@ -48,6 +48,27 @@ describe('prompts built early', () => {
       expect(early.ids).toEqual((await pb.build(ask(content))).ids);
     }
     expect(spy).not.toHaveBeenCalled();
+  });
+
+  it('guesses for at most GUESS_BUDGET_MS_PER_TURN of the thread in a turn of the loop; the rest of that turn waits for the tokenizer', async () => {
+    // A clock each guess moves by 1 ms, and turns the test ends by hand.
+    let t = 0;
+    const turns: (() => void)[] = [];
+    const pb = await PromptBuilder.load(CHECKPOINT, { now: () => t, nextTurn: (fn) => void turns.push(fn) });
+    const real = AsciiBpe.prototype.encode;
+    vi.spyOn(AsciiBpe.prototype, 'encode').mockImplementation(function (this: AsciiBpe, text: string) {
+      t += 1;
+      return real.call(this, text);
+    });
+    const burst = () => Array.from({ length: GUESS_BUDGET_MS_PER_TURN + 2 }, (_, i) => pb.buildEarly(ask(`Question ${i}: why is the sky blue?`)));
+    const guessed = Array.from({ length: GUESS_BUDGET_MS_PER_TURN + 2 }, (_, i) => i < GUESS_BUDGET_MS_PER_TURN);
+    const first = await Promise.all(burst());
+    expect(first.map((p) => p.confirmed !== null)).toEqual(guessed);
+    // The ids are right either way.
+    for (const p of first) expect((await p.confirmed) ?? p.ids).toEqual(p.ids);
+    for (const end of turns.splice(0)) end();
+    const next = await Promise.all(burst());
+    expect(next.map((p) => p.confirmed !== null)).toEqual(guessed);
   });
 
   it('the first guess the tokenizer overrules turns the fast encoder off for good', async () => {
