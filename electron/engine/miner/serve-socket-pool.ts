@@ -36,8 +36,11 @@ export interface ServeConnection {
   readonly host: string;
   readonly port: number;
   readonly buffer: Buffer;
-  /** Requests this connection carried before the current one (0: a fresh connection). */
-  uses: number;
+  /**
+   * It waited in the pool (after a request, or opened there to keep the serve warm): the serve may
+   * have closed it meanwhile, so a request on it that fails before any answer is retried once.
+   */
+  parked: boolean;
   /** The current reader of `buffer[0, n)`; false pauses the socket (the bytes are not all read yet). */
   onRead: (n: number) => boolean;
   onEnd: () => void;
@@ -58,7 +61,7 @@ export function openServeConnection(host: string, port: number): ServeConnection
     socket.destroy();
     return false;
   };
-  const conn: ServeConnection = { socket, host, port, buffer, uses: 0, onRead: unasked, onEnd: ignore, onClose: ignore, onError: ignore, onTimeout: ignore };
+  const conn: ServeConnection = { socket, host, port, buffer, parked: false, onRead: unasked, onEnd: ignore, onClose: ignore, onError: ignore, onTimeout: ignore };
   socket.setNoDelay(true);
   socket.on('end', () => conn.onEnd());
   socket.on('close', () => conn.onClose());
@@ -186,20 +189,17 @@ export class ServeSocketPool {
    * Keeps a connection whose last response ended cleanly (its whole body read, nothing after it,
    * no `connection: close`) for the next request to `key`. The socket must still be reading (the
    * caller's read callback returns true), so a close by the serve is seen while it is idle, not
-   * by the next request. The caller must not touch it again.
+   * by the next request. The caller must not touch it again. (The pool keeps its fresh warm
+   * replacements the same way.)
    */
   release(key: string, conn: ServeConnection): void {
-    conn.uses += 1;
-    this.park(key, conn);
-  }
-
-  private park(key: string, conn: ServeConnection): void {
     const s = conn.socket;
     const list = this.idle.get(key) ?? [];
     if (this.closed || !usable(conn) || list.length >= this.maxIdle) {
       s.destroy();
       return;
     }
+    conn.parked = true;
     const it: Idle = { conn, timer: null };
     const drop = (): void => {
       const i = list.indexOf(it);
@@ -219,7 +219,7 @@ export class ServeSocketPool {
     s.setTimeout(0);
     it.timer = this.clock.setTimeout(() => {
       drop();
-      if (this.clock.now() - (this.lastUse.get(key) ?? -Infinity) < this.warmMs) this.park(key, openServeConnection(conn.host, conn.port));
+      if (this.clock.now() - (this.lastUse.get(key) ?? -Infinity) < this.warmMs) this.release(key, openServeConnection(conn.host, conn.port));
     }, this.idleMs);
     list.push(it);
     this.idle.set(key, list);

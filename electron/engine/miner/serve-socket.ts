@@ -61,7 +61,7 @@ function exchange(conn: ServeConnection, key: string, url: URL, payload: Buffer,
     }
     const socket = conn.socket;
     const readBuf = conn.buffer;
-    const reused = conn.uses > 0;
+    const reused = conn.parked;
     let answered = false;
     let settled = false;
     let errBody: Buffer | null = null;

@@ -209,6 +209,20 @@ describe('kept-alive connections to an http: serve', () => {
     expect(clock.pending()).toBe(0);
   });
 
+  it('a request on a warm connection the serve closed meanwhile is retried once on a fresh one', async () => {
+    const clock = new ManualClock();
+    // The second connection (the warm replacement) is closed by the serve as the request reaches it.
+    const s = await rawServe((sock, _req, _n, conn) => (s.conns.indexOf(conn) === 1 ? sock.destroy() : sock.write(OK)));
+    const p = pool({ clock, idleMs: 4_000, warmMs: 60_000 });
+    await generate(s.url, p);
+    await clock.advance(4_000);
+    await expect.poll(() => s.conns.length, WAIT).toBe(2);
+    expect(await generate(s.url, p)).toBe('{"text":"ok"}');
+    expect(s.conns).toHaveLength(3);
+    expect(s.conns[1]!.requests).toHaveLength(1);
+    expect(s.conns[2]!.requests).toHaveLength(1);
+  });
+
   it('a warm connection the serve closes is not reopened (no reconnect loop)', async () => {
     const clock = new ManualClock();
     const s = await rawServe((sock) => sock.write(OK));
