@@ -91,20 +91,35 @@ export const MAX_PIECE_CHARS = 256;
  * 32-bit integers per slot in typed arrays, no string or object per merge (Qwen3's 94,000 ASCII
  * merges take 4 MB, measured after a forced collection).
  */
+/** A PairTable's contents, as a worker thread hands them over (the arrays are transferred, not copied). */
+export interface PairTableArrays {
+  left: Int32Array;
+  right: Int32Array;
+  value: Int32Array;
+}
+
 class PairTable {
-  private readonly left: Int32Array;
-  private readonly right: Int32Array;
+  readonly left: Int32Array;
+  readonly right: Int32Array;
   /** rank and merged id, interleaved */
-  private readonly value: Int32Array;
+  readonly value: Int32Array;
   private readonly mask: number;
 
-  constructor(count: number) {
-    let size = 16;
-    while (size < count * 2) size *= 2;
-    this.mask = size - 1;
-    this.left = new Int32Array(size).fill(-1);
-    this.right = new Int32Array(size);
-    this.value = new Int32Array(size * 2);
+  constructor(from: number | PairTableArrays) {
+    if (typeof from === 'number') {
+      let size = 16;
+      while (size < from * 2) size *= 2;
+      this.left = new Int32Array(size).fill(-1);
+      this.right = new Int32Array(size);
+      this.value = new Int32Array(size * 2);
+    } else {
+      const size = from.left.length;
+      if (size < 16 || (size & (size - 1)) !== 0 || from.right.length !== size || from.value.length !== size * 2) throw new Error('a pair table of the wrong shape');
+      this.left = from.left;
+      this.right = from.right;
+      this.value = from.value;
+    }
+    this.mask = this.left.length - 1;
   }
 
   private slot(a: number, b: number): number {
@@ -135,6 +150,77 @@ class PairTable {
   found = -1;
 }
 
+/** What an AsciiBpe is made of, in a form a worker thread can hand over (structured clone plus transferred arrays). */
+export interface AsciiBpeParts {
+  pattern: string;
+  byteIds: Int32Array;
+  pairs: PairTableArrays;
+  /** The ASCII vocabulary, only when the tokenizer looks a whole piece up before merging. */
+  wholeWords: [string, number][] | null;
+  added: { text: string; id: number }[];
+}
+
+/** The buffers of `p` a worker transfers instead of copying. */
+export function transferablesOf(p: AsciiBpeParts): ArrayBuffer[] {
+  return [p.byteIds.buffer as ArrayBuffer, p.pairs.left.buffer as ArrayBuffer, p.pairs.right.buffer as ArrayBuffer, p.pairs.value.buffer as ArrayBuffer];
+}
+
+/** Reads a parsed tokenizer.json into an AsciiBpe's parts, or says why it cannot follow it exactly. */
+export function compileAsciiBpe(json: unknown): AsciiBpeParts | { unsupported: string } {
+  if (typeof json !== 'object' || json === null) return { unsupported: 'tokenizer.json is not an object' };
+  const t = json as TokenizerJson;
+  const norm = t.normalizer;
+  if (norm !== null && norm !== undefined && !ASCII_IDENTITY_NORMALIZERS.has(String(norm.type))) return { unsupported: `normalizer ${String(norm.type)}` };
+  const pattern = splitPattern(t.pre_tokenizer);
+  if (typeof pattern !== 'string') return pattern;
+  const m = t.model;
+  if (!m || m.type !== 'BPE') return { unsupported: `model ${String(m?.type)}` };
+  if (m.dropout != null || m.unk_token != null || m.fuse_unk === true || m.byte_fallback === true) return { unsupported: 'BPE options (dropout, unk, byte fallback)' };
+  if ((m.continuing_subword_prefix ?? '') !== '' || (m.end_of_word_suffix ?? '') !== '') return { unsupported: 'BPE subword prefix or suffix' };
+  if (typeof m.vocab !== 'object' || m.vocab === null || Array.isArray(m.vocab) || !Array.isArray(m.merges)) return { unsupported: 'BPE vocab or merges missing' };
+  // Own-property reads only: a vocabulary naming `__proto__` or `constructor` is data, nothing inherited.
+  const vocab = new Map<string, number>();
+  for (const [k, v] of Object.entries(m.vocab as Record<string, unknown>)) {
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) return { unsupported: 'a vocab id that is not a whole number' };
+    if (asciiToken(k)) vocab.set(k, v);
+  }
+  const byteIds = new Int32Array(128);
+  for (let b = 0; b < 128; b++) {
+    const id = vocab.get(BYTE_CHARS[b]!);
+    if (id === undefined) return { unsupported: `byte ${b} has no token` };
+    byteIds[b] = id;
+  }
+  const ascii: number[] = [];
+  for (const [i, merge] of (m.merges as unknown[]).entries()) {
+    const pair = typeof merge === 'string' ? merge.split(' ') : merge;
+    if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string' || typeof pair[1] !== 'string') return { unsupported: 'a merge that is not a pair' };
+    if (!asciiToken(pair[0]) || !asciiToken(pair[1])) continue;
+    const a = vocab.get(pair[0]);
+    const b = vocab.get(pair[1]);
+    const merged = vocab.get(pair[0] + pair[1]);
+    if (a === undefined || b === undefined || merged === undefined) return { unsupported: 'a merge of or into a token not in the vocabulary' };
+    ascii.push(a, b, i, merged);
+  }
+  const merges = new PairTable(ascii.length / 4);
+  for (let k = 0; k < ascii.length; k += 4) merges.add(ascii[k]!, ascii[k + 1]!, ascii[k + 2]!, ascii[k + 3]!);
+  const added: { text: string; id: number }[] = [];
+  for (const a of Array.isArray(t.added_tokens) ? (t.added_tokens as Record<string, unknown>[]) : []) {
+    if (typeof a?.content !== 'string' || typeof a.id !== 'number') return { unsupported: 'an added token without content or id' };
+    if (a.single_word === true || a.lstrip === true || a.rstrip === true) return { unsupported: `added token ${a.content} strips or matches words` };
+    // Matched after normalization, in a second pass: one pass over the raw text is exact only without them.
+    if (a.normalized === true) return { unsupported: `added token ${a.content} is matched on normalized text` };
+    if (a.content.length === 0) return { unsupported: 'an empty added token' };
+    added.push({ text: a.content, id: a.id });
+  }
+  added.sort((x, y) => y.text.length - x.text.length);
+  try {
+    splitRegex(pattern);
+  } catch (e) {
+    return { unsupported: `split pattern: ${(e as Error).message}` };
+  }
+  return { pattern, byteIds, pairs: { left: merges.left, right: merges.right, value: merges.value }, wholeWords: m.ignore_merges === true ? [...vocab] : null, added };
+}
+
 export class AsciiBpe {
   private readonly cache = new Map<string, number[]>();
   /** Char codes an added token starts with: only there is a match looked for. */
@@ -160,62 +246,26 @@ export class AsciiBpe {
 
   /**
    * The encoder for this tokenizer.json, or the reason it cannot match the native tokenizer exactly
-   * (then the caller keeps the native one for every prompt).
+   * (then the caller keeps the native one for every prompt). On the calling thread: a real vocabulary
+   * takes hundreds of milliseconds, so the miner builds it off-thread (ascii-bpe-off-thread.ts).
    */
   static fromJson(json: unknown): AsciiBpe | { unsupported: string } {
-    if (typeof json !== 'object' || json === null) return { unsupported: 'tokenizer.json is not an object' };
-    const t = json as TokenizerJson;
-    const norm = t.normalizer;
-    if (norm !== null && norm !== undefined && !ASCII_IDENTITY_NORMALIZERS.has(String(norm.type))) return { unsupported: `normalizer ${String(norm.type)}` };
-    const pattern = splitPattern(t.pre_tokenizer);
-    if (typeof pattern !== 'string') return pattern;
-    const m = t.model;
-    if (!m || m.type !== 'BPE') return { unsupported: `model ${String(m?.type)}` };
-    if (m.dropout != null || m.unk_token != null || m.fuse_unk === true || m.byte_fallback === true) return { unsupported: 'BPE options (dropout, unk, byte fallback)' };
-    if ((m.continuing_subword_prefix ?? '') !== '' || (m.end_of_word_suffix ?? '') !== '') return { unsupported: 'BPE subword prefix or suffix' };
-    if (typeof m.vocab !== 'object' || m.vocab === null || Array.isArray(m.vocab) || !Array.isArray(m.merges)) return { unsupported: 'BPE vocab or merges missing' };
-    // Own-property reads only: a vocabulary naming `__proto__` or `constructor` is data, nothing inherited.
-    const vocab = new Map<string, number>();
-    for (const [k, v] of Object.entries(m.vocab as Record<string, unknown>)) {
-      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) return { unsupported: 'a vocab id that is not a whole number' };
-      if (asciiToken(k)) vocab.set(k, v);
-    }
-    const byteIds = new Int32Array(128);
-    for (let b = 0; b < 128; b++) {
-      const id = vocab.get(BYTE_CHARS[b]!);
-      if (id === undefined) return { unsupported: `byte ${b} has no token` };
-      byteIds[b] = id;
-    }
-    const ascii: number[] = [];
-    for (const [i, merge] of (m.merges as unknown[]).entries()) {
-      const pair = typeof merge === 'string' ? merge.split(' ') : merge;
-      if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string' || typeof pair[1] !== 'string') return { unsupported: 'a merge that is not a pair' };
-      if (!asciiToken(pair[0]) || !asciiToken(pair[1])) continue;
-      const a = vocab.get(pair[0]);
-      const b = vocab.get(pair[1]);
-      const merged = vocab.get(pair[0] + pair[1]);
-      if (a === undefined || b === undefined || merged === undefined) return { unsupported: 'a merge of or into a token not in the vocabulary' };
-      ascii.push(a, b, i, merged);
-    }
-    const merges = new PairTable(ascii.length / 4);
-    for (let k = 0; k < ascii.length; k += 4) merges.add(ascii[k]!, ascii[k + 1]!, ascii[k + 2]!, ascii[k + 3]!);
-    const added: { text: string; id: number }[] = [];
-    for (const a of Array.isArray(t.added_tokens) ? (t.added_tokens as Record<string, unknown>[]) : []) {
-      if (typeof a?.content !== 'string' || typeof a.id !== 'number') return { unsupported: 'an added token without content or id' };
-      if (a.single_word === true || a.lstrip === true || a.rstrip === true) return { unsupported: `added token ${a.content} strips or matches words` };
-      // Matched after normalization, in a second pass: one pass over the raw text is exact only without them.
-      if (a.normalized === true) return { unsupported: `added token ${a.content} is matched on normalized text` };
-      if (a.content.length === 0) return { unsupported: 'an empty added token' };
-      added.push({ text: a.content, id: a.id });
-    }
-    added.sort((x, y) => y.text.length - x.text.length);
+    const parts = compileAsciiBpe(json);
+    return 'unsupported' in parts ? parts : AsciiBpe.fromParts(parts);
+  }
+
+  /** The encoder from compiled parts (compileAsciiBpe's, possibly from another thread), or why not. */
+  static fromParts(p: AsciiBpeParts): AsciiBpe | { unsupported: string } {
     let split: RegExp;
+    let merges: PairTable;
     try {
-      split = splitRegex(pattern);
+      split = splitRegex(p.pattern);
+      merges = new PairTable(p.pairs);
     } catch (e) {
-      return { unsupported: `split pattern: ${(e as Error).message}` };
+      return { unsupported: `compiled parts: ${(e as Error).message}` };
     }
-    return new AsciiBpe(split, byteIds, merges, m.ignore_merges === true ? vocab : null, added);
+    if (p.byteIds.length !== 128) return { unsupported: 'compiled parts: byte ids of the wrong length' };
+    return new AsciiBpe(split, p.byteIds, merges, p.wholeWords ? new Map(p.wholeWords) : null, p.added);
   }
 
   /** Whether encode() takes this text: ASCII only (where both regex engines and every normalizer agree). */

