@@ -276,10 +276,11 @@ export class AsciiBpe {
 
   /**
    * The ids of ASCII `text`, as the native tokenizer gives them without added special tokens; null
-   * for a piece longer than MAX_PIECE_CHARS (the caller asks the native tokenizer instead).
+   * for text that is not ASCII or has a piece longer than MAX_PIECE_CHARS (the caller asks the native
+   * tokenizer instead).
    */
   encode(text: string): number[] | null {
-    if (!AsciiBpe.takes(text)) throw new Error('AsciiBpe.encode takes ASCII text only');
+    if (!AsciiBpe.takes(text)) return null;
     const ids: number[] = [];
     let from = 0;
     for (let i = 0; i < text.length;) {

@@ -125,10 +125,10 @@ export class PromptBuilder {
       // A template that wants more than one user message: the fixed probes still stand.
     }
     for (const [i, text] of probes.entries()) {
-      // Only ASCII prompts are ever guessed (a template with non-ASCII text in it guesses none).
-      if (!AsciiBpe.takes(text)) continue;
-      const native = await this.encoder.encode(text);
-      if (!sameIds(fast.encode(text), native)) {
+      // A text it leaves to the tokenizer (not ASCII: a template with such text in it guesses nothing) proves nothing.
+      const guess = fast.encode(text);
+      if (guess === null) continue;
+      if (!sameIds(guess, await this.encoder.encode(text))) {
         this.fastOff = `it disagreed with the tokenizer on probe ${i + 1}`;
         return;
       }
@@ -165,7 +165,7 @@ export class PromptBuilder {
     const text = this.render(request);
     const native = this.encoder.encode(text);
     const fast = this.fast;
-    const guess = fast !== null && text.length <= EARLY_MAX_CHARS && AsciiBpe.takes(text) && this.guessBudgetLeft() ? this.timedGuess(fast, text) : null;
+    const guess = fast !== null && text.length <= EARLY_MAX_CHARS && this.guessBudgetLeft() ? this.timedGuess(fast, text) : null;
     const startsInReasoning = text.trimEnd().endsWith('<think>');
     if (guess === null) return { text, ids: await native, startsInReasoning, confirmed: null };
     const confirmed = native.then((ids) => {

@@ -140,6 +140,14 @@ export class RequestPipeline {
     const job = this.jobs.get(`${legIndex}/${corrId}`);
     if (!job || job.cancelled) return 0;
     job.cancelled = true;
+    const n = this.abortAtServe(job);
+    // Our side of the call ends too, once the aborts are on their way.
+    setImmediate(() => job.controller.abort());
+    return n;
+  }
+
+  /** Posts an abort to the serve for each rid of the job in flight; how many. */
+  private abortAtServe(job: Job): number {
     const rids = [...job.rids];
     const serve = job.serve;
     if (serve) {
@@ -147,8 +155,6 @@ export class RequestPipeline {
         postAbort(serve, rid, this.deps.agents.abort).catch((e: unknown) => this.deps.log.warn(`abort ${rid} failed: ${(e as Error).message}`));
       }
     }
-    // Our side of the call ends too, once the aborts are on their way.
-    setImmediate(() => job.controller.abort());
     return rids.length;
   }
 
@@ -299,10 +305,7 @@ export class RequestPipeline {
 
   /** Ends a call sent with an overruled prompt guess: its serve rids aborted, our side closed; the job goes on. */
   private dropEarly(job: Job, own: AbortController): void {
-    const serve = job.serve;
-    if (serve) {
-      for (const rid of job.rids) postAbort(serve, rid, this.deps.agents.abort).catch((e: unknown) => this.deps.log.warn(`abort ${rid} failed: ${(e as Error).message}`));
-    }
+    this.abortAtServe(job);
     own.abort();
   }
 

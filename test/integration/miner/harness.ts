@@ -57,7 +57,8 @@ export async function startFakeServeWith(extra: string[], o: { trim?: boolean; h
     proc,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (proc.exitCode !== null) return resolve();
+        // Exited, or killed by a signal (a test's SIGKILL): 'exit' has fired already.
+        if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
         proc.once('exit', () => resolve());
         proc.kill('SIGINT');
       }),
