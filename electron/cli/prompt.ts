@@ -78,5 +78,7 @@ export const run: CliCommand = async (args, io) => {
     // The template's own raise_exception (no user message, a bad role...) is the buyer's error, as the miner reports it.
     io.stderr(`engy-panel prompt: the chat template refused the request: ${(e as Error).message}\n`);
     return 1;
+  } finally {
+    builder.close();
   }
 };

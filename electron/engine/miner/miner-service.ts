@@ -91,6 +91,8 @@ export class MinerService implements Disposable {
   private auditor: SelfAuditor | null = null;
   private agents: ServeAgents | null = null;
   private modelRoot: string | null = null;
+  /** Holds the tokenizer's thread while mining: closed on stop. */
+  private prompt: PromptBuilder | null = null;
   private stopped = true;
   private startingServe = false;
   private failure: string | null = null;
@@ -132,6 +134,8 @@ export class MinerService implements Disposable {
     this.lag.start();
     this.agents = createServeAgents();
     const [prompt, modelRoot, hw] = await Promise.all([PromptBuilder.load(o.checkpointDir), checkpointModelRoot(o.checkpointDir), o.hw()]);
+    this.prompt?.close();
+    this.prompt = prompt;
     this.modelRoot = modelRoot;
     const fastOff = prompt.fastEncoderOff;
     o.log.info(
@@ -295,6 +299,8 @@ export class MinerService implements Disposable {
     await new Promise((r) => setTimeout(r, 50));
     if (this.agents) destroyServeAgents(this.agents);
     this.agents = null;
+    this.prompt?.close();
+    this.prompt = null;
     this.changed();
   }
 

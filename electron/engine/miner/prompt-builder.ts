@@ -3,10 +3,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Template } from '@huggingface/jinja';
-import { Tokenizer } from 'tokenizers';
 import { AsciiBpe } from './ascii-bpe.ts';
 import { loadAsciiBpe } from './ascii-bpe-off-thread.ts';
 import { EncodeBatcher } from './encode-batcher.ts';
+import { NativeTokenizerThread } from './native-tokenizer-thread.ts';
 import { installPythonStringMethods } from './jinja-python-strings.ts';
 import { pyJsonLoads, type PyValue } from './py-json.ts';
 
@@ -69,7 +69,7 @@ interface TokenizerConfig {
 
 export class PromptBuilder {
   private readonly template: Template;
-  private readonly tokenizer: Tokenizer;
+  private readonly tokenizer: NativeTokenizerThread;
   private readonly specials: Record<string, string>;
   private readonly encoder: EncodeBatcher;
   private fast: AsciiBpe | null = null;
@@ -81,7 +81,7 @@ export class PromptBuilder {
   private spentMs = 0;
   private resetDue = false;
 
-  private constructor(template: Template, tokenizer: Tokenizer, specials: Record<string, string>, o: PromptBuilderOptions) {
+  private constructor(template: Template, tokenizer: NativeTokenizerThread, specials: Record<string, string>, o: PromptBuilderOptions) {
     this.template = template;
     this.tokenizer = tokenizer;
     this.specials = specials;
@@ -99,21 +99,31 @@ export class PromptBuilder {
     }
     if (Array.isArray(source)) source = source.find((t) => t.name === 'default')?.template ?? source[0]?.template;
     if (typeof source !== 'string') throw new Error(`the checkpoint at ${checkpointDir} has no chat template (tokenizer_config.json chat_template)`);
-    const tokenizer = Tokenizer.fromFile(join(checkpointDir, 'tokenizer.json'));
+    const template = new Template(source);
+    const tokenizerJson = join(checkpointDir, 'tokenizer.json');
+    // Both off the engine's thread, side by side: the fast encoder's compile never rejects (a failure only
+    // means no guessing), and the binding's own load is synchronous (native-tokenizer-thread.ts).
+    const fastLoading = loadAsciiBpe(tokenizerJson);
+    const tokenizer = await NativeTokenizerThread.open(tokenizerJson);
     const specials: Record<string, string> = {};
     for (const k of ['bos_token', 'eos_token', 'pad_token', 'unk_token'] as const) {
       const v = cfg[k];
       const s = typeof v === 'string' ? v : v && typeof v === 'object' ? v.content : undefined;
       if (s !== undefined) specials[k] = s;
     }
-    const builder = new PromptBuilder(new Template(source), tokenizer, specials, o);
-    await builder.loadFast(join(checkpointDir, 'tokenizer.json'));
+    const builder = new PromptBuilder(template, tokenizer, specials, o);
+    try {
+      await builder.loadFast(fastLoading);
+    } catch (e) {
+      builder.close();
+      throw e;
+    }
     return builder;
   }
 
   /** The fast encoder for this tokenizer.json, used only if it follows it and agrees on every probe. */
-  private async loadFast(path: string): Promise<void> {
-    const fast = await loadAsciiBpe(path);
+  private async loadFast(loading: ReturnType<typeof loadAsciiBpe>): Promise<void> {
+    const fast = await loading;
     if (!(fast instanceof AsciiBpe)) {
       this.fastOff = `the tokenizer is not one it follows (${fast.unsupported})`;
       return;
@@ -206,6 +216,11 @@ export class PromptBuilder {
 
   decode(ids: number[]): Promise<string> {
     return this.tokenizer.decode(ids, true);
+  }
+
+  /** Stops the tokenizer's thread (mining stopped): what still waits on it fails, and its memory goes back. */
+  close(): void {
+    this.tokenizer.close();
   }
 }
 

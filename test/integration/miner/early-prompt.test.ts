@@ -2,9 +2,11 @@
 // buyer before the native tokenizer has confirmed them, and a guess it overrules is sent again with
 // its ids, so the commitment only ever carries the tokenizer's prompt. Fake serve child process,
 // gateway double and miner in this process, over real sockets.
+import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AsciiBpe } from '../../../electron/engine/miner/ascii-bpe.ts';
 import { EncodeBatcher } from '../../../electron/engine/miner/encode-batcher.ts';
+import { NativeTokenizerThread } from '../../../electron/engine/miner/native-tokenizer-thread.ts';
 import { PromptBuilder } from '../../../electron/engine/miner/prompt-builder.ts';
 import { SseTextScanner } from '../../../electron/engine/miner/sse-text.ts';
 import { abortedAtServe, CHECKPOINT, startFakeServe, until, waitFor, withReadyMiner, withServe } from './harness.ts';
@@ -90,9 +92,23 @@ describe('requests sent with a guessed prompt', () => {
     );
   });
 
-  it('hostile prompts on the guessing path, and a serve killed while a guessed request is in flight, never stop the miner', { timeout: 60_000 }, async () => {
+  it('hostile prompts on the guessing path, the tokenizer’s thread and a serve killed under requests, never stop the miner', { timeout: 60_000 }, async () => {
+    const closed = vi.spyOn(NativeTokenizerThread.prototype, 'close');
     await withServe(startFakeServe(['--tokens-per-s', '20']), (serve) =>
       withReadyMiner([serve.url], async (gw, m) => {
+        // The tokenizer's thread is stopped as a prompt that waits for it (not ASCII) is posted to it: the
+        // batch fails, the batcher asks again for that text alone, and a new thread answers it.
+        const post = Worker.prototype.postMessage;
+        let asked = 0;
+        vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (this: Worker, ...a: Parameters<Worker['postMessage']>) {
+          post.apply(this, a);
+          const msg = a[0] as { op?: string; texts?: string[] };
+          if (msg.op === 'batch' && msg.texts?.some((t) => t.includes('KILL')) && asked++ === 0) void this.terminate();
+        });
+        const survived = await gw.serve(ask('KILL: où est la rivière ?', 4), { stream: true, leg: 0 }).done;
+        expect(survived.response?.error ?? null).toBeNull();
+        expect(survived.audit?.verdict).toBe('pass');
+        expect(asked).toBe(2);
         const hostile = [
           '!'.repeat(4_000), // one piece far over MAX_PIECE_CHARS
           '__proto__ constructor prototype hasOwnProperty',
@@ -114,7 +130,10 @@ describe('requests sent with a guessed prompt', () => {
         expect(r.response?.error?.message).toMatch(/ECONN|EPIPE|closed|serve/);
         const s = await waitFor(m, (x) => x.stats.inflight === 0);
         expect(['stopped', 'failed']).not.toContain(s.phase);
+        expect(closed).not.toHaveBeenCalled();
       }),
     );
+    // Stopping the miner stops the tokenizer's thread (its memory goes back to an idle panel).
+    expect(closed).toHaveBeenCalledTimes(1);
   });
 });
