@@ -28,6 +28,9 @@ const realTimer = (fire: () => void, ms: number): (() => void) => {
   return () => clearTimeout(t);
 };
 
+/** The thread went away under an ask (not the tokenizer refusing it): asking again may succeed. */
+class ThreadStopped extends Error {}
+
 interface Pending {
   resolve(r: TokenizerReply): void;
   reject(e: Error): void;
@@ -72,8 +75,18 @@ export class NativeTokenizerThread implements BatchTokenizer {
     return out;
   }
 
+  /**
+   * A decode comes at a request's end, after its text was streamed: one whose thread died under it is
+   * asked once more (of a new thread), as the batcher does for encodes, rather than failing the request.
+   */
   async decode(ids: number[], skipSpecial: boolean): Promise<string> {
-    const r = await this.ask({ op: 'decode', ids, skipSpecial });
+    let r: TokenizerReply;
+    try {
+      r = await this.ask({ op: 'decode', ids, skipSpecial });
+    } catch (e) {
+      if (!(e instanceof ThreadStopped) || this.closed) throw e;
+      r = await this.ask({ op: 'decode', ids, skipSpecial });
+    }
     if (!('text' in r)) throw new Error('the tokenizer thread answered a decode with no text');
     return r.text;
   }
@@ -120,7 +133,7 @@ export class NativeTokenizerThread implements BatchTokenizer {
     const all = [...this.pending.values()];
     this.pending.clear();
     const next = this.closed ? '' : '; the next prompt starts it again';
-    for (const p of all) p.reject(new Error(`the tokenizer's thread stopped before it answered (${why})${next}`));
+    for (const p of all) p.reject(new ThreadStopped(`the tokenizer's thread stopped before it answered (${why})${next}`));
   }
 
   /** The loaded worker, started anew if none is running. */

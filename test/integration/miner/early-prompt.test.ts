@@ -96,14 +96,15 @@ describe('requests sent with a guessed prompt', () => {
     const closed = vi.spyOn(NativeTokenizerThread.prototype, 'close');
     await withServe(startFakeServe(['--tokens-per-s', '20']), (serve) =>
       withReadyMiner([serve.url], async (gw, m) => {
-        // The tokenizer's thread is stopped as a prompt that waits for it (not ASCII) is posted to it: the
+        // The tokenizer's thread is stopped as a prompt that waits for it (not ASCII) is sent to it: the
         // batch fails, the batcher asks again for that text alone, and a new thread answers it.
         const post = Worker.prototype.postMessage;
         let asked = 0;
         vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (this: Worker, ...a: Parameters<Worker['postMessage']>) {
-          post.apply(this, a);
           const msg = a[0] as { op?: string; texts?: string[] };
+          // Stopped instead of given the batch: it dies with the batch unanswered, as a crash would.
           if (msg.op === 'batch' && msg.texts?.some((t) => t.includes('KILL')) && asked++ === 0) void this.terminate();
+          else post.apply(this, a);
         });
         const survived = await gw.serve(ask('KILL: où est la rivière ?', 4), { stream: true, leg: 0 }).done;
         expect(survived.response?.error ?? null).toBeNull();

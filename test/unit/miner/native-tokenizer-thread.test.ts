@@ -60,11 +60,10 @@ describe('the native tokenizer on its own thread', () => {
 
   it('a thread killed under an ask fails that ask with its cause; the next ask gets a new thread', async () => {
     const t = await thread();
-    // The thread the ask was posted to, stopped before it can answer (the same turn of the loop).
-    const post = Worker.prototype.postMessage;
+    // The thread the ask goes to is stopped instead of given it: it dies with the ask unanswered, as a
+    // crash would (posting it first would race the thread's answer against its death).
     let killed: Promise<number> | null = null;
-    vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (this: Worker, ...a: Parameters<Worker['postMessage']>) {
-      post.apply(this, a);
+    vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (this: Worker) {
       killed ??= this.terminate();
     });
     const pending = t.encodeBatch(['What is a river?']);
@@ -72,6 +71,20 @@ describe('the native tokenizer on its own thread', () => {
     await killed;
     vi.restoreAllMocks();
     expect(await ids(t, ['What is a river?'])).toEqual(await ids(inProcess, ['What is a river?']));
+  });
+
+  it('a decode whose thread is killed under it is asked once more of a new thread, and answers', async () => {
+    const t = await thread();
+    const some = (await inProcess.encode('How does a river carve a valley?')).getIds();
+    const post = Worker.prototype.postMessage;
+    let decodes = 0;
+    // The first decode's thread is stopped instead of given it (the ask dies unanswered); the second is posted.
+    vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (this: Worker, ...a: Parameters<Worker['postMessage']>) {
+      if ((a[0] as { op?: string }).op === 'decode' && decodes++ === 0) void this.terminate();
+      else post.apply(this, a);
+    });
+    expect(await t.decode(some, true)).toBe(await inProcess.decode(some, true));
+    expect(decodes).toBe(2);
   });
 
   it('hostile texts and ids are answered or refused, and the thread keeps answering', async () => {
