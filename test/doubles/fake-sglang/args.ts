@@ -29,6 +29,8 @@ export interface FakeServeArgs {
   ttftMs: number;
   tokensPerS: number;
   crashAfterS: number | null;
+  /** Seconds after the first healthy /health_generate (the moment a supervisor calls the serve ready). */
+  crashAfterHealthyS: number | null;
   fail: FailMode | null;
   hang: boolean;
   slowStartMs: number;
@@ -106,6 +108,7 @@ const FLAGS: Record<string, FlagSpec> = {
   '--ttft-ms': { kind: 'float', key: 'ttftMs' },
   '--tokens-per-s': { kind: 'float', key: 'tokensPerS' },
   '--crash-after-s': { kind: 'float', key: 'crashAfterS' },
+  '--crash-after-healthy-s': { kind: 'float', key: 'crashAfterHealthyS' },
   '--fail': { kind: 'str', key: 'fail' },
   '--hang': { kind: 'bool', key: 'hang' },
   '--slow-start-ms': { kind: 'float', key: 'slowStartMs' },
@@ -142,6 +145,7 @@ export function defaultArgs(): FakeServeArgs {
     ttftMs: 20,
     tokensPerS: 400,
     crashAfterS: null,
+    crashAfterHealthyS: null,
     fail: null,
     hang: false,
     slowStartMs: 0,

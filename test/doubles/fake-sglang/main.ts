@@ -103,14 +103,23 @@ async function main(): Promise<void> {
   state.ready = true;
 
   if (args.hang) engine.hung = true;
-  if (args.crashAfterS !== null) {
-    setTimeout(() => {
+  const crashIn = (s: number): void =>
+    void setTimeout(() => {
       raw(
         'Traceback (most recent call last):\n  File "/usr/lib/python3/dist-packages/sglang/srt/managers/scheduler.py", line 2967, in run_scheduler_process\n    scheduler.event_loop_overlap()\nRuntimeError: CUDA error: an illegal memory access was encountered',
       );
       log('Received sigquit from a child process. It usually means the child failed.');
       process.exit(1);
-    }, args.crashAfterS * 1000).unref();
+    }, s * 1000).unref();
+  if (args.crashAfterS !== null) crashIn(args.crashAfterS);
+  // Counted from the first healthy answer, not from ready: a supervisor on a loaded box may take longer
+  // than the crash delay to ask, and would then never see the serve ready at all.
+  const afterHealthy = args.crashAfterHealthyS;
+  if (afterHealthy !== null) {
+    state.onHealthy = () => {
+      state.onHealthy = undefined;
+      crashIn(afterHealthy);
+    };
   }
   process.on('SIGTERM', () => {
     log('SIGTERM received. signum=15 frame=None. Draining requests and shutting down...');

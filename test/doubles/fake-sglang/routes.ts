@@ -26,6 +26,8 @@ export interface ServeState {
   architectures: string[];
   /** `--timing-log`: one line per streamed /generate, written as it ends (bench diagnostics). */
   timing: ((line: string) => void) | null;
+  /** Called after each healthy /health_generate answer (`--crash-after-healthy-s` starts its timer there). */
+  onHealthy?: () => void;
 }
 
 /** Epoch ms with sub-ms precision: comparable with other processes' on the same machine. */
@@ -202,7 +204,8 @@ export async function route(s: ServeState, req: IncomingMessage, res: ServerResp
       if (!s.ready || s.draining) return void res.writeHead(503).end();
       const rid = `HEALTH_CHECK_${Date.now()}_${Math.random().toString(16).slice(2)}`;
       await s.engine.run({ rid, inputIds: [0], maxNewTokens: 1, stop: [], stopTokenIds: [], ignoreEos: false, returnHiddenStates: false, stream: false }, async () => {});
-      return void res.writeHead(200).end();
+      res.writeHead(200).end();
+      return void s.onHealthy?.();
     }
     if (path === '/model_info' || path === '/get_model_info') {
       if (path === '/get_model_info') log("Endpoint '/get_model_info' is deprecated and will be removed in a future version. Please use '/model_info' instead.");

@@ -87,7 +87,8 @@ describe('engine supervisor against the fake sglang (real child processes)', () 
   });
 
   it('restarts a crashed engine after a backoff and comes back ready', async () => {
-    const { sup, hub, seen } = await supervisor({ extraArgs: ['--crash-after-s', '0.3'] });
+    // The crash comes after the supervisor's first healthy check, so it sees ready however slow the box.
+    const { sup, hub, seen } = await supervisor({ extraArgs: ['--crash-after-healthy-s', '0.3'] });
     await sup.start();
     const restarting = await waitFor(sup, (s) => s.status.state === 'restarting');
     if (restarting.status.state !== 'restarting') throw new Error('unreachable');
