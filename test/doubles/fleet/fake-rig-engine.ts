@@ -2,6 +2,7 @@
 // 127.0.0.1 that checks the bearer token, answers app.info, and sends snapshots. `behave` makes it
 // hostile (malformed or oversized snapshots, never answering) for the broken-rig tests. It records the
 // invokes it gets and can send any topic (the relay and rig-alert tests).
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
 
@@ -14,6 +15,8 @@ export interface FakeRigEngine {
   push(tokensPerSecond: number): void;
   /** Sends any topic's snapshot to every client (the fleet bench: a busy rig's serve and earnings; the relay tests). */
   sendTopic(topic: string, data: unknown): void;
+  /** Upgrades refused for a wrong or missing token (a link that reached this engine for another rig). */
+  refusedCount(): number;
   /** Sends a raw text frame to every client (a hostile rig on the relay). */
   pushRaw(text: string): void;
   /** Every invoke received, in order (app.info included). */
@@ -31,14 +34,20 @@ const miner = (tps: number) => ({
 
 export async function startFakeRigEngine(behave: FakeRigBehaviour, opts: { contract?: number; oversizeBytes?: number; replay?: Record<string, unknown> } = {}): Promise<FakeRigEngine> {
   const invoked: Array<{ method: string; req: unknown }> = [];
-  const token = `fake${'t'.repeat(28)}`;
+  // Each engine its own token, as real engines have: a link that reached the wrong engine is refused
+  // there (401), as it would be on real rigs, instead of reading another rig's snapshots as its own.
+  const token = `fake${randomBytes(14).toString('hex')}`;
+  let refused = 0;
   const server: Server = createServer((_, res) => res.writeHead(404).end());
   const wss = new WebSocketServer({ noServer: true });
   const clients = new Set<WebSocket>();
   let version = 1;
   const send = (ws: WebSocket, topic: string, data: unknown) => ws.send(JSON.stringify({ kind: 'event', event: 'snapshot', payload: { topic, version: version++, data } }));
   server.on('upgrade', (req, socket, head) => {
-    if (req.headers.authorization !== `Bearer ${token}`) return socket.end('HTTP/1.1 401 Unauthorized\r\n\r\n');
+    if (req.headers.authorization !== `Bearer ${token}`) {
+      refused++;
+      return socket.end('HTTP/1.1 401 Unauthorized\r\n\r\n');
+    }
     wss.handleUpgrade(req, socket, head, (ws) => {
       clients.add(ws);
       ws.on('close', () => clients.delete(ws));
@@ -78,6 +87,7 @@ export async function startFakeRigEngine(behave: FakeRigBehaviour, opts: { contr
     },
     invoked,
     clientCount: () => clients.size,
+    refusedCount: () => refused,
     close: async () => {
       for (const ws of clients) ws.terminate();
       wss.close();

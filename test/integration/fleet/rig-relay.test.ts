@@ -153,6 +153,8 @@ describe('a rig full panel and rig alerts through the panel', () => {
     const rb = fleet.add({ target: sshd.target, name: 'rig-b', command: `${process.execPath} ${printAccess}`, dataDir: b.dataDir });
     const row = (id: string) => fleet.snapshot().rigs.find((x) => x.id === id)!;
     await expect.poll(() => [row(ra.id).openAlerts, row(rb.id).openAlerts], poll).toEqual([1, 1]);
+    // Each rig's link on its own rig's engine (one client each: no window has a rig open here).
+    await expect.poll(() => [a.engine.clientCount(), b.engine.clientCount()], poll).toEqual([1, 1]);
     // Alerts already open when the panel first reads a rig are listed (Alerts page), not announced again.
     expect(announced).toEqual([]);
 
