@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { goal } from './report.ts';
+import { goal, procMemory } from './report.ts';
 import type { ModuleProbeReport } from '../test/helpers/module-probe.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -35,9 +35,8 @@ const load = (): string =>
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function procStatus(pid: number): Reading {
-  const text = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (key: string): number => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(text)?.[1] ?? Number.NaN);
-  return { rssMb: (kb('VmRSS') * 1024) / 1e6, peakMb: (kb('VmHWM') * 1024) / 1e6, threads: kb('Threads'), load: load() };
+  const m = procMemory(pid);
+  return { rssMb: m.rssBytes / 1e6, peakMb: m.peakBytes / 1e6, threads: m.threads, load: load() };
 }
 
 /** Starts the engine on `dataDir`, waits for its URL and SETTLE_MS more, reads it; with `probeOut`, also the probe's report. */

@@ -4,12 +4,12 @@
 //   current:   PromptBuilder.load, as MinerService.start calls it (the tokenizer on its own thread);
 //   reference: the load before round 16: the binding's Tokenizer.fromFile on this thread, then the fast
 //              encoder compiled on its worker (the template's parse, a few ms, is left out of it).
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Tokenizer } from 'tokenizers';
 import { loadAsciiBpe } from '../electron/engine/miner/ascii-bpe-off-thread.ts';
 import { PromptBuilder } from '../electron/engine/miner/prompt-builder.ts';
+import { procMemory } from './report.ts';
 
 const [variant, dir] = process.argv.slice(2) as ['current' | 'reference', string];
 // Let the process settle (module loading is not what is measured).
@@ -38,7 +38,6 @@ const loadMs = performance.now() - t0;
 await new Promise((r) => setTimeout(r, 20));
 delay.disable();
 clearInterval(beat);
-const status = readFileSync('/proc/self/status', 'utf8');
-const kb = (key: string): number => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? Number.NaN);
-console.log(JSON.stringify({ variant, longestGapMs: longest, delayMaxMs: delay.max / 1e6, loadMs, rssMb: (kb('VmRSS') * 1024) / 2 ** 20, peakMb: (kb('VmHWM') * 1024) / 2 ** 20 }));
+const mem = procMemory('self');
+console.log(JSON.stringify({ variant, longestGapMs: longest, delayMaxMs: delay.max / 1e6, loadMs, rssMb: mem.rssBytes / 2 ** 20, peakMb: mem.peakBytes / 2 ** 20 }));
 close();

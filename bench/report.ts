@@ -52,3 +52,10 @@ export function schedStat(pid: number | undefined, tid = pid): SchedStat | null 
 export function schedDelta(a: SchedStat | null, b: SchedStat | null): SchedStat | null {
   return a && b ? { cpuMs: b.cpuMs - a.cpuMs, waitMs: b.waitMs - a.waitMs, slices: b.slices - a.slices } : null;
 }
+
+/** A process's resident and peak memory (bytes) and thread count, from /proc/<pid>/status (Linux). */
+export function procMemory(pid: number | 'self'): { rssBytes: number; peakBytes: number; threads: number } {
+  const text = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const field = (key: string): number => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(text)?.[1] ?? Number.NaN);
+  return { rssBytes: field('VmRSS') * 1024, peakBytes: field('VmHWM') * 1024, threads: field('Threads') };
+}

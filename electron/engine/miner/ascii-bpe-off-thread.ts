@@ -5,9 +5,9 @@
 import { Worker } from 'node:worker_threads';
 import { AsciiBpe } from './ascii-bpe.ts';
 import type { AsciiBpeReply } from './ascii-bpe-worker.ts';
+import { siblingWorkerUrl } from '../lib/worker-url.ts';
 
-// Sources run as .ts (Node type stripping); a tsc build emits .js next to this file.
-const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './ascii-bpe-worker.ts' : './ascii-bpe-worker.js', import.meta.url);
+const WORKER_URL = siblingWorkerUrl(import.meta.url, 'ascii-bpe-worker');
 
 /** Long enough for a 12 MB tokenizer.json on a loaded two-core box; a worker past it is stopped. */
 export const COMPILE_TIMEOUT_MS = 60_000;

@@ -9,9 +9,9 @@
 import { Worker } from 'node:worker_threads';
 import type { BatchTokenizer } from './encode-batcher.ts';
 import type { TokenizerAsk, TokenizerAskBody, TokenizerReply } from './native-tokenizer-worker.ts';
+import { siblingWorkerUrl } from '../lib/worker-url.ts';
 
-// Sources run as .ts (Node type stripping); a tsc build emits .js next to this file.
-const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './native-tokenizer-worker.ts' : './native-tokenizer-worker.js', import.meta.url);
+const WORKER_URL = siblingWorkerUrl(import.meta.url, 'native-tokenizer-worker');
 
 /** Long enough to load a 12 MB tokenizer.json on a loaded two-core box; a worker past it is stopped. */
 export const LOAD_TIMEOUT_MS = 60_000;

@@ -9,6 +9,7 @@ import type { FromWorker, ParsedGeneration, ToWorker } from './pool-protocol.ts'
 import { MINER_PROOF_PARAMS, type Bf16Rows, type ChunkVerification, type ProofParams } from './types.ts';
 import { systemClock, type Clock } from '../lib/clock.ts';
 import type { VerifyOptions } from './verify.ts';
+import { siblingWorkerUrl } from '../lib/worker-url.ts';
 
 export type { ParsedGeneration } from './pool-protocol.ts';
 
@@ -60,7 +61,7 @@ interface Slot {
 }
 
 // The worker runs from source (.ts, type-stripped) or from the build (.js), like this module.
-const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './proof-worker.ts' : './proof-worker.js', import.meta.url);
+const WORKER_URL = siblingWorkerUrl(import.meta.url, 'proof-worker');
 
 export class ProofPool {
   private readonly slots: (Slot | null)[];

@@ -3,9 +3,9 @@
 import { Worker } from 'node:worker_threads';
 import type { KdfLimits } from './nacl-keyfile.ts';
 import type { NaclJob, NaclJobResult } from './nacl-worker.ts';
+import { siblingWorkerUrl } from '../lib/worker-url.ts';
 
-// Sources run as .ts (Node type stripping); a tsc build emits .js next to this file.
-const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './nacl-worker.ts' : './nacl-worker.js', import.meta.url);
+const WORKER_URL = siblingWorkerUrl(import.meta.url, 'nacl-worker');
 
 function runInWorker(job: NaclJob): Promise<NaclJobResult> {
   return new Promise((resolve, reject) => {

@@ -3,8 +3,9 @@
 // costs a second or more under load), serves calls in order, and exits after a minute idle: commits are rare.
 import { Worker } from 'node:worker_threads';
 import type { TlockJob, TlockReply } from './tlock-worker.ts';
+import { siblingWorkerUrl } from '../../lib/worker-url.ts';
 
-const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './tlock-worker.ts' : './tlock-worker.js', import.meta.url);
+const WORKER_URL = siblingWorkerUrl(import.meta.url, 'tlock-worker');
 const CALL_TIMEOUT_MS = 60_000;
 const IDLE_MS = 60_000;
 
