@@ -56,7 +56,7 @@ describe('validator on the dev chain', () => {
 
       provider.publish(5, [[STRANGER, 10]]);
       const last = dev.state.lastUpdateOf(53, uid) ?? 0;
-      await vi.waitFor(() => expect(dev.chain.best.number).toBeGreaterThan(last + 3)); // past the 3-block rate limit
+      await vi.waitFor(() => expect(dev.chain.best.number).toBeGreaterThan(last + 3), { timeout: 20_000 }); // past the 3-block rate limit
       const standby = await svc.runOnce();
       expect(standby.tick.outcome).toBe('standby:cached');
       expect(readState(statePath).state).toMatchObject({

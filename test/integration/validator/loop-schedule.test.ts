@@ -29,7 +29,7 @@ describe('validator schedule', () => {
         [MINER_A, 100],
       ],
     });
-    await vi.waitFor(() => expect(h.provider.heartbeats.length).toBe(1));
+    await vi.waitFor(() => expect(h.provider.heartbeats.length).toBe(1), { timeout: 10_000 });
     const hb = h.provider.heartbeats[0]!;
     expect(hb.valid).toBe(true);
     expect(hb.hotkey).toBe(h.validator.address);

@@ -23,7 +23,7 @@ describe('validator service', () => {
     const seen: ValidatorSnapshot[] = [];
     h.svc.onDidChange((s) => seen.push(s));
     h.svc.start();
-    await vi.waitFor(() => expect(h.history.recentTicks(10).length).toBeGreaterThanOrEqual(3));
+    await vi.waitFor(() => expect(h.history.recentTicks(10).length).toBeGreaterThanOrEqual(3), { timeout: 10_000 });
     await h.svc.stop();
     const ticks = h.history.recentTicks(10);
     expect(ticks.at(-1)?.outcome).toBe('applied');
