@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { polkadot } from '../../electron/engine/lib/polkadot.ts';
 import type { KeyringPair } from '@polkadot/keyring/types';
@@ -24,6 +23,7 @@ import { ensureRendererBuilt } from '../helpers/desktop-main.ts';
 import { startHeadlessChild, type HeadlessChild } from '../helpers/headless-process.ts';
 import { openSetupStage } from '../helpers/setup-stage.ts';
 import { signerPayload } from '../helpers/signer-payload.ts';
+import { runAxe } from '../helpers/axe.ts';
 
 const { Keyring } = polkadot('@polkadot/keyring');
 const { cryptoWaitReady } = polkadot('@polkadot/util-crypto');
@@ -105,7 +105,7 @@ async function registeredUid(hotkey: string): Promise<number | null> {
 }
 
 async function axeClean(page: Page): Promise<void> {
-  const res = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  const res = await runAxe(page);
   expect(res.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 

@@ -6,7 +6,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningHeadless } from '../../electron/headless.ts';
@@ -17,6 +16,7 @@ import { until } from '../helpers/until.ts';
 import { alertsCoveringControls } from '../helpers/toast-overlap.ts';
 import { startSimulatedNetwork, type SimulatedNetwork } from '../doubles/sim-network/sim-network.ts';
 import { runStory, type RunningStory } from '../doubles/sim-network/story.ts';
+import { runAxe } from '../helpers/axe.ts';
 
 const PAGES = ['mine', 'validate', 'earnings', 'history', 'notifications', 'logs', 'settings', 'setup'] as const;
 const HEADINGS: Record<(typeof PAGES)[number], RegExp> = {
@@ -154,7 +154,7 @@ describe('dashboards on the simulated network (Chromium, axe, 1280/800 px, dark/
         await theme(t);
         await page.setViewportSize({ width: 1280, height: 900 });
         await page.waitForTimeout(300);
-        const res = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+        const res = await runAxe(page);
         for (const v of res.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')) {
           failures.push(
             `${p} (${t}): ${v.id} [${v.impact}] ${v.help} :: ${v.nodes

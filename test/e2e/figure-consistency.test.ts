@@ -10,7 +10,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningHeadless } from '../../electron/headless.ts';
@@ -18,6 +17,7 @@ import type { EarningsSnapshot, EpochEarnings } from '../../shared/earnings.ts';
 import { launchBrowser, screenshotPath } from '../helpers/browser.ts';
 import { until } from '../helpers/until.ts';
 import { startSimulatedNetwork, type SimulatedNetwork } from '../doubles/sim-network/sim-network.ts';
+import { runAxe } from '../helpers/axe.ts';
 
 const num = (n: number) => n.toLocaleString('en-US');
 
@@ -183,7 +183,7 @@ describe('one number, one meaning across pages (simulated network, Chromium)', (
       for (const t of ['dark', 'light'] as const) {
         await app.engine.table['settings.update']({ theme: t });
         await page.waitForFunction((want) => document.documentElement.dataset.theme === want, t, { timeout: 10_000 });
-        const res = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+        const res = await runAxe(page);
         for (const v of res.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical'))
           failures.push(
             `${p} (${t}): ${v.id} ${v.help} :: ${v.nodes

@@ -10,7 +10,6 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -22,6 +21,7 @@ import { startHeadlessChild, type HeadlessChild } from '../helpers/headless-proc
 import { blankProfile } from '../helpers/setup-steps.ts';
 import { startTestSshd, type TestSshd } from '../helpers/sshd.ts';
 import { startSimulatedNetwork, type SimulatedNetwork } from '../doubles/sim-network/sim-network.ts';
+import { runAxe, WCAG_AA } from '../helpers/axe.ts';
 
 const bin = join(import.meta.dirname, '..', '..', 'bin', 'engy-panel.mjs');
 const RIGS = ['rig-a', 'rig-b', 'rig-c'] as const;
@@ -113,7 +113,7 @@ describe('the Fleet: three rigs over a real sshd, driven from the panel in Chrom
       await page.emulateMedia({ colorScheme: scheme });
       await page.waitForFunction((want) => document.documentElement.dataset.theme === want, scheme, { timeout: 10_000 });
       await page.setViewportSize({ width: 1280, height: 900 });
-      const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+      const axe = await runAxe(page, { tags: WCAG_AA });
       for (const v of axe.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')) failures.push(`${name} ${scheme}: ${v.id} (${v.nodes.length}) ${v.nodes[0]?.target.join(' ')}`);
       for (const width of [1280, 800]) {
         await page.setViewportSize({ width, height: 900 });
@@ -149,7 +149,7 @@ describe('the Fleet: three rigs over a real sshd, driven from the panel in Chrom
     for (const scheme of ['dark', 'light'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       await page.waitForFunction((want) => document.documentElement.dataset.theme === want, scheme, { timeout: 10_000 });
-      const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+      const axe = await runAxe(page, { tags: WCAG_AA });
       for (const v of axe.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')) empty.push(`empty fleet ${scheme}: ${v.id} ${v.nodes[0]?.target.join(' ')}`);
     }
     await page.emulateMedia({ colorScheme: 'dark' });

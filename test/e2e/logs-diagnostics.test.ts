@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, screenshotPath } from '../helpers/browser.ts';
 import { startHeadlessChild, type HeadlessChild } from '../helpers/headless-process.ts';
 import { noNvidiaEnv } from '../helpers/fake-nvidia-smi.ts';
+import { runAxe } from '../helpers/axe.ts';
 
 describe('Logs, diagnostics, settings and honest empty states (Chromium, a CPU-only machine)', () => {
   let engine: HeadlessChild;
@@ -112,7 +112,7 @@ describe('Logs, diagnostics, settings and honest empty states (Chromium, a CPU-o
         await card.scrollIntoViewIfNeeded();
         await card.screenshot({ path: screenshotPath(`settings-webhook-800-${theme}`) });
       }
-      const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).include('[data-testid="alert-webhook"]').analyze();
+      const axe = await runAxe(page, { include: '[data-testid="alert-webhook"]' });
       expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
     } finally {
       await new Promise<void>((r) => hook.close(() => r()));

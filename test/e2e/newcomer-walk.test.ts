@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { startHeadless, type RunningHeadless } from '../../electron/headless.ts';
 import { dataPaths } from '../../electron/engine/lib/paths.ts';
@@ -22,6 +21,7 @@ import { until } from '../helpers/until.ts';
 import { CHECKPOINT_TINY } from '../doubles/fake-sglang/spawn.ts';
 import { SIM_FAUCET_LABEL, startSimulatedNetwork, type SimulatedNetwork } from '../doubles/sim-network/sim-network.ts';
 import { pageShots } from '../helpers/page-shots.ts';
+import { runAxe } from '../helpers/axe.ts';
 
 const PASSWORD = 'newcomer-coldkey-password';
 const WALLET = 'newcomer';
@@ -70,7 +70,7 @@ describe('newcomer walk: fresh data dir, new keys, the faucet, to earning and ne
   const axe = async (where: string) => {
     for (const scheme of ['dark', 'light'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
-      const res = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+      const res = await runAxe(page);
       for (const v of res.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')) {
         axeFailures.push(
           `${where} (${scheme}): ${v.id} [${v.impact}] ${v.help} :: ${v.nodes

@@ -4,13 +4,13 @@
 // GPU choice reshaping the plan, and Start disabled then refused by the engine itself.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { WebSocket } from 'ws';
 import { launchBrowser, screenshotPath } from '../helpers/browser.ts';
 import { fakeNvidiaEnv } from '../helpers/fake-nvidia-smi.ts';
 import { startHeadlessChild, type HeadlessChild } from '../helpers/headless-process.ts';
 import { dataPaths } from '../../electron/engine/lib/paths.ts';
+import { runAxe } from '../helpers/axe.ts';
 
 describe('pre-flight and rig settings (Chromium, fake 2x RTX 4090)', () => {
   let engine: HeadlessChild;
@@ -20,7 +20,6 @@ describe('pre-flight and rig settings (Chromium, fake 2x RTX 4090)', () => {
   beforeAll(async () => {
     engine = await startHeadlessChild(fakeNvidiaEnv('2x4090'));
     browser = await launchBrowser();
-    // A page in its own context: axe (AxeBuilder) refuses pages made by browser.newPage().
     page = await (await browser.newContext({ viewport: { width: 1280, height: 1000 } })).newPage();
     await page.goto(engine.url);
     // Longer than startHeadlessChild's own 120 s wait, so a slow start fails there and kills its child.
@@ -62,7 +61,7 @@ describe('pre-flight and rig settings (Chromium, fake 2x RTX 4090)', () => {
       // The idle Mine page at this width in both themes: axe finds nothing serious.
       for (const theme of ['dark', 'light'] as const) {
         await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
-        const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+        const axe = await runAxe(page);
         expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${width} ${theme} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)).toEqual(
           [],
         );

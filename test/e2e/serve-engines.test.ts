@@ -10,7 +10,6 @@ import type { Browser, Page } from 'playwright-core';
 import { defaultSettings, type Settings } from '../../shared/settings.ts';
 import { dataPaths } from '../../electron/engine/lib/paths.ts';
 import { MinerKeyStore } from '../../electron/engine/wallet/miner-key-store.ts';
-import { AxeBuilder } from '@axe-core/playwright';
 import { launchBrowser, screenshotPath } from '../helpers/browser.ts';
 import { FAKE_NVIDIA_SMI_DIR } from '../helpers/fake-nvidia-smi.ts';
 import { startHeadlessChild, type HeadlessChild } from '../helpers/headless-process.ts';
@@ -18,6 +17,7 @@ import { CHECKPOINT_TINY } from '../doubles/fake-sglang/spawn.ts';
 import { createHotkey } from '../../electron/engine/wallet/hotkey-create.ts';
 import { startDevChain, type RunningDevChain } from '../doubles/dev-chain/index.ts';
 import { devKeys, SN53 } from '../doubles/dev-chain/sn53-seed.ts';
+import { runAxe } from '../helpers/axe.ts';
 
 const FAKE_PYTHON = join(import.meta.dirname, '..', 'doubles', 'fake-python', 'python');
 
@@ -157,7 +157,7 @@ describe('a managed serve on the Mine page (fake python + fake 2x4090, Chromium)
         await page.setViewportSize({ width, height: Math.min(Math.max(900, h), 7000) });
         await page.screenshot({ path: screenshotPath(`mine-engines-${width}-${theme}`) });
       }
-      const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).include('[data-testid="gpu-live"]').analyze();
+      const axe = await runAxe(page, { include: '[data-testid="gpu-live"]' });
       expect(axe.violations.map((v) => `${theme} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
     }
   });
