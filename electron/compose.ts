@@ -11,6 +11,7 @@ import { SnapshotHub } from './contract/snapshot-hub.ts';
 import type { HandlerTable } from './contract/handler-table.ts';
 import type { UpdateSlot } from './update-slot.ts';
 import { DisposableStack } from './engine/lib/disposable.ts';
+import { systemClock } from './engine/lib/clock.ts';
 import type { LogHub } from './engine/lib/logger.ts';
 import type { DataPaths } from './engine/lib/paths.ts';
 import type { SettingsStore } from './engine/settings/settings-store.ts';
@@ -21,6 +22,7 @@ import type { ValidatingController } from './engine/roles/validating-controller.
 import type { WalletController } from './engine/roles/wallet-controller.ts';
 import type { NotificationService } from './engine/notify/notification-service.ts';
 import { openChainClient } from './engine/chain/open-chain.ts';
+import { SharedConnections } from './engine/chain/shared-connections.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
 import { defaultProfile, PROFILE_MODULES, type ModuleName, type Profile } from './compose/profiles.ts';
 import { Wiring } from './compose/wiring.ts';
@@ -140,7 +142,10 @@ function buildPanel(profile: Profile, w: Wiring, opts: ComposeOptions, stack: Di
   const place = modelPlace(settings, paths, opts.diskFreeBytes);
   const simulated = settings.get().network === 'simulated';
   const chainLog = logs.logger('chain');
-  const openChain = (url: string) => openChainClient(url, chainLog);
+  // One connection per endpoint for the validator's ticks, Earnings, the wallet and the hardware check, kept
+  // 30 s after its last user: the simulated network's 2-5 s cadences keep one; finney's minutes close it between.
+  const chains = w.add(new SharedConnections((url: string) => openChainClient(url, chainLog), { lingerMs: 30_000, clock: systemClock }));
+  const openChain = (url: string) => chains.open(url);
 
   const hardware = wireHardware(w, settings, place, openChain);
   const checkpoint = wireCheckpoint(w, settings, hardware, place);

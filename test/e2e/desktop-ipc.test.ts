@@ -55,7 +55,8 @@ describe('desktop transport in Chromium (IPC e2e mode)', () => {
 
   it('drives the Mine page over IPC to mining', { timeout: 240_000 }, async () => {
     await page.getByText('SIMULATED NETWORK').waitFor({ timeout: 60_000 });
-    expect(await page.getByTestId('connection').textContent()).toMatch(/connected/);
+    // The indicator may still say it is connecting when the banner's words arrive on a loaded box.
+    await expect.poll(async () => page.getByTestId('connection').textContent(), { timeout: 30_000 }).toMatch(/connected/);
     await page.getByRole('button', { name: 'Mine', exact: true }).click();
     await page.getByTestId('preflight-summary').getByText('all clear').waitFor({ timeout: 60_000 });
     await page.getByTestId('mine-toggle').click();
@@ -88,7 +89,8 @@ describe('desktop transport in Chromium (IPC e2e mode)', () => {
       await page.screenshot({ path: screenshotPath(`desktop-ipc-engine-restarting-${width}-${scheme}`) });
     }
     await banner.waitFor({ state: 'detached', timeout: 120_000 });
-    expect(await page.getByTestId('connection').textContent()).toMatch(/connected/);
+    // The indicator may still say it is connecting when the banner's words arrive on a loaded box.
+    await expect.poll(async () => page.getByTestId('connection').textContent(), { timeout: 30_000 }).toMatch(/connected/);
     expect((await main.call<State>('state')).windows[0]!.visible).toBe(true);
     // Calls work again: a setting changed through the page's transport reaches the new engine.
     const r = await page.evaluate(() => (window as unknown as { engy: { invoke(m: string, r: unknown): Promise<unknown> } }).engy.invoke('settings.get', null));

@@ -166,6 +166,11 @@ export interface ChainPort {
   /** Credits an account from that faucet; refused by the chain when it has none. */
   devFaucetDrip?(address: string): Promise<DevFaucetDrip>;
   close(): Promise<void>;
+  /**
+   * On a shared connection (chain/shared-connections.ts), where close() only hands the lease back: closes
+   * the connection under every user, so a wedged one is never handed out again. Absent on one's own.
+   */
+  discard?(): Promise<void>;
 }
 
 /** What the simulated network's faucet gives: one registration's burn plus a fee allowance (test τ, not real). */

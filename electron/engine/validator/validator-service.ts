@@ -169,7 +169,8 @@ export class ValidatorService implements Disposable {
   private async closeChains(): Promise<void> {
     const chains = [...this.openChains];
     this.openChains.clear();
-    await Promise.allSettled(chains.map((c) => c.close()));
+    // A shared connection's close() only returns the lease: the wedged connection must go for everyone.
+    await Promise.allSettled(chains.map((c) => (c.discard ? c.discard() : c.close())));
   }
 
   private tickGuarded(gen: number): Promise<TickReport> {

@@ -47,6 +47,18 @@ describe('validator service', () => {
     const h = await harness({ pollMs: 20, stallMs: 150, watchdogCheckMs: 25, clock: systemClock });
     h.provider.publish(4, [[MINER_A, 1]]);
     h.chain.hangBlockNumber = true;
+    // As the engine hands them out (chain/shared-connections.ts): close() returns a lease, discard() drops the connection.
+    let discards = 0;
+    const open = h.chain.open.bind(h.chain);
+    h.chain.open = async () => {
+      const port = await open();
+      return Object.assign(port, {
+        discard: async () => {
+          discards++;
+          await port.close();
+        },
+      });
+    };
     h.svc.start();
     // Under load a restart can come before the hung tick even reached the chain; the next one closes its connection.
     await vi.waitFor(
@@ -57,6 +69,8 @@ describe('validator service', () => {
       { timeout: 10_000 },
     );
     expect(h.logs.some((l) => l.includes('[health] no completed tick'))).toBe(true);
+    // The wedged connection is dropped for every user, not only handed back.
+    expect(discards).toBeGreaterThanOrEqual(1);
     expect(h.chain.landed()).toHaveLength(0);
     h.chain.hangBlockNumber = false;
     await vi.waitFor(() => expect(h.chain.landed()).toHaveLength(1), { timeout: 10_000 });
