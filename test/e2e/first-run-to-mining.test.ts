@@ -69,7 +69,8 @@ describe('first run to mining, validating and earnings (Chromium + simulated net
     await stage('serve').locator('.badge', { hasText: 'done' }).waitFor();
 
     await open('hotkey');
-    await stage('hotkey').getByRole('row', { name: /rig/ }).getByRole('button', { name: 'Use' }).click();
+    // By the button's own name: a row's name holds the hotkey's random address, which can contain "rig" (CI, 2026-12-05).
+    await stage('hotkey').getByRole('button', { name: 'Use demo/rig', exact: true }).click();
     await stage('hotkey').locator('.badge', { hasText: 'done' }).waitFor();
 
     // Registration checks itself once a hotkey is chosen: a registered hotkey completes the step.
