@@ -8,7 +8,9 @@ import { afterEach } from 'vitest';
 export function tempDirs(prefix: string): () => string {
   const made: string[] = [];
   afterEach(() => {
-    for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+    // Retries: a process the test just stopped can still write a last file (a log line, SQLite's WAL) while
+    // the folder is emptied, and rm then fails with ENOTEMPTY (desktop engine-restart, CI 2026-12-05).
+    for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   });
   return () => {
     const d = mkdtempSync(join(tmpdir(), prefix));
