@@ -25,10 +25,17 @@ import { newWay } from './engine-thread.bench.ts';
 import { absNow, goal, goals, ms, pct, schedDelta, schedStat, type SchedStat } from './report.ts';
 import { printServePhases, sinceRoundStart, readServeTimings, servePhases, type BenchPath, type Round } from './serve-timing.ts';
 import { printStalls, StallFinder, worstSliceP99 } from './thread-stalls.ts';
+import { BURST_WINDOW_MS, burstTableLines, meanWindow, readWindow, type WindowReading } from './burst-cpu.ts';
 
 const STREAMS = 64;
 // Six rounds (384 requests each way): one run's first-token ratio moved by +-0.2x at three on the idle box.
 const ROUNDS = 6;
+// Full rounds of every path before any is measured. A warm-up of 8 requests left the miner's
+// process compiling hard through the first measured rounds (about 240, 75, 55 and 60 optimising
+// compiles in its first four rounds of 64, 25-45 from the fifth, run by V8's helper threads inside
+// the bursts) while the bare relay's much smaller program was warm. A miner that has served for an
+// hour is warm, and that is the miner a buyer meets (docs/performance.md, round 17).
+const WARM_ROUNDS = 4;
 // The fake serve spends ~1 ms of CPU per streamed token with hidden states: 64 streams of 16 tokens
 // at 8 tok/s keep it near half a core, so both paths measure the miner, not a saturated serve.
 const TOKENS = 16;
@@ -194,10 +201,17 @@ export async function bench(): Promise<void> {
     // The measured rounds' windows, for the serve's own timestamps (bench/serve-timing.ts).
     const rounds: Round[] = [];
     let measuring = false;
+    // Every party is read in every measured round, whichever path it is: the reads cost the bench alike.
+    const parties = { serve: serve.proc.pid, 'bench (buyer, gateway double)': process.pid, miner: child.pid, 'bare relay': relay.pid };
+    const windows: Record<BenchPath, WindowReading[]> = { direct: [], miner: [], relay: [] };
     const round = async <T>(path: BenchPath, run: () => Promise<T>): Promise<T> => {
+      const reading = measuring ? readWindow(parties) : null;
       const start = absNow();
       const out = await run();
-      if (measuring) rounds.push({ path, start, end: absNow() });
+      if (measuring) {
+        rounds.push({ path, start, end: absNow() });
+        windows[path].push(await reading!);
+      }
       return out;
     };
     const runDirect = (n: number) => round('direct', () => runDirectRound(n));
@@ -251,9 +265,11 @@ export async function bench(): Promise<void> {
       return out;
     };
     // Warm every path (JIT, sockets, the serve's caches alike), then reset the children's counters.
-    await runDirect(LEGS);
-    await runMiner(LEGS);
-    await runRelay(LEGS);
+    for (let r = 0; r < WARM_ROUNDS; r++) {
+      await runDirect(STREAMS);
+      await runMiner(STREAMS);
+      await runRelay(STREAMS);
+    }
     Object.assign(cpu, { direct: 0, miner: 0, relay: 0 });
     Object.assign(sched, { serveDirect: null, serveMiner: null, benchDirect: null, benchMiner: null });
     await ask(child, { cmd: 'mark' }, 'marked');
@@ -425,19 +441,17 @@ export async function bench(): Promise<void> {
     sch('serve, via-miner rounds', sched.serveMiner);
     sch('bench (buyer), direct rounds', sched.benchDirect);
     sch('bench (gateway double), miner rounds', sched.benchMiner);
-    if (!ttftMet && rep.sched) {
-      // The first token crosses the miner's thread at least three times (the serve frame, the
-      // serve's response head, its first event): each costs a wait for a core on this box.
-      const onThread = ['template render', 'reasoning/tool splitter'].reduce((a, k) => a + (stages[k]?.ms ?? 0), 0) / stageRequests;
-      const wake = rep.sched.waitMs / Math.max(1, rep.sched.slices);
-      const relayP99 = pct(
-        b.map((x) => x.ttft),
-        0.99,
-      );
+    const burst = { direct: meanWindow(windows.direct), 'via miner': meanWindow(windows.miner), 'bare relay': meanWindow(windows.relay) };
+    for (const line of burstTableLines(burst, availableParallelism())) console.log(line);
+    const own = (w: WindowReading | null, party: string) => (w?.byParty[party] ? Object.values(w.byParty[party]).reduce((a, x) => a + x, 0) : null);
+    const minerBurst = own(burst['via miner'], 'miner');
+    const relayBurst = own(burst['bare relay'], 'bare relay');
+    if (!ttftMet && minerBurst !== null && relayBurst !== null) {
+      // The serve makes a burst's first tokens on the same cores: whatever else runs in that window
+      // is CPU its first tokens wait behind (docs/performance.md, round 17).
       console.log(
-        `  first-token goal not shown on this box: the miner's own CPU on the first token's path is about ${ms(onThread + (stages['SSE text scan']?.ms ?? 0) / stageRequests / TOKENS + (stages['delta frames: merge + JSON + ws send']?.ms ?? 0) / stageRequests / TOKENS, 2)}` +
-          ` (prompt, one SSE event, splitter, one frame), while each of its >= 3 wake-ups on that path waits ${ms(wake, 2)} for a core on average` +
-          ` (>= ${ms(3 * wake)}), and 64 frames arriving together wait for one another and for their prompts' batch. The bare relay's p99 is ${ms(relayP99)} against direct's ${ms(pct(dT, 0.99))}: what the hops and the run queue cost any relay here; the rest is the miner's own.`,
+        `  first-token goal, where it goes on this box: in a round's first ${BURST_WINDOW_MS} ms the miner's process burns ${ms(minerBurst)} of CPU, the bare relay's ${ms(relayBurst)}` +
+          ` (of ${ms(availableParallelism() * (burst['via miner']?.windowMs ?? BURST_WINDOW_MS), 0)} the box has), on the cores the serve makes the first tokens on; the difference is the miner's own work (rows above).`,
       );
     }
   } finally {
