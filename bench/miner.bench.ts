@@ -30,12 +30,15 @@ import { BURST_WINDOW_MS, burstTableLines, meanWindow, readWindow, type WindowRe
 const STREAMS = 64;
 // Six rounds (384 requests each way): one run's first-token ratio moved by +-0.2x at three on the idle box.
 const ROUNDS = 6;
-// Full rounds of every path before any is measured. A warm-up of 8 requests left the miner's
-// process compiling hard through the first measured rounds (about 240, 75, 55 and 60 optimising
-// compiles in its first four rounds of 64, 25-45 from the fifth, run by V8's helper threads inside
-// the bursts) while the bare relay's much smaller program was warm. A miner that has served for an
-// hour is warm, and that is the miner a buyer meets (docs/performance.md, round 17).
-const WARM_ROUNDS = 4;
+// Rounds of every path before any is measured, 64 requests of 2 tokens each (1,024 requests per
+// path in about the time two full rounds take). A warm-up of 8 requests left the miner's process
+// compiling hard through the first measured rounds (about 240, 75, 55 and 60 optimising compiles
+// in its first four rounds of 64, 25-45 from the fifth, run by V8's helper threads inside the
+// bursts) while the bare relay's much smaller program was warm. Code that runs once per request
+// is what takes long to warm. A miner that has served for an hour is warm, and that is the miner a
+// buyer meets (docs/performance.md, round 17).
+const WARM_ROUNDS = 16;
+const WARM_TOKENS = 2;
 // The fake serve spends ~1 ms of CPU per streamed token with hidden states: 64 streams of 16 tokens
 // at 8 tok/s keep it near half a core, so both paths measure the miner, not a saturated serve.
 const TOKENS = 16;
@@ -214,25 +217,25 @@ export async function bench(): Promise<void> {
       }
       return out;
     };
-    const runDirect = (n: number) => round('direct', () => runDirectRound(n));
-    const runMiner = (n: number) => round('miner', () => runMinerRound(n));
-    const runRelay = (n: number) => round('relay', () => runRelayRound(n));
-    const runDirectRound = async (n: number) => {
+    const runDirect = (n: number, tokens = TOKENS) => round('direct', () => runDirectRound(n, tokens));
+    const runMiner = (n: number, tokens = TOKENS) => round('miner', () => runMinerRound(n, tokens));
+    const runRelay = (n: number, tokens = TOKENS) => round('relay', () => runRelayRound(n, tokens));
+    const runDirectRound = async (n: number, tokens: number) => {
       const c0 = process.cpuUsage();
       const [s0, b0] = [schedStat(serve.proc.pid), schedStat(process.pid)];
-      const out = await Promise.all(ids.slice(0, n).map((x) => direct(serve.url, x, TOKENS, `bench-${++seq}`)));
+      const out = await Promise.all(ids.slice(0, n).map((x) => direct(serve.url, x, tokens, `bench-${++seq}`)));
       cpu.direct += cpuMs(process.cpuUsage(c0));
       add('serveDirect', schedDelta(s0, schedStat(serve.proc.pid)));
       add('benchDirect', schedDelta(b0, schedStat(process.pid)));
       return out;
     };
-    const runMinerRound = async (n: number) => {
+    const runMinerRound = async (n: number, tokens: number) => {
       const c0 = process.cpuUsage();
       const [s0, b0] = [schedStat(serve.proc.pid), schedStat(process.pid)];
       const out = await Promise.all(
         messages.slice(0, n).map(async (msg, i) => {
           const t = performance.now();
-          const r = gw.serve({ messages: msg, max_tokens: TOKENS }, { stream: true, leg: i % LEGS });
+          const r = gw.serve({ messages: msg, max_tokens: tokens }, { stream: true, leg: i % LEGS });
           const cost = { send: performance.now() - t, first: 0, all: 0 };
           gwCost.set(r.corrId, cost);
           const res = await r.done;
@@ -249,11 +252,11 @@ export async function bench(): Promise<void> {
       return out;
     };
     // The relay's answers carry no commitment: its first token and end are what it is here for.
-    const runRelayRound = async (n: number) => {
+    const runRelayRound = async (n: number, tokens: number) => {
       const c0 = process.cpuUsage();
       const out = await Promise.all(
         messages.slice(0, n).map(async (msg, i) => {
-          const res = await relayGw.serve({ messages: msg, max_tokens: TOKENS }, { stream: true, leg: i % LEGS }).done;
+          const res = await relayGw.serve({ messages: msg, max_tokens: tokens }, { stream: true, leg: i % LEGS }).done;
           if (res.response === null || res.response.error || res.chunks.length === 0) {
             failures.push(`${res.corrId} (bare relay): ${res.response?.error?.message ?? 'no response'}`);
             return null;
@@ -266,9 +269,9 @@ export async function bench(): Promise<void> {
     };
     // Warm every path (JIT, sockets, the serve's caches alike), then reset the children's counters.
     for (let r = 0; r < WARM_ROUNDS; r++) {
-      await runDirect(STREAMS);
-      await runMiner(STREAMS);
-      await runRelay(STREAMS);
+      await runDirect(STREAMS, WARM_TOKENS);
+      await runMiner(STREAMS, WARM_TOKENS);
+      await runRelay(STREAMS, WARM_TOKENS);
     }
     Object.assign(cpu, { direct: 0, miner: 0, relay: 0 });
     Object.assign(sched, { serveDirect: null, serveMiner: null, benchDirect: null, benchMiner: null });
