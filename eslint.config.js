@@ -73,11 +73,18 @@ const POLKADOT_SYNTAX = [
   { selector: `CallExpression[callee.name='require'][arguments.0.value=${POLKADOT_RE}]`, message: POLKADOT_MESSAGE },
 ];
 /** A wait on a condition states its timeout: the 1 s default lies on a loaded machine. */
+/** A wait that falls back to vitest's 1 s default is a speed assertion in disguise: on a loaded CI box it fails. */
+const statedWait = (callee, message) => [
+  { selector: `CallExpression${callee}[arguments.length<2]`, message },
+  // Options written out without a timeout (a number states one; options by name or spread may).
+  { selector: `CallExpression${callee} > ObjectExpression.arguments:nth-child(2):not(:has(> Property[key.name='timeout'])):not(:has(> SpreadElement))`, message },
+];
 const TEST_SYNTAX = [
-  {
-    selector: "CallExpression[callee.object.name='expect'][callee.property.name='poll'][arguments.length<2]",
-    message: 'expect.poll states its timeout ({ timeout: 20_000 }): the 1 s default fails on a loaded machine.',
-  },
+  ...statedWait("[callee.object.name='expect'][callee.property.name='poll']", 'expect.poll states its timeout ({ timeout: 20_000 }): the 1 s default fails on a loaded machine.'),
+  ...statedWait(
+    "[callee.object.name='vi'][callee.property.name=/^wait(For|Until)$/]",
+    'vi.waitFor and vi.waitUntil state their timeout ({ timeout: 10_000 }): the 1 s default fails on a loaded machine.',
+  ),
 ];
 
 /** The layer rules on their own, so test/unit/lint/layers.test.ts lints probe files with exactly these. */

@@ -126,6 +126,26 @@ describe('layers by path', { timeout: 60_000 }, () => {
     const poll = (opts: string) => `import { expect } from 'vitest';\nawait expect.poll(() => 1${opts}).toBe(1);\n`;
     expect(await fired('test/unit/probe.test.ts', poll(''))).toContain('no-restricted-syntax');
     expect(await fired('test/unit/probe.test.ts', poll(', { timeout: 20_000 }'))).toEqual([]);
+    expect(await fired('test/unit/probe.test.ts', poll(', { interval: 50 }'))).toContain('no-restricted-syntax');
+  });
+
+  it('tests state the timeout of every vi.waitFor and vi.waitUntil', async () => {
+    const wait = (fn: string, opts: string) =>
+      `import { vi } from 'vitest';\nawait vi.${fn}(() => f(g(1))${opts});\ndeclare function f(x: unknown): boolean;\ndeclare function g(x: number): number;\n`;
+    for (const fn of ['waitFor', 'waitUntil']) {
+      expect(await fired('test/unit/probe.test.ts', wait(fn, ''))).toContain('no-restricted-syntax');
+      expect(await fired('test/integration/probe.test.ts', wait(fn, ',\n  { interval: 20 }'))).toContain('no-restricted-syntax');
+      expect(await fired('test/unit/probe.test.ts', wait(fn, ', { timeout: 10_000 }'))).toEqual([]);
+      expect(await fired('test/unit/probe.test.ts', wait(fn, ', { interval: 20, timeout: 10_000 }'))).toEqual([]);
+      expect(await fired('test/unit/probe.test.ts', wait(fn, ', 10_000'))).toEqual([]);
+      // Options by name: their timeout cannot be seen here, and the wait may state it.
+      expect(await fired('test/unit/probe.test.ts', `const o = { timeout: 5_000 };\n${wait(fn, ', o')}`)).toEqual([]);
+      expect(await fired('test/unit/probe.test.ts', `const o = { timeout: 5_000 };\n${wait(fn, ', { ...o, interval: 20 }')}`)).toEqual([]);
+    }
+    // Nested: the inner call's options do not state the outer's timeout.
+    expect(await fired('test/unit/probe.test.ts', "import { vi } from 'vitest';\nawait vi.waitFor(() => h({ timeout: 1 }));\ndeclare function h(x: unknown): boolean;\n")).toContain(
+      'no-restricted-syntax',
+    );
   });
 
   it('react hooks are checked in the renderer', async () => {
