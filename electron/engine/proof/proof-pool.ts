@@ -92,19 +92,7 @@ export class ProofPool {
   openParse(options: ParseJobOptions = {}): ParseJob {
     const id = this.nextId++;
     const slot = this.pickSlot();
-    const job = new ParseJob(
-      id,
-      this.highWater,
-      options.onTextDelta,
-      (msg, transfer) => this.send(slot, msg, transfer),
-      () => this.done(slot),
-    );
-    this.jobs.set(id, job);
-    const result = new Promise<ParsedGeneration>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: never) => void, reject, slot });
-    });
-    job.attach(result, () => this.settle(id, new Error('the parse was aborted')));
-    this.send(slot, {
+    const open: ToWorker = {
       type: 'open',
       id,
       format: options.format ?? 'auto',
@@ -112,7 +100,26 @@ export class ProofPool {
       proveAsParsed: options.proveAsParsed ?? null,
       text: options.onTextDelta !== undefined,
       expectRows: options.expectRows ?? 0,
+    };
+    // The worker hears of a job with its first bytes (or its end), not when it is opened: a miner
+    // opens one per request as a burst arrives, and 64 opens would wake the worker 64 times on the
+    // cores the serve is making those requests' first tokens on (docs/performance.md, round 17).
+    // A job dropped before it sent anything was never the worker's business.
+    let told = false;
+    const post = (msg: ToWorker, transfer?: ArrayBuffer[]): void => {
+      if (!told) {
+        told = true;
+        if (msg.type === 'abort') return;
+        this.send(slot, open);
+      }
+      this.send(slot, msg, transfer);
+    };
+    const job = new ParseJob(id, this.highWater, options.onTextDelta, post, () => this.done(slot));
+    this.jobs.set(id, job);
+    const result = new Promise<ParsedGeneration>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: never) => void, reject, slot });
     });
+    job.attach(result, () => this.settle(id, new Error('the parse was aborted')));
     return job;
   }
 

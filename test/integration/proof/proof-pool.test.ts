@@ -98,6 +98,31 @@ describe('ProofPool when a worker dies', () => {
   });
 });
 
+describe('ProofPool tells a worker of a parse with its first bytes', () => {
+  // The recording double answers each `end` with every message it had been sent, in order.
+  const logOf = async (job: ReturnType<ProofPool['openParse']>) => ((await job.end()) as unknown as { log: string[] }).log;
+
+  it('sends nothing while a job is only opened, the open with its first block or its end, and nothing at all for a job dropped before either', async () => {
+    const rec = new ProofPool({ size: 1, highWaterBytes: 4096, workerUrl: new URL('../../doubles/recording-proof-worker.ts', import.meta.url) });
+    try {
+      const a = rec.openParse();
+      a.push(enc.encode('{"text":"a"')); // under a block (1 KiB here): held on this side
+      const dropped = rec.openParse();
+      dropped.push(enc.encode('{"text":'));
+      dropped.abort();
+      const b = rec.openParse();
+      // a and the dropped job were opened first, yet the worker heard only of b.
+      expect(await logOf(b)).toEqual([`open ${b.id}`, `end ${b.id}`]);
+      const c = rec.openParse();
+      c.push(new Uint8Array(1024)); // fills a block: it goes now, after the open
+      c.abort();
+      expect(await logOf(a)).toEqual([`open ${b.id}`, `end ${b.id}`, `open ${c.id}`, `chunk ${c.id}`, `abort ${c.id}`, `open ${a.id}`, `chunk ${a.id}`, `end ${a.id}`]);
+    } finally {
+      await rec.dispose();
+    }
+  });
+});
+
 describe('ProofPool workers come and go with the work', () => {
   it('starts no worker until the first job, stops them after idleMs without one, and starts again on the next job', async () => {
     const clock = new ManualClock();
