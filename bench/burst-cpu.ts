@@ -95,6 +95,14 @@ export function meanWindow(readings: readonly WindowReading[]): WindowReading | 
   return { windowMs: readings.reduce((a, r) => a + r.windowMs, 0) / readings.length, byParty };
 }
 
+/** CPU ms of one party over a reading (every party when none is named); null without a reading. */
+export function partyCpu(r: WindowReading | null, party?: string): number | null {
+  if (!r) return null;
+  let s = 0;
+  for (const [p, kinds] of Object.entries(r.byParty)) if (party === undefined || p === party) for (const k of THREAD_KINDS) s += kinds[k];
+  return s;
+}
+
 /**
  * The table: one column per path, one row per party and thread kind that used at least 0.5 ms in
  * some path, each party's total, and the box's total beside what two cores can give in the window.
@@ -108,13 +116,7 @@ export function burstTableLines(paths: Record<string, WindowReading | null>, cor
   const mean = window.length > 0 ? window.reduce((a, b) => a + b, 0) / window.length : BURST_WINDOW_MS;
   lines.push(`  CPU in a round's first ${BURST_WINDOW_MS} ms (mean per round; read ${ms(mean, 1)} after the start on average; ${cores} cores give ${ms(cores * mean, 0)} of CPU in that time):`);
   lines.push(`    ${''.padEnd(34)}${cols.map((c) => c.padEnd(14)).join('')}`);
-  const total = (c: string, party?: string) => {
-    const r = paths[c];
-    if (!r) return null;
-    let s = 0;
-    for (const [p, kinds] of Object.entries(r.byParty)) if (party === undefined || p === party) for (const k of THREAD_KINDS) s += kinds[k];
-    return s;
-  };
+  const total = (c: string, party?: string) => partyCpu(paths[c] ?? null, party);
   for (const party of parties) {
     lines.push(`    ${party.padEnd(34)}${cols.map((c) => cell(total(c, party))).join('')}`);
     for (const k of THREAD_KINDS) {

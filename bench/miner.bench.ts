@@ -25,7 +25,7 @@ import { newWay } from './engine-thread.bench.ts';
 import { absNow, goal, goals, ms, pct, schedDelta, schedStat, type SchedStat } from './report.ts';
 import { printServePhases, sinceRoundStart, readServeTimings, servePhases, type BenchPath, type Round } from './serve-timing.ts';
 import { printStalls, StallFinder, worstSliceP99 } from './thread-stalls.ts';
-import { BURST_WINDOW_MS, burstTableLines, meanWindow, readWindow, type WindowReading } from './burst-cpu.ts';
+import { BURST_WINDOW_MS, burstTableLines, meanWindow, partyCpu, readWindow, type WindowReading } from './burst-cpu.ts';
 
 const STREAMS = 64;
 // Six rounds (384 requests each way): one run's first-token ratio moved by +-0.2x at three on the idle box.
@@ -446,9 +446,8 @@ export async function bench(): Promise<void> {
     sch('bench (gateway double), miner rounds', sched.benchMiner);
     const burst = { direct: meanWindow(windows.direct), 'via miner': meanWindow(windows.miner), 'bare relay': meanWindow(windows.relay) };
     for (const line of burstTableLines(burst, availableParallelism())) console.log(line);
-    const own = (w: WindowReading | null, party: string) => (w?.byParty[party] ? Object.values(w.byParty[party]).reduce((a, x) => a + x, 0) : null);
-    const minerBurst = own(burst['via miner'], 'miner');
-    const relayBurst = own(burst['bare relay'], 'bare relay');
+    const minerBurst = partyCpu(burst['via miner'], 'miner');
+    const relayBurst = partyCpu(burst['bare relay'], 'bare relay');
     if (!ttftMet && minerBurst !== null && relayBurst !== null) {
       // The serve makes a burst's first tokens on the same cores: whatever else runs in that window
       // is CPU its first tokens wait behind (docs/performance.md, round 17).

@@ -3,7 +3,7 @@
 // readings and the wait are the test's own (no /proc, no timer); one reading of this process's own
 // /proc checks the real reader on Linux.
 import { describe, expect, it } from 'vitest';
-import { BURST_WINDOW_MS, burstTableLines, cpuByKind, meanWindow, readTaskCpu, readWindow, threadKind, type TaskCpu, type WindowReading } from '../../../bench/burst-cpu.ts';
+import { BURST_WINDOW_MS, burstTableLines, cpuByKind, meanWindow, partyCpu, readTaskCpu, readWindow, threadKind, type TaskCpu, type WindowReading } from '../../../bench/burst-cpu.ts';
 
 const tasks = (rows: [number, ReturnType<typeof threadKind>, number][]): TaskCpu => new Map(rows.map(([tid, kind, cpuMs]) => [tid, { kind, cpuMs }]));
 
@@ -76,6 +76,10 @@ describe('CPU in a burst window', () => {
     expect(m.byParty.miner).toEqual({ ...zero, main: 25, 'V8 helpers': 5 });
     expect(m.byParty.serve!.main).toBe(20);
     expect(meanWindow([])).toBeNull();
+    expect(partyCpu(m, 'miner')).toBe(30);
+    expect(partyCpu(m)).toBe(50);
+    expect(partyCpu(m, 'relay')).toBe(0);
+    expect(partyCpu(null, 'miner')).toBeNull();
   });
 
   it('prints a row per party with its total, the kinds that used CPU, and the box total beside what the cores give', () => {
