@@ -189,7 +189,7 @@ async function callGenerate(o: GenerationOptions, inputIds: number[], maxNew: nu
         else scanner?.push(bytes);
         if (!session.push(bytes)) return session.ready();
       },
-      { timeoutMs: o.timeoutMs, signal: o.signal ?? o.job.controller.signal, sockets: o.sockets, reserved: o.reserved },
+      { timeoutMs: o.timeoutMs, signal: o.signal ?? o.job.signal, sockets: o.sockets, reserved: o.reserved },
     );
     scanner?.end();
     o.job.check();

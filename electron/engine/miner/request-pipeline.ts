@@ -142,7 +142,7 @@ export class RequestPipeline {
     job.cancelled = true;
     const n = this.abortAtServe(job);
     // Our side of the call ends too, once the aborts are on their way.
-    setImmediate(() => job.controller.abort());
+    setImmediate(() => job.abort());
     return n;
   }
 
@@ -232,8 +232,8 @@ export class RequestPipeline {
       if (prompt.confirmed === null) gen = await generate(promptIds, undefined, reserved ?? undefined);
       else {
         // Sent with the guess at once; the tokenizer's answer decides what stands.
-        const own = new AbortController();
-        const early = generate(promptIds, AbortSignal.any([job.controller.signal, own.signal]), reserved ?? undefined);
+        const own = job.call();
+        const early = generate(promptIds, own.signal, reserved ?? undefined);
         early.catch(() => undefined);
         let native: number[];
         try {
