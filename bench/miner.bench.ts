@@ -28,8 +28,10 @@ import { printStalls, StallFinder, worstSliceP99 } from './thread-stalls.ts';
 import { BURST_WINDOW_MS, burstTableLines, meanWindow, partyCpu, readWindow, type WindowReading } from './burst-cpu.ts';
 
 const STREAMS = 64;
-// Six rounds (384 requests each way): one run's first-token ratio moved by +-0.2x at three on the idle box.
-const ROUNDS = 6;
+// Twelve rounds (768 requests each way). A round's 64 requests start together, so its first tokens
+// share one burst's fortune and the rounds, not the requests, are the samples: one run's ratio moved
+// by +-0.2x at three rounds and 0.92-1.14x at six on the idle box (2026-12-06, docs/performance.md round 19).
+const ROUNDS = 12;
 // Rounds of every path before any is measured, 64 requests of 2 tokens each (1,024 requests per
 // path in about the time two full rounds take). A warm-up of 8 requests left the miner's process
 // compiling hard through the first measured rounds (about 240, 75, 55 and 60 optimising compiles
