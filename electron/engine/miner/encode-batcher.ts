@@ -8,7 +8,8 @@
 // makes that one round trip for the frames of a read, and their requests leave together. The batch
 // goes at the end of the callback (a microtask), not at the end of the loop turn (setImmediate): the
 // first leg's requests then leave while the other legs' frames are still being read (measured: 1.24x
-// against 1.32x direct over six alternated pairs).
+// against 1.32x direct over six alternated pairs). Guessed prompts' confirmations use a batcher of
+// their own that waits for the burst to stop arriving (quiet-gather.ts).
 
 export interface BatchTokenizer {
   encode(text: string): Promise<{ getIds(): number[] }>;
@@ -33,21 +34,29 @@ interface Queued {
 export class EncodeBatcher {
   private readonly tokenizer: BatchTokenizer;
   private readonly defer: (fn: () => void) => void;
+  private readonly more: (() => void) | undefined;
   private queued: Queued[] = [];
   private scheduled = false;
   private encoding = 0;
 
-  /** `defer` runs the flush once the current callback's own code is done (a test may step it by hand). */
-  constructor(tokenizer: BatchTokenizer, defer: (fn: () => void) => void = queueMicrotask) {
+  /**
+   * `defer` runs the flush once the current callback's own code is done (a test may step it by hand);
+   * `more` hears of each text that joins a batch already waiting (quiet-gather.ts uses both).
+   */
+  constructor(tokenizer: BatchTokenizer, defer: (fn: () => void) => void = queueMicrotask, more?: () => void) {
     this.tokenizer = tokenizer;
     this.defer = defer;
+    this.more = more;
   }
 
   encode(text: string): Promise<number[]> {
     if (text.length > ENCODE_ALONE_CHARS) return this.alone(text);
     return new Promise<number[]>((resolve, reject) => {
       this.queued.push({ text, resolve, reject });
-      if (this.scheduled) return;
+      if (this.scheduled) {
+        this.more?.();
+        return;
+      }
       this.scheduled = true;
       this.defer(() => this.flush());
     });

@@ -7,6 +7,7 @@ import { AsciiBpe } from './ascii-bpe.ts';
 import { loadAsciiBpe } from './ascii-bpe-off-thread.ts';
 import { EncodeBatcher } from './encode-batcher.ts';
 import { NativeTokenizerThread } from './native-tokenizer-thread.ts';
+import { QuietGather } from './quiet-gather.ts';
 import { installPythonStringMethods } from './jinja-python-strings.ts';
 import { pyJsonLoads, type PyValue } from './py-json.ts';
 
@@ -44,11 +45,22 @@ export const EARLY_MAX_CHARS = 4096;
  */
 export const GUESS_BUDGET_MS_PER_TURN = 2;
 
+/**
+ * A guessed prompt's confirmation goes to the tokenizer once the burst it came in has stopped
+ * arriving for this long, or this long after the first one waiting (quiet-gather.ts says why). A
+ * lone request's is asked 2 ms late; a burst's land well before its first tokens (a serve's TTFT
+ * under a burst is tens of milliseconds), and the first text waits for them only if they do not.
+ */
+export const CONFIRM_QUIET_MS = 2;
+export const CONFIRM_MAX_MS = 10;
+
 export interface PromptBuilderOptions {
   /** The thread's clock for the guessing budget (performance.now by default). */
   now?: () => number;
   /** Runs `fn` at the next turn of the loop (setImmediate by default): the budget starts afresh there. */
   nextTurn?: (fn: () => void) => void;
+  /** When guessed prompts' confirmations go (CONFIRM_QUIET_MS / CONFIRM_MAX_MS on the thread's clock by default). */
+  confirmGather?: QuietGather;
 }
 
 /** Texts the fast encoder must encode as the native tokenizer does before it is used at all. */
@@ -72,6 +84,8 @@ export class PromptBuilder {
   private readonly tokenizer: NativeTokenizerThread;
   private readonly specials: Record<string, string>;
   private readonly encoder: EncodeBatcher;
+  /** Guessed prompts' confirmations: gathered until a burst has arrived, apart from prompts that wait for their ids. */
+  private readonly confirmer: EncodeBatcher;
   private fast: AsciiBpe | null = null;
   /** Why the fast encoder is not in use (null while it is). */
   private fastOff: string | null = 'not loaded';
@@ -86,6 +100,8 @@ export class PromptBuilder {
     this.tokenizer = tokenizer;
     this.specials = specials;
     this.encoder = new EncodeBatcher(tokenizer);
+    const gather = o.confirmGather ?? new QuietGather(CONFIRM_QUIET_MS, CONFIRM_MAX_MS);
+    this.confirmer = new EncodeBatcher(tokenizer, gather.defer, gather.more);
     this.now = o.now ?? (() => performance.now());
     this.nextTurn = o.nextTurn ?? ((fn) => void setImmediate(fn));
   }
@@ -173,12 +189,11 @@ export class PromptBuilder {
    */
   async buildEarly(request: ChatRequest): Promise<EarlyPrompt> {
     const text = this.render(request);
-    const native = this.encoder.encode(text);
     const fast = this.fast;
     const guess = fast !== null && text.length <= EARLY_MAX_CHARS && this.guessBudgetLeft() ? this.timedGuess(fast, text) : null;
     const startsInReasoning = text.trimEnd().endsWith('<think>');
-    if (guess === null) return { text, ids: await native, startsInReasoning, confirmed: null };
-    const confirmed = native.then((ids) => {
+    if (guess === null) return { text, ids: await this.encoder.encode(text), startsInReasoning, confirmed: null };
+    const confirmed = this.confirmer.encode(text).then((ids) => {
       if (!sameIds(ids, guess) && this.fast === fast) {
         this.fast = null;
         this.fastOff = 'it disagreed with the tokenizer on a prompt';
@@ -211,7 +226,9 @@ export class PromptBuilder {
 
   /** Prompts waiting for their batch to go and prompts being tokenized, for tests and diagnostics. */
   get queue(): { queued: number; encoding: number } {
-    return this.encoder.pending;
+    const a = this.encoder.pending;
+    const b = this.confirmer.pending;
+    return { queued: a.queued + b.queued, encoding: a.encoding + b.encoding };
   }
 
   decode(ids: number[]): Promise<string> {

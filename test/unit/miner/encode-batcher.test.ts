@@ -58,6 +58,24 @@ describe('EncodeBatcher', () => {
     expect(await first).toEqual(await alone(text(1)));
   });
 
+  it('tells `more` of each text that joins a batch still waiting, not of one that starts a batch', async () => {
+    const tok = new RecordingTokenizer(real);
+    const deferred: (() => void)[] = [];
+    let more = 0;
+    const batcher = new EncodeBatcher(
+      tok,
+      (fn) => deferred.push(fn),
+      () => more++,
+    );
+    const waits = [1, 2, 3].map((i) => batcher.encode(text(i)));
+    expect([deferred.length, more]).toEqual([1, 2]);
+    deferred.splice(0).forEach((fn) => fn());
+    waits.push(batcher.encode(text(4)));
+    expect([deferred.length, more]).toEqual([1, 2]);
+    deferred.splice(0).forEach((fn) => fn());
+    expect(await Promise.all(waits)).toEqual(await Promise.all([1, 2, 3, 4].map((i) => alone(text(i)))));
+  });
+
   it('encodes a long text by itself at once instead of holding the short ones taken in with it', async () => {
     const { batcher, tok, callbackEnds } = setup();
     const long = 'the river carves the valley '.repeat(Math.ceil(ENCODE_ALONE_CHARS / 28) + 1);

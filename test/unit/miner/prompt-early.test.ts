@@ -7,7 +7,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AsciiBpe } from '../../../electron/engine/miner/ascii-bpe.ts';
 import { EncodeBatcher } from '../../../electron/engine/miner/encode-batcher.ts';
-import { EARLY_MAX_CHARS, GUESS_BUDGET_MS_PER_TURN, PromptBuilder } from '../../../electron/engine/miner/prompt-builder.ts';
+import { NativeTokenizerThread } from '../../../electron/engine/miner/native-tokenizer-thread.ts';
+import { CONFIRM_QUIET_MS, EARLY_MAX_CHARS, GUESS_BUDGET_MS_PER_TURN, PromptBuilder } from '../../../electron/engine/miner/prompt-builder.ts';
+import { QuietGather } from '../../../electron/engine/miner/quiet-gather.ts';
+import { ManualClock } from '../../doubles/manual-clock.ts';
 
 const CHECKPOINT = join(import.meta.dirname, '..', '..', 'fixtures', 'checkpoint-tiny');
 const ask = (content: string) => ({ messages: [{ role: 'user', content }] });
@@ -37,6 +40,25 @@ describe('prompts built early', () => {
     expect(early.confirmed).not.toBeNull();
     expect(await early.confirmed).toEqual(early.ids);
     expect(early.ids).toEqual((await pb.build(ask('How does a river carve a valley?'))).ids);
+  });
+
+  it('gathers guessed prompts’ confirmations until the burst has stopped arriving; a prompt without a guess goes to the tokenizer at once', async () => {
+    const clock = new ManualClock();
+    // Guessing costs no time on this clock: a cold first guess may not spend the turn's budget.
+    const pb = await PromptBuilder.load(CHECKPOINT, { now: () => 0, confirmGather: new QuietGather(CONFIRM_QUIET_MS, 10, clock) });
+    const batches = vi.spyOn(NativeTokenizerThread.prototype, 'encodeBatch');
+    const early = await Promise.all([1, 2, 3].map((i) => pb.buildEarly(ask(`Question ${i}: how does a river carve a valley?`))));
+    expect(early.map((e) => e.confirmed === null)).toEqual([false, false, false]);
+    expect(pb.queue).toEqual({ queued: 3, encoding: 0 });
+    // Not ASCII: no guess, so it is tokenized now, alone, while the three still wait.
+    const lone = await pb.buildEarly(ask('Où est la rivière ?'));
+    expect(lone.confirmed).toBeNull();
+    expect(batches.mock.calls.map((c) => c[0].length)).toEqual([1]);
+    await clock.advance(CONFIRM_QUIET_MS);
+    expect(await Promise.all(early.map((e) => e.confirmed))).toEqual(early.map((e) => e.ids));
+    expect(batches.mock.calls.map((c) => c[0].length)).toEqual([1, 3]);
+    expect(pb.queue).toEqual({ queued: 0, encoding: 0 });
+    pb.close();
   });
 
   it('a prompt with non-ASCII text, or one longer than EARLY_MAX_CHARS, waits for the tokenizer', async () => {
