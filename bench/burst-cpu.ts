@@ -8,6 +8,12 @@ import { ms } from './report.ts';
 
 /** The window after a round's start that is read. */
 export const BURST_WINDOW_MS = 60;
+/**
+ * Where the window is read once more, splitting it in two: before, the requests arrive (they reach the
+ * serve 10-15 ms after the round's start here, p50); after, the serve makes the first tokens (its first
+ * events come 35-55 ms in). Which part a party's CPU falls in says which wait it lengthens.
+ */
+export const BURST_SPLIT_MS = 25;
 
 /** What a thread is, from its name: Node's and V8's own threads are named by them. */
 export type ThreadKind = 'main' | 'V8 helpers' | 'libuv pool' | 'worker threads' | 'other';
@@ -55,14 +61,16 @@ export function cpuByKind(before: TaskCpu, after: TaskCpu): Record<ThreadKind, n
 }
 
 export interface WindowReading {
-  /** The window as it was, start to the second reading (a late timer on a busy box makes it longer). */
+  /** The window as it was, start to the last reading (a late timer on a busy box makes it longer). */
   windowMs: number;
   byParty: Record<string, Record<ThreadKind, number>>;
+  /** The same window in its two parts, split at BURST_SPLIT_MS (absent where a reading had none). */
+  parts?: [WindowReading, WindowReading];
 }
 
 /**
- * Reads every party now and again BURST_WINDOW_MS later. `read` and `wait` are the test's to
- * replace; a party without a pid (not started) reads as empty.
+ * Reads every party now, BURST_SPLIT_MS later and at BURST_WINDOW_MS. `read` and `wait` are the
+ * test's to replace; a party without a pid (not started) reads as empty.
  */
 export async function readWindow(
   parties: Record<string, number | undefined>,
@@ -72,19 +80,39 @@ export async function readWindow(
   const wait = o.wait ?? ((n: number) => new Promise<void>((r) => setTimeout(r, n)));
   const now = o.now ?? (() => performance.now());
   const names = Object.keys(parties);
+  const readAll = () => names.map((n) => (parties[n] === undefined ? new Map() : read(parties[n]!)) as TaskCpu);
+  const between = (a: TaskCpu[], b: TaskCpu[]) => {
+    const byParty: Record<string, Record<ThreadKind, number>> = Object.create(null) as Record<string, Record<ThreadKind, number>>;
+    names.forEach((n, i) => (byParty[n] = cpuByKind(a[i]!, b[i]!)));
+    return byParty;
+  };
   const t0 = now();
-  const before = names.map((n) => (parties[n] === undefined ? new Map() : read(parties[n]!)) as TaskCpu);
-  await wait(BURST_WINDOW_MS);
-  const byParty: Record<string, Record<ThreadKind, number>> = Object.create(null) as Record<string, Record<ThreadKind, number>>;
-  names.forEach((n, i) => {
-    byParty[n] = cpuByKind(before[i]!, parties[n] === undefined ? new Map() : read(parties[n]!));
-  });
-  return { windowMs: now() - t0, byParty };
+  const before = readAll();
+  await wait(BURST_SPLIT_MS);
+  const t1 = now();
+  const mid = readAll();
+  await wait(BURST_WINDOW_MS - BURST_SPLIT_MS);
+  const t2 = now();
+  const after = readAll();
+  return {
+    windowMs: t2 - t0,
+    byParty: between(before, after),
+    parts: [
+      { windowMs: t1 - t0, byParty: between(before, mid) },
+      { windowMs: t2 - t1, byParty: between(mid, after) },
+    ],
+  };
 }
 
 /** The mean of several readings of one path (each party and kind). */
 export function meanWindow(readings: readonly WindowReading[]): WindowReading | null {
   if (readings.length === 0) return null;
+  const mean = meanOf(readings);
+  if (!readings.every((r) => r.parts !== undefined)) return mean;
+  return { ...mean, parts: [meanOf(readings.map((r) => r.parts![0])), meanOf(readings.map((r) => r.parts![1]))] };
+}
+
+function meanOf(readings: readonly WindowReading[]): WindowReading {
   const byParty: Record<string, Record<ThreadKind, number>> = Object.create(null) as Record<string, Record<ThreadKind, number>>;
   for (const r of readings) {
     for (const [party, kinds] of Object.entries(r.byParty)) {
@@ -107,14 +135,16 @@ export function partyCpu(r: WindowReading | null, party?: string): number | null
  * The table: one column per path, one row per party and thread kind that used at least 0.5 ms in
  * some path, each party's total, and the box's total beside what two cores can give in the window.
  */
-export function burstTableLines(paths: Record<string, WindowReading | null>, cores: number): string[] {
+export function burstTableLines(paths: Record<string, WindowReading | null>, cores: number, header?: string): string[] {
   const cols = Object.keys(paths);
   const parties = [...new Set(cols.flatMap((c) => Object.keys(paths[c]?.byParty ?? {})))];
   const cell = (v: number | null) => (v === null ? 'n/a' : ms(v, 1)).padEnd(14);
   const lines: string[] = [];
   const window = cols.map((c) => paths[c]?.windowMs).filter((x): x is number => x !== undefined);
   const mean = window.length > 0 ? window.reduce((a, b) => a + b, 0) / window.length : BURST_WINDOW_MS;
-  lines.push(`  CPU in a round's first ${BURST_WINDOW_MS} ms (mean per round; read ${ms(mean, 1)} after the start on average; ${cores} cores give ${ms(cores * mean, 0)} of CPU in that time):`);
+  lines.push(
+    header ?? `  CPU in a round's first ${BURST_WINDOW_MS} ms (mean per round; read ${ms(mean, 1)} after the start on average; ${cores} cores give ${ms(cores * mean, 0)} of CPU in that time):`,
+  );
   lines.push(`    ${''.padEnd(34)}${cols.map((c) => c.padEnd(14)).join('')}`);
   const total = (c: string, party?: string) => partyCpu(paths[c] ?? null, party);
   for (const party of parties) {

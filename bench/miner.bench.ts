@@ -25,7 +25,7 @@ import { newWay } from './engine-thread.bench.ts';
 import { absNow, goal, goals, ms, pct, schedDelta, schedStat, type SchedStat } from './report.ts';
 import { printServePhases, sinceRoundStart, readServeTimings, servePhases, type BenchPath, type Round } from './serve-timing.ts';
 import { printStalls, StallFinder, worstSliceP99 } from './thread-stalls.ts';
-import { BURST_WINDOW_MS, burstTableLines, meanWindow, partyCpu, readWindow, type WindowReading } from './burst-cpu.ts';
+import { BURST_SPLIT_MS, BURST_WINDOW_MS, burstTableLines, meanWindow, partyCpu, readWindow, type WindowReading } from './burst-cpu.ts';
 
 const STREAMS = 64;
 // Twelve rounds (768 requests each way). A round's 64 requests start together, so its first tokens
@@ -448,6 +448,17 @@ export async function bench(): Promise<void> {
     sch('bench (gateway double), miner rounds', sched.benchMiner);
     const burst = { direct: meanWindow(windows.direct), 'via miner': meanWindow(windows.miner), 'bare relay': meanWindow(windows.relay) };
     for (const line of burstTableLines(burst, availableParallelism())) console.log(line);
+    // The same window in two parts: a party's CPU before the split delays the requests' arrival, after
+    // it the serve's first tokens (docs/performance.md, round 19).
+    const [early, late] = [`0-${BURST_SPLIT_MS}`, `${BURST_SPLIT_MS}-${BURST_WINDOW_MS}`];
+    const split = {
+      [`miner ${early}`]: burst['via miner']?.parts?.[0] ?? null,
+      [`miner ${late}`]: burst['via miner']?.parts?.[1] ?? null,
+      [`relay ${early}`]: burst['bare relay']?.parts?.[0] ?? null,
+      [`relay ${late}`]: burst['bare relay']?.parts?.[1] ?? null,
+    };
+    const splitHeader = `  the via-miner and bare-relay rounds' window in two parts, in ms from the round's start (to ${BURST_SPLIT_MS} ms the requests arrive; after it the serve makes the first tokens):`;
+    for (const line of burstTableLines(split, availableParallelism(), splitHeader)) console.log(line);
     const minerBurst = partyCpu(burst['via miner'], 'miner');
     const relayBurst = partyCpu(burst['bare relay'], 'bare relay');
     if (!ttftMet && minerBurst !== null && relayBurst !== null) {

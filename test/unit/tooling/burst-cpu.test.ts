@@ -3,7 +3,7 @@
 // readings and the wait are the test's own (no /proc, no timer); one reading of this process's own
 // /proc checks the real reader on Linux.
 import { describe, expect, it } from 'vitest';
-import { BURST_WINDOW_MS, burstTableLines, cpuByKind, meanWindow, partyCpu, readTaskCpu, readWindow, threadKind, type TaskCpu, type WindowReading } from '../../../bench/burst-cpu.ts';
+import { BURST_SPLIT_MS, BURST_WINDOW_MS, burstTableLines, cpuByKind, meanWindow, partyCpu, readTaskCpu, readWindow, threadKind, type TaskCpu, type WindowReading } from '../../../bench/burst-cpu.ts';
 
 const tasks = (rows: [number, ReturnType<typeof threadKind>, number][]): TaskCpu => new Map(rows.map(([tid, kind, cpuMs]) => [tid, { kind, cpuMs }]));
 
@@ -38,8 +38,8 @@ describe('CPU in a burst window', () => {
 
   it('reads every party at the start and again after the window, on the clock and reader it is given', async () => {
     const readings: Record<number, TaskCpu[]> = {
-      1: [tasks([[1, 'main', 10]]), tasks([[1, 'main', 30]])],
-      2: [tasks([[2, 'main', 0]]), tasks([[2, 'main', 1]])],
+      1: [tasks([[1, 'main', 10]]), tasks([[1, 'main', 14]]), tasks([[1, 'main', 30]])],
+      2: [tasks([[2, 'main', 0]]), tasks([[2, 'main', 1]]), tasks([[2, 'main', 1]])],
     };
     const reads: number[] = [];
     let t = 1000;
@@ -58,11 +58,15 @@ describe('CPU in a burst window', () => {
         now: () => t,
       },
     );
-    expect(waited).toEqual([BURST_WINDOW_MS]);
-    expect(reads).toEqual([1, 2, 1, 2]);
-    expect(r.windowMs).toBe(67);
+    expect(waited).toEqual([BURST_SPLIT_MS, BURST_WINDOW_MS - BURST_SPLIT_MS]);
+    expect(reads).toEqual([1, 2, 1, 2, 1, 2]);
+    expect(r.windowMs).toBe(134);
     expect(r.byParty.serve!.main).toBe(20);
     expect(r.byParty.miner!.main).toBe(1);
+    // Its two parts, each from its own readings.
+    expect(r.parts!.map((p) => p.windowMs)).toEqual([67, 67]);
+    expect(r.parts!.map((p) => p.byParty.serve!.main)).toEqual([4, 16]);
+    expect(r.parts!.map((p) => p.byParty.miner!.main)).toEqual([1, 0]);
     expect(Object.values(r.byParty.absent!).every((v) => v === 0)).toBe(true);
     expect(Object.getPrototypeOf(r.byParty)).toBeNull();
   });
@@ -76,6 +80,15 @@ describe('CPU in a burst window', () => {
     expect(m.byParty.miner).toEqual({ ...zero, main: 25, 'V8 helpers': 5 });
     expect(m.byParty.serve!.main).toBe(20);
     expect(meanWindow([])).toBeNull();
+    // Parts are averaged too, but only when every reading has them.
+    expect(m.parts).toBeUndefined();
+    expect(meanWindow([a, { ...b, parts: [b, a] }])!.parts).toBeUndefined();
+    const withParts = meanWindow([
+      { ...a, parts: [a, b] },
+      { ...b, parts: [b, a] },
+    ])!;
+    expect(withParts.parts![0].byParty.miner!.main).toBe(25);
+    expect(withParts.parts![1].windowMs).toBe(65);
     expect(partyCpu(m, 'miner')).toBe(30);
     expect(partyCpu(m)).toBe(50);
     expect(partyCpu(m, 'relay')).toBe(0);
@@ -92,6 +105,7 @@ describe('CPU in a burst window', () => {
       },
       2,
     );
+    expect(burstTableLines({ x: null }, 2, '  a header of its own:')[0]).toBe('  a header of its own:');
     expect(lines[0]).toContain('first 60 ms');
     expect(lines[0]).toContain('2 cores give 124 ms');
     const row = (label: string) => lines.find((l) => l.trimStart().startsWith(label))!;
