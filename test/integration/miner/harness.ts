@@ -22,6 +22,9 @@ export interface FakeServe {
 }
 
 /** The fake serve as a child process: hidden states on, and the upstream trim hook (small bodies) unless told. */
+/** The fake serve's output kept while it starts: its banner, or the last words of a failed start. */
+const SERVE_LOG_TAIL = 8192;
+
 export function startFakeServe(extra: string[] = []): Promise<FakeServe> {
   return startFakeServeWith(extra, {});
 }
@@ -35,11 +38,18 @@ export async function startFakeServeWith(extra: string[], o: { trim?: boolean; h
     env: exitWithParentEnv(),
   });
   const url = await new Promise<string>((resolve, reject) => {
+    // The serve logs for as long as it runs: only a bounded tail is kept (for the exit message), and
+    // once the banner is found the output is read and dropped. Scanning everything it ever wrote at
+    // each chunk cost the miner bench's process about 13 ms of a 64-request round's first 25 ms
+    // after a few thousand requests, on the serve's cores (docs/performance.md, round 19).
     let out = '';
     const onData = (d: Buffer) => {
-      out += d.toString();
+      out = (out + d.toString()).slice(-SERVE_LOG_TAIL);
       const m = /Uvicorn running on (http:\/\/[\d.]+:\d+)/.exec(out);
-      if (m) resolve(m[1]!);
+      if (!m) return;
+      proc.stdout!.off('data', onData).resume();
+      proc.stderr!.off('data', onData).resume();
+      resolve(m[1]!);
     };
     proc.stdout!.on('data', onData);
     proc.stderr!.on('data', onData);
