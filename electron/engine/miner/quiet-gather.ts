@@ -10,6 +10,8 @@ import type { Clock } from '../lib/clock.ts';
 
 type GatherClock = Pick<Clock, 'now' | 'setTimeout'>;
 
+// Not lib/clock.ts's systemClock: that is the wall clock (Date.now), and a step back of the system
+// time would hold a batch for as long as the step. A window of milliseconds wants a monotonic clock.
 const monotonic: GatherClock = {
   now: () => performance.now(),
   setTimeout: (fn, ms) => setTimeout(fn, ms),
