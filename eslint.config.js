@@ -72,7 +72,6 @@ const POLKADOT_SYNTAX = [
   { selector: `ImportExpression[source.value=${POLKADOT_RE}]`, message: POLKADOT_MESSAGE },
   { selector: `CallExpression[callee.name='require'][arguments.0.value=${POLKADOT_RE}]`, message: POLKADOT_MESSAGE },
 ];
-/** A wait on a condition states its timeout: the 1 s default lies on a loaded machine. */
 /** A wait that falls back to vitest's 1 s default is a speed assertion in disguise: on a loaded CI box it fails. */
 const statedWait = (callee, message) => [
   { selector: `CallExpression${callee}[arguments.length<2]`, message },
