@@ -1,15 +1,15 @@
 // A bench reference, not a miner: the least any relay between the gateway and the serve can add on
 // this machine. It does only the hops a miner cannot avoid: a `serve` frame in over one of the legs,
 // the prompt's token ids looked up (built once by the bench, so no template or tokenizer runs here),
-// one raw HTTP/1.1 POST to the serve over a kept connection (dropped after the miner's own idle
-// limit, so both meet cold connections alike), each new text of the streamed answer out as a
-// `chunk` frame, and an unproven `response` at the end. No records, no proof, no coalescing.
+// one POST to the serve through the miner's own HTTP client and its kept-warm connections (so a burst
+// meets connected sockets here just as it does at the miner), each new text of the streamed answer out
+// as a `chunk` frame, and an unproven `response` at the end. No records, no proof, no coalescing.
 // miner.bench.ts runs it beside the miner, in its own process, in the same alternated rounds.
 import { readFileSync } from 'node:fs';
-import net from 'node:net';
+import { Agent } from 'node:http';
 import WebSocket from 'ws';
-import { HttpResponseReader } from '../electron/engine/miner/http-response-reader.ts';
-import { SOCKET_IDLE_MS } from '../electron/engine/miner/serve-socket-pool.ts';
+import { postGenerate } from '../electron/engine/miner/serve-http.ts';
+import { ServeSocketPool } from '../electron/engine/miner/serve-socket-pool.ts';
 import { SseTextScanner } from '../electron/engine/miner/sse-text.ts';
 
 export type RelayCommand = { cmd: 'mark' } | { cmd: 'report' } | { cmd: 'stop' };
@@ -21,36 +21,10 @@ const [gatewayUrl, serveUrl, idsFile, minerKey, legsArg] = process.argv.slice(2)
 const legs = Number(legsArg);
 // First message text -> its prompt ids, as miner.bench.ts built them with the checkpoint's template.
 const idsByText = new Map(JSON.parse(readFileSync(idsFile, 'utf8')) as [string, number[]][]);
-const target = new URL(serveUrl);
-const host = target.hostname;
-const port = Number(target.port);
-
-interface Kept {
-  socket: net.Socket;
-  timer: NodeJS.Timeout;
-}
-const idle: Kept[] = [];
-
-function connection(): net.Socket {
-  while (idle.length > 0) {
-    const k = idle.pop()!;
-    clearTimeout(k.timer);
-    if (!k.socket.destroyed && k.socket.writable) return k.socket;
-  }
-  const s = net.connect({ host, port });
-  s.setNoDelay(true);
-  s.on('error', () => s.destroy());
-  s.on('close', () => {
-    const i = idle.findIndex((k) => k.socket === s);
-    if (i >= 0) clearTimeout(idle.splice(i, 1)[0]!.timer);
-  });
-  return s;
-}
-
-function keep(s: net.Socket): void {
-  const k: Kept = { socket: s, timer: setTimeout(() => s.destroy(), SOCKET_IDLE_MS) };
-  idle.push(k);
-}
+// The miner's own client for an `http:` serve: kept connections, replaced as they time out while the
+// serve is in use. The agent is only its `https:` path, unused here.
+const sockets = new ServeSocketPool();
+const agent = new Agent({ keepAlive: true });
 
 interface ServeFrame {
   type: 'serve';
@@ -65,25 +39,21 @@ function relay(ws: WebSocket, f: ServeFrame): void {
     reply({ type: 'response', corr_id: f.corr_id, request_id: f.corr_id, commitment: null, output: {}, error: { message: 'not a bench prompt', type: 'invalid_request_error', status: 400 } });
     return;
   }
-  const body = JSON.stringify({
+  const body = {
     input_ids: ids,
     sampling_params: { temperature: 0, max_new_tokens: f.request.max_tokens },
     rid: `relay-${f.corr_id}`,
     return_hidden_states: true,
     return_logprob: true,
     stream: true,
-  });
-  const socket = connection();
+  };
   let sent = '';
   const scanner = new SseTextScanner((e) => {
     if (e.text === null || e.text.length <= sent.length) return;
     reply({ type: 'chunk', corr_id: f.corr_id, delta: { content: e.text.slice(sent.length) } });
     sent = e.text;
   });
-  const reader = new HttpResponseReader(() => (view) => scanner.push(view));
-  const end = (error: string | null) => {
-    socket.off('data', onData);
-    socket.off('close', onClose);
+  const end = (error: string | null) =>
     reply({
       type: 'response',
       corr_id: f.corr_id,
@@ -92,31 +62,20 @@ function relay(ws: WebSocket, f: ServeFrame): void {
       output: { content: sent },
       ...(error ? { error: { message: error, type: 'server_error', status: 502 } } : {}),
     });
-  };
-  const onData = (b: Buffer) => {
-    try {
-      reader.feed(b, 0, b.length);
-    } catch (e) {
-      socket.destroy();
-      end((e as Error).message);
-      return;
-    }
-    if (!reader.done) return;
-    scanner.end();
-    end(null);
-    keep(socket);
-  };
-  const onClose = () => end('the serve closed the connection before the end of its answer');
-  socket.on('data', onData);
-  socket.on('close', onClose);
-  socket.write(`POST /generate HTTP/1.1\r\nhost: ${host}:${port}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  postGenerate(serveUrl, body, agent, (view) => scanner.push(view), { timeoutMs: 60_000, sockets }).then(
+    () => {
+      scanner.end();
+      end(null);
+    },
+    (e: unknown) => end(e instanceof Error ? e.message : String(e)),
+  );
 }
 
 let admitted = 0;
-const sockets: WebSocket[] = [];
+const legSockets: WebSocket[] = [];
 for (let i = 0; i < legs; i++) {
   const ws = new WebSocket(`${gatewayUrl}/${i}`, { headers: { authorization: `Bearer ${minerKey}` } });
-  sockets.push(ws);
+  legSockets.push(ws);
   ws.on('open', () =>
     ws.send(
       JSON.stringify({
@@ -148,8 +107,9 @@ for (let i = 0; i < legs; i++) {
 
 let cpu0 = process.cpuUsage();
 const stop = () => {
-  for (const ws of sockets) ws.terminate();
-  for (const k of idle.splice(0)) k.socket.destroy();
+  for (const ws of legSockets) ws.terminate();
+  sockets.destroy();
+  agent.destroy();
   process.exit(0);
 };
 process.on('disconnect', stop);

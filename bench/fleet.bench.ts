@@ -12,8 +12,6 @@ import { execFileSync, fork, spawnSync, type ChildProcess } from 'node:child_pro
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { SnapshotHub } from '../electron/contract/snapshot-hub.ts';
 import type { RigLinkView } from '../electron/engine/fleet/fleet-row.ts';
 import { FleetService } from '../electron/engine/fleet/fleet-service.ts';
@@ -26,7 +24,7 @@ import { defaultSettings, type Role } from '../shared/settings.ts';
 import { startHeadlessChild, type HeadlessChild } from '../test/helpers/headless-process.ts';
 import { startTestSshd, type TestSshd } from '../test/helpers/sshd.ts';
 import type { RigsCommand, RigsReport } from './fleet-rigs-child.ts';
-import { absNow, goal, ms, pct } from './report.ts';
+import { absNow, collectGarbage, goal, ms, pct } from './report.ts';
 
 const RIGS = 20;
 /**
@@ -124,16 +122,6 @@ function descendants(): number[] {
   };
   walk(process.pid);
   return out;
-}
-
-/** A full collection before a memory reading, when V8 lets us ask for one (fewer stale pages in the delta). */
-function collect(): void {
-  try {
-    setFlagsFromString('--expose-gc');
-    (runInNewContext('gc') as () => void)();
-  } catch {
-    // no gc: the reading is a little noisier
-  }
 }
 
 /** What the JS side holds: V8's heap in use plus memory outside it (`external` includes the Buffers). */
@@ -279,7 +267,7 @@ export async function bench(): Promise<void> {
     writeFileSync(join(panelDir, 'fleet', 'known_hosts'), execFileSync('ssh-keyscan', ['-p', String(sshd.port), '127.0.0.1'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }), {
       mode: 0o600,
     });
-    collect();
+    collectGarbage();
     const rssBefore = memoryKb(process.pid).rss;
     const heapBefore = jsMemory();
     const hub = new SnapshotHub();
@@ -428,7 +416,7 @@ export async function bench(): Promise<void> {
     );
 
     // 2. Memory: the panel's RSS delta per rig, and the tunnels' ssh processes (another process each).
-    collect();
+    collectGarbage();
     const rssAfter = memoryKb(process.pid).rss;
     const heapAfter = jsMemory();
     const tunnels = children((comm, argv) => comm === 'ssh' && argv.includes('-L'));

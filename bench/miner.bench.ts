@@ -1,7 +1,8 @@
 // The miner in a buyer's latency, as the goal states it: 64 concurrent streamed requests through
 // gateway double -> miner -> fake serve, against the same 64 (same token ids) sent to the serve
-// directly, and through a bare relay (bare-relay-child.ts: the hops alone, the least any miner
-// adds on this machine), in rotating rounds of one run. The miner runs in its own process (miner-child.ts)
+// directly (the miner's own HTTP client on kept-warm connections, so this path is the serve alone), and
+// through a bare relay (bare-relay-child.ts: the hops alone, the least any miner adds on this machine),
+// in alternated rounds of one run. The miner runs in its own process (miner-child.ts)
 // as in production; the buyer and the gateway double share this one, and the double's own work
 // per request is timed and subtracted. Then the miner's event-loop lag while 4096-token bodies
 // are parsed and proven.
@@ -14,6 +15,7 @@ import { LoopLagProbe } from '../electron/engine/miner/loop-lag.ts';
 import { PromptBuilder } from '../electron/engine/miner/prompt-builder.ts';
 import { createProofPort } from '../electron/engine/miner/proof-adapter.ts';
 import { postGenerate } from '../electron/engine/miner/serve-http.ts';
+import { ServeSocketPool } from '../electron/engine/miner/serve-socket-pool.ts';
 import { threadSlices } from '../electron/engine/lib/thread-slices.ts';
 import { SseTextScanner } from '../electron/engine/miner/sse-text.ts';
 import { ReferenceSseTextScanner } from './reference-sse-text.ts';
@@ -22,7 +24,7 @@ import { CHECKPOINT, KEY, startFakeServe, startGateway } from '../test/integrati
 import type { ChildCommand, ChildReport } from './miner-child.ts';
 import type { RelayCommand, RelayReport } from './bare-relay-child.ts';
 import { newWay } from './engine-thread.bench.ts';
-import { absNow, goal, goals, ms, pct, schedDelta, schedStat, type SchedStat } from './report.ts';
+import { absNow, collectGarbage, goal, goals, ms, pct, schedDelta, schedStat, type SchedStat } from './report.ts';
 import { printServePhases, sinceRoundStart, readServeTimings, servePhases, type BenchPath, type Round } from './serve-timing.ts';
 import { printStalls, StallFinder, worstSliceP99 } from './thread-stalls.ts';
 import { BURST_SPLIT_MS, BURST_WINDOW_MS, burstTableLines, meanWindow, partyCpu, readWindow, type WindowReading } from './burst-cpu.ts';
@@ -40,6 +42,14 @@ const ROUNDS = 12;
 // is what takes long to warm. A miner that has served for an hour is warm, and that is the miner a
 // buyer meets (docs/performance.md, round 17).
 const WARM_ROUNDS = 16;
+// The measured rounds' order: each path follows each other path equally often (the cycle holds all six
+// ordered pairs once). Taking turns in D M R / M R D / R D M put the miner after a direct round in two
+// rounds of three, and the garbage the direct rounds left in this process was collected (10-15 ms
+// pauses of its thread) early in the round after (docs/performance.md, round 20).
+const ORDER = ['direct', 'miner', 'relay', 'direct', 'relay', 'miner'] as const;
+// Before every round this process collects its garbage and then idles this long, so no round inherits
+// the previous one's collection (nor its concurrent sweeping on the serve's cores).
+const SETTLE_MS = 50;
 const WARM_TOKENS = 2;
 // The fake serve spends ~1 ms of CPU per streamed token with hidden states: 64 streams of 16 tokens
 // at 8 tok/s keep it near half a core, so both paths measure the miner, not a saturated serve.
@@ -56,18 +66,22 @@ interface Sample {
   e2e: number;
 }
 
-/** One request straight to the serve, timed as a buyer would: the first text event, then the end. */
-async function direct(serveUrl: string, ids: number[], maxNew: number, rid: string): Promise<Sample> {
+// postGenerate's agent serves `https:` serves only; the fake serve is `http:`.
+const unusedAgent = new Agent({ keepAlive: false });
+
+/**
+ * One request straight to the serve, timed from the call to its first text event, then to the end.
+ * Sent as the miner sends its own (its HTTP client, connections kept warm in `sockets`), so this path
+ * is the serve alone: a heavier client or a connect per request here would flatter the miner's ratio.
+ */
+async function direct(serveUrl: string, sockets: ServeSocketPool, ids: number[], maxNew: number, rid: string): Promise<Sample> {
   const t0 = performance.now();
   let ttft = 0;
   const scanner = new SseTextScanner((e) => {
     if (ttft === 0 && e.text) ttft = performance.now() - t0;
   });
-  const res = await fetch(`${serveUrl}/generate`, {
-    method: 'POST',
-    body: JSON.stringify({ input_ids: ids, sampling_params: { temperature: 0, max_new_tokens: maxNew }, rid, return_hidden_states: true, return_logprob: true, stream: true }),
-  });
-  for await (const chunk of res.body!) scanner.push(Buffer.from(chunk));
+  const body = { input_ids: ids, sampling_params: { temperature: 0, max_new_tokens: maxNew }, rid, return_hidden_states: true, return_logprob: true, stream: true };
+  await postGenerate(serveUrl, body, unusedAgent, (view) => scanner.push(view), { timeoutMs: 60_000, sockets });
   scanner.end();
   return { ttft, e2e: performance.now() - t0 };
 }
@@ -170,6 +184,8 @@ export async function bench(): Promise<void> {
   const relayGw = startGateway({ probe: false, auditor: undefined, workers: LEGS });
   await gw.start();
   await relayGw.start();
+  // The direct path's kept-warm connections, as the miner and the bare relay keep theirs.
+  const directSockets = new ServeSocketPool();
   const child = fork(join(import.meta.dirname, 'miner-child.ts'), [gw.url, serve.url], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const relay = fork(join(import.meta.dirname, 'bare-relay-child.ts'), [relayGw.url, serve.url, idsFile, KEY, String(LEGS)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   try {
@@ -210,6 +226,10 @@ export async function bench(): Promise<void> {
     const parties = { serve: serve.proc.pid, 'bench (buyer, gateway double)': process.pid, miner: child.pid, 'bare relay': relay.pid };
     const windows: Record<BenchPath, WindowReading[]> = { direct: [], miner: [], relay: [] };
     const round = async <T>(path: BenchPath, run: () => Promise<T>): Promise<T> => {
+      // The buyer and the gateway double are stand-ins for other machines: their garbage is not a cost
+      // of any path, and left alone it lands in whichever round comes next.
+      collectGarbage();
+      await new Promise((r) => setTimeout(r, SETTLE_MS));
       const reading = measuring ? readWindow(parties) : null;
       const start = absNow();
       const out = await run();
@@ -225,7 +245,7 @@ export async function bench(): Promise<void> {
     const runDirectRound = async (n: number, tokens: number) => {
       const c0 = process.cpuUsage();
       const [s0, b0] = [schedStat(serve.proc.pid), schedStat(process.pid)];
-      const out = await Promise.all(ids.slice(0, n).map((x) => direct(serve.url, x, tokens, `bench-${++seq}`)));
+      const out = await Promise.all(ids.slice(0, n).map((x) => direct(serve.url, directSockets, x, tokens, `bench-${++seq}`)));
       cpu.direct += cpuMs(process.cpuUsage(c0));
       add('serveDirect', schedDelta(s0, schedStat(serve.proc.pid)));
       add('benchDirect', schedDelta(b0, schedStat(process.pid)));
@@ -280,12 +300,13 @@ export async function bench(): Promise<void> {
     await ask(child, { cmd: 'mark' }, 'marked');
     await ask(relay, { cmd: 'mark' }, 'marked');
     measuring = true;
-    // Each path goes first, second and third in turn: a round's position (after which other path,
-    // after how long idle) weighs on all three alike.
-    const paths = [() => runDirect(STREAMS).then((x) => d.push(...x)), () => runMiner(STREAMS).then((x) => m.push(...x)), () => runRelay(STREAMS).then((x) => b.push(...x))];
-    for (let r = 0; r < ROUNDS; r++) {
-      for (let k = 0; k < paths.length; k++) await paths[(r + k) % paths.length]!();
-    }
+    // A round's place (after which other path) weighs on all three alike: see ORDER.
+    const paths: Record<BenchPath, () => Promise<unknown>> = {
+      direct: () => runDirect(STREAMS).then((x) => d.push(...x)),
+      miner: () => runMiner(STREAMS).then((x) => m.push(...x)),
+      relay: () => runRelay(STREAMS).then((x) => b.push(...x)),
+    };
+    for (let i = 0; i < ROUNDS * 3; i++) await paths[ORDER[i % ORDER.length]!]();
     measuring = false;
     const rep = (await ask(child, { cmd: 'report' }, 'report')).report as ChildReport;
     const relayRep = (await ask(relay, { cmd: 'report' }, 'report')).report as RelayReport;
@@ -471,6 +492,7 @@ export async function bench(): Promise<void> {
     }
   } finally {
     await Promise.all([stopChild(child), stopChild(relay)]);
+    directSockets.destroy();
     await gw.stop();
     await relayGw.stop();
     await serve.stop();

@@ -2,6 +2,8 @@
 // every bench prints.
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 export function pct(xs: readonly number[], p: number): number {
   if (xs.length === 0) return Number.NaN;
@@ -58,4 +60,14 @@ export function procMemory(pid: number | 'self'): { rssBytes: number; peakBytes:
   const text = readFileSync(`/proc/${pid}/status`, 'utf8');
   const field = (key: string): number => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(text)?.[1] ?? Number.NaN);
   return { rssBytes: field('VmRSS') * 1024, peakBytes: field('VmHWM') * 1024, threads: field('Threads') };
+}
+
+/** A full collection of this process's heap, when V8 lets us ask for one. */
+export function collectGarbage(): void {
+  try {
+    setFlagsFromString('--expose-gc');
+    (runInNewContext('gc') as () => void)();
+  } catch {
+    // No gc: the caller's reading is a little noisier.
+  }
 }
