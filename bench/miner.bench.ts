@@ -409,6 +409,10 @@ export async function bench(): Promise<void> {
     const ttftRatio = firstP50(m) / firstP50(d);
     const relayRatio = firstP50(b) / firstP50(d);
     goal('first token p50 via the miner / direct at 64 streams', ttftRatio, 'x', '<=', 1.05, `direct serve measured in the same run; a bare relay ${relayRatio.toFixed(2)}x`, overloaded);
+    // The project's own goal beside the issue's: on this box the serve's prefill shares the miner's two
+    // cores, and a relay that only forwards reads 1.02-1.20x direct (docs/performance.md, round 20), so
+    // the miner's own cost is read against it.
+    goal('first token p50 via the miner / the bare relay at 64 streams', firstP50(m) / firstP50(b), 'x', '<=', 1.05, 'the bare relay measured in the same run', overloaded);
     const ttftMet = goal('first-token overhead p99 at 64 streams', ttftOver, 'ms', '<', 5, 'net of the gateway double', overloaded);
     goal('end-to-end overhead p50 at 64 streams', e2eOver, '%', '<', 5, 'net of the gateway double', overloaded);
 
