@@ -43,7 +43,7 @@ const ROUNDS = 12;
 // buyer meets (docs/performance.md, round 17).
 const WARM_ROUNDS = 16;
 // The measured rounds' order: each path follows each other path equally often (the cycle holds all six
-// ordered pairs once). Taking turns in D M R / M R D / R D M put the miner after a direct round in two
+// ordered pairs once; ROUNDS * 3 rounds are whole cycles while ROUNDS is even). Taking turns in D M R / M R D / R D M put the miner after a direct round in two
 // rounds of three, and the garbage the direct rounds left in this process was collected (10-15 ms
 // pauses of its thread) early in the round after (docs/performance.md, round 20).
 const ORDER = ['direct', 'miner', 'relay', 'direct', 'relay', 'miner'] as const;
