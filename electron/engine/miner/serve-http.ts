@@ -4,7 +4,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { postOverSocket } from './serve-socket.ts';
-import { ServeSocketPool, type ReservedConnection } from './serve-socket-pool.ts';
+import { generateTarget, ServeSocketPool, type ReservedConnection } from './serve-socket-pool.ts';
 
 export class ServeHttpError extends Error {
   readonly status: number;
@@ -60,12 +60,10 @@ export function postGenerate(
   onBytes: (chunk: Buffer) => void | Promise<void>,
   opts: { timeoutMs: number; signal?: AbortSignal; sockets?: ServeSocketPool; reserved?: ReservedConnection },
 ): Promise<void> {
-  const url = new URL('/generate', serveUrl);
+  const target = generateTarget(serveUrl);
   const payload = Buffer.from(JSON.stringify(body), 'utf8');
-  if (url.protocol === 'http:') {
-    return postOverSocket(url, payload, onBytes, { ...opts, httpError: (status, text) => new ServeHttpError(status, serveErrorMessage(status, text)) });
-  }
-  return postGenerateViaAgent(url, payload, agent, onBytes, { timeoutMs: opts.timeoutMs, signal: opts.signal });
+  if (target.socket) return postOverSocket(target, payload, onBytes, { ...opts, httpError: serveHttpError });
+  return postGenerateViaAgent(target.url, payload, agent, onBytes, { timeoutMs: opts.timeoutMs, signal: opts.signal });
 }
 
 /** Node's http(s) client on a kept-alive agent: the `https:` path (and its stale-socket retry rule). */
@@ -154,6 +152,8 @@ export function postAbort(serveUrl: string, rid: string, agent: http.Agent, time
 }
 
 /** sglang's error envelope `{"error": {"message": ...}}`, shortened; else the status and the body's start. */
+const serveHttpError = (status: number, text: string): ServeHttpError => new ServeHttpError(status, serveErrorMessage(status, text));
+
 export function serveErrorMessage(status: number, text: string): string {
   try {
     const v = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown; detail?: unknown };

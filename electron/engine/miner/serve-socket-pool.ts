@@ -71,11 +71,46 @@ export function openServeConnection(host: string, port: number): ServeConnection
 }
 
 /** Where a `/generate` URL's socket goes, and its idle list's key; null for anything but `http:`. */
-export function socketTarget(url: URL): { host: string; port: number; key: string } | null {
+function socketTarget(url: URL): SocketTarget | null {
   if (url.protocol !== 'http:') return null;
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   const port = url.port === '' ? 80 : Number(url.port);
   return { host, port, key: `${host}:${port}` };
+}
+
+export interface SocketTarget {
+  readonly host: string;
+  readonly port: number;
+  readonly key: string;
+}
+
+/** A serve's `/generate`, parsed once: shared by every call to that serve, so never mutated. */
+export interface GenerateTarget {
+  readonly url: URL;
+  /** Null for anything but `http:` (those go through Node's client). */
+  readonly socket: SocketTarget | null;
+  /** The request line and host header of a POST to it. */
+  readonly head: string;
+}
+
+// Serve addresses are a handful per engine; the bound only keeps a caller that makes them up from
+// growing the map.
+const MAX_TARGETS = 32;
+const targets = new Map<string, GenerateTarget>();
+
+/**
+ * `serveUrl`'s `/generate` target. Every request parsed its serve's address twice (the reservation,
+ * then the call), in the burst's intake on the miner's thread (docs/performance.md, round 20).
+ * Throws as `new URL` does on an address that is not one; a failure is not kept.
+ */
+export function generateTarget(serveUrl: string): GenerateTarget {
+  const known = targets.get(serveUrl);
+  if (known) return known;
+  const url = new URL('/generate', serveUrl);
+  const t: GenerateTarget = { url, socket: socketTarget(url), head: `POST ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n` };
+  if (targets.size >= MAX_TARGETS) targets.clear();
+  targets.set(serveUrl, t);
+  return t;
 }
 
 /**
@@ -161,13 +196,12 @@ export class ServeSocketPool {
 
   /** A kept connection to the serve at `serveUrl`, else a new one, set aside for one request; null for `https:`. */
   reserve(serveUrl: string): ReservedConnection | null {
-    let url: URL;
+    let t: SocketTarget | null;
     try {
-      url = new URL('/generate', serveUrl);
+      t = generateTarget(serveUrl).socket;
     } catch {
       return null; // the call itself says what is wrong with the address
     }
-    const t = socketTarget(url);
     if (!t || this.closed) return null;
     return new ReservedConnection(this, t.key, this.take(t.key) ?? openServeConnection(t.host, t.port));
   }

@@ -10,7 +10,7 @@
 // fails before any byte comes back, so the serve never saw it, and is retried once on a fresh
 // connection. Without a pool: one connection per call (`connection: close`).
 import { HttpResponseReader, type BodySink } from './http-response-reader.ts';
-import { openServeConnection, socketTarget, type ReservedConnection, type ServeConnection, type ServeSocketPool } from './serve-socket-pool.ts';
+import { openServeConnection, type GenerateTarget, type ReservedConnection, type ServeConnection, type ServeSocketPool } from './serve-socket-pool.ts';
 
 export { READ_BUFFER_BYTES } from './serve-socket-pool.ts';
 
@@ -38,21 +38,24 @@ class StaleConnection extends Error {}
 const staleCodes = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
 
 /** Resolves at the end of the body; rejects on a non-2xx answer, a framing fault, the socket's error, a timeout or an abort. */
-export async function postOverSocket(url: URL, payload: Buffer, onBytes: BodySink, opts: SocketGenerateOptions): Promise<void> {
-  const { host, port, key } = socketTarget(url)!;
+export async function postOverSocket(target: GenerateTarget, payload: Buffer, onBytes: BodySink, opts: SocketGenerateOptions): Promise<void> {
+  const { host, port, key } = target.socket!;
   const kept = opts.reserved?.take(key) ?? opts.sockets?.take(key) ?? null;
   if (kept) {
     try {
-      return await exchange(kept, key, url, payload, onBytes, opts);
+      return await exchange(kept, key, target.head, payload, onBytes, opts);
     } catch (e) {
       if (!(e instanceof StaleConnection)) throw e;
     }
   }
-  return exchange(openServeConnection(host, port), key, url, payload, onBytes, opts);
+  return exchange(openServeConnection(host, port), key, target.head, payload, onBytes, opts);
 }
 
-/** One request and its answer on `conn`; a kept connection closed before any answer byte rejects with StaleConnection. */
-function exchange(conn: ServeConnection, key: string, url: URL, payload: Buffer, onBytes: BodySink, opts: SocketGenerateOptions): Promise<void> {
+/**
+ * One request and its answer on `conn` (`head`: its request line and host header); a kept connection
+ * closed before any answer byte rejects with StaleConnection.
+ */
+function exchange(conn: ServeConnection, key: string, head: string, payload: Buffer, onBytes: BodySink, opts: SocketGenerateOptions): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     if (opts.signal?.aborted) {
       conn.socket.destroy();
@@ -170,8 +173,8 @@ function exchange(conn: ServeConnection, key: string, url: URL, payload: Buffer,
     socket.setTimeout(opts.timeoutMs);
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     const close = opts.sockets ? '' : 'connection: close\r\n';
-    const head = `POST ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\ncontent-type: application/json\r\ncontent-length: ${payload.length}\r\n${close}\r\n`;
+    const rest = `content-type: application/json\r\ncontent-length: ${payload.length}\r\n${close}\r\n`;
     // No end(): a half-closed request reads as a client gone to some servers (h11 cancels it).
-    socket.write(Buffer.concat([Buffer.from(head, 'latin1'), payload]));
+    socket.write(Buffer.concat([Buffer.from(head + rest, 'latin1'), payload]));
   });
 }
