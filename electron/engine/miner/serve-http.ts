@@ -151,9 +151,10 @@ export function postAbort(serveUrl: string, rid: string, agent: http.Agent, time
   });
 }
 
-/** sglang's error envelope `{"error": {"message": ...}}`, shortened; else the status and the body's start. */
+/** What a non-2xx answer on a kept socket rejects with (one function for every call, not one per call). */
 const serveHttpError = (status: number, text: string): ServeHttpError => new ServeHttpError(status, serveErrorMessage(status, text));
 
+/** sglang's error envelope `{"error": {"message": ...}}`, shortened; else the status and the body's start. */
 export function serveErrorMessage(status: number, text: string): string {
   try {
     const v = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown; detail?: unknown };
