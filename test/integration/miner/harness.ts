@@ -21,10 +21,10 @@ export interface FakeServe {
   stop(): Promise<void>;
 }
 
-/** The fake serve as a child process: hidden states on, and the upstream trim hook (small bodies) unless told. */
 /** The fake serve's output kept while it starts: its banner, or the last words of a failed start. */
 const SERVE_LOG_TAIL = 8192;
 
+/** The fake serve as a child process: hidden states on, and the upstream trim hook (small bodies) unless told. */
 export function startFakeServe(extra: string[] = []): Promise<FakeServe> {
   return startFakeServeWith(extra, {});
 }
